@@ -1,0 +1,128 @@
+"""The catalog as the rest of the system sees it: documents holding product variants.
+
+A *document* is one source page: its text (Markdown) and the variants its spec
+tables describe. A *variant* is one purchasable product with its range, categories
+and a spec table keyed ``"Section:Entry"`` exactly as the SpecsQA ``rawspecs``
+format writes it (``Price`` as ``"799.00 GBP"``, ``Model Code``,
+``Variant features:<k>``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One product variant (a colour/storage option is its own variant)."""
+
+    name: str
+    prod_range: str
+    categories: tuple[str, ...] = ()
+    specs: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def model_code(self) -> str | None:
+        for key, value in self.specs:
+            if key.strip().casefold() == "model code" and value.strip():
+                return value.strip()
+        return None
+
+    def to_record(self) -> dict[str, Any]:
+        """The SpecsQA ``rawspecs`` record of this variant."""
+        return {
+            "name": self.name,
+            "prod_range": self.prod_range,
+            "categories": list(self.categories),
+            "specs": dict(self.specs),
+        }
+
+    @classmethod
+    def from_record(cls, rec: Any, problems: list[str] | None = None) -> "Variant":
+        """Build from a ``rawspecs`` record; raises ``ValueError`` naming what is wrong.
+
+        A single unusable spec (a nested object, an empty key) does not sink the
+        variant: it is left out and described in ``problems`` when a list is given,
+        else it raises.
+        """
+        if not isinstance(rec, dict):
+            raise ValueError(f"variant record is a {type(rec).__name__}, not an object")
+        name = rec.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError("variant record has no 'name'")
+        prod_range = rec.get("prod_range")
+        if prod_range is None or (isinstance(prod_range, str) and not prod_range.strip()):
+            prod_range = name.split("<SEP>")[0]
+        if not isinstance(prod_range, str):
+            raise ValueError(f"'prod_range' is a {type(prod_range).__name__}, not a string")
+        cats = rec.get("categories") or []
+        if isinstance(cats, str):
+            cats = [cats]
+        if not isinstance(cats, list) or not all(isinstance(c, str) for c in cats):
+            raise ValueError("'categories' is not a list of strings")
+        specs = rec.get("specs") or {}
+        if not isinstance(specs, dict):
+            raise ValueError(f"'specs' is a {type(specs).__name__}, not an object")
+        pairs = []
+        for k, v in specs.items():
+            if v is None:
+                continue
+            reason = None
+            if isinstance(v, bool):
+                v = "Yes" if v else "No"
+            elif isinstance(v, (int, float)):
+                v = repr(v) if isinstance(v, float) else str(v)
+            elif not isinstance(v, str):
+                reason = f"spec {k!r} has a {type(v).__name__} value, not a string"
+            if not str(k).strip():
+                reason = f"spec with an empty key (value {v!r})"
+            if reason is not None:
+                if problems is None:
+                    raise ValueError(reason)
+                problems.append(reason)
+                continue
+            pairs.append((str(k), v))
+        return cls(
+            name=_display_name(name),
+            prod_range=prod_range.strip(),
+            categories=tuple(c.strip() for c in cats if c.strip()),
+            specs=tuple(pairs),
+        )
+
+
+def _display_name(raw: str) -> str:
+    """SpecsQA names join the range and the option values with ``<SEP>``."""
+    parts = [p.strip() for p in raw.split("<SEP>") if p.strip()]
+    return " ".join(parts) if parts else raw.strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Quarantine:
+    """A record that could not be used, with where it came from and why."""
+
+    file: str
+    record: str
+    stage: str
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+@dataclass(slots=True)
+class Document:
+    """One source page: Markdown text plus the variants of its spec tables."""
+
+    doc_id: str
+    source: str
+    text: str = ""
+    variants: list[Variant] = field(default_factory=list)
+
+    def variants_json(self) -> str:
+        return json.dumps([v.to_record() for v in self.variants], ensure_ascii=False, sort_keys=True)
+
+    @staticmethod
+    def variants_from_json(text: str) -> list[Variant]:
+        return [Variant.from_record(r) for r in json.loads(text)]

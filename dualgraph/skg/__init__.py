@@ -1,0 +1,1 @@
+"""The Symbolic KG: ontology, canonical ids, quantities, triple conversion, rules."""

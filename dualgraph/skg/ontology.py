@@ -1,0 +1,81 @@
+"""Every IRI of the Symbolic KG lives here, so no other module spells a namespace.
+
+The schema follows the paper's appendix B.4 (classes under ``skgt:``, predicates and
+instance nodes under ``skg:``), with additions that the reference lacked:
+``skg:hasPrice``/``skg:hasCurrency`` as literals on the product, ``skg:hasMinValue``/
+``skg:hasMaxValue``/``skg:hasQualifier`` for ranges and "up to" values, and
+``skg:fromText`` reserved for text-derived facts.
+"""
+
+from __future__ import annotations
+
+BASE = "https://w3id.org/dualgraph/"
+SKG = BASE + "skg#"
+SKGT = BASE + "skgt#"
+GRAPH = BASE + "graph/"
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+
+PREFIXES: dict[str, str] = {
+    "skg": SKG,
+    "skgt": SKGT,
+    "rdf": RDF,
+    "rdfs": RDFS,
+    "xsd": XSD,
+}
+
+
+def sparql_prologue() -> str:
+    """PREFIX lines for every predeclared prefix, to put in front of a query."""
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+# Classes.
+PRODUCT = SKGT + "Product"
+PRODUCT_RANGE = SKGT + "ProductRange"
+CATEGORY = SKGT + "Category"
+SPEC = SKGT + "Spec"
+SECTION = SKGT + "Section"
+ENTRY = SKGT + "Entry"
+VALUE = SKGT + "Value"
+FEATURE = SKGT + "Feature"
+DOCUMENT = SKGT + "Document"
+
+# Predicates.
+TYPE = RDF + "type"
+HAS_NAME = SKG + "hasName"
+VARIANT_OF = SKG + "variantOf"
+BELONGS = SKG + "belongs"
+HAS_SPEC = SKG + "hasSpec"
+IN_SECTION = SKG + "inSection"
+IN_ENTRY = SKG + "inEntry"
+HAS_VALUE = SKG + "hasValue"
+HAS_FEATURE = SKG + "hasFeature"
+HAS_NUMERIC_VALUE = SKG + "hasNumericValue"
+HAS_DIM = (SKG + "hasDim1", SKG + "hasDim2", SKG + "hasDim3")
+HAS_UNIT = SKG + "hasUnit"
+HAS_MIN_VALUE = SKG + "hasMinValue"
+HAS_MAX_VALUE = SKG + "hasMaxValue"
+HAS_QUALIFIER = SKG + "hasQualifier"
+HAS_PRICE = SKG + "hasPrice"
+HAS_CURRENCY = SKG + "hasCurrency"
+HAS_MODEL_CODE = SKG + "hasModelCode"
+FROM_DOCUMENT = SKG + "fromDocument"
+FROM_TEXT = SKG + "fromText"
+
+XSD_DECIMAL = XSD + "decimal"
+XSD_DOUBLE = XSD + "double"
+XSD_INTEGER = XSD + "integer"
+XSD_STRING = XSD + "string"
+
+# Named graphs: one per source document, plus one for rule-derived facts, which is
+# recomputed from the document graphs whenever they change.
+DERIVED_GRAPH = GRAPH + "derived"
+
+
+def document_graph(doc_id: str) -> str:
+    """The named graph holding the triples of one source document."""
+    from dualgraph.skg.names import slug
+
+    return GRAPH + "doc/" + slug(doc_id, keep="-.")

@@ -1,0 +1,85 @@
+"""The SPARQL store protocol every backend implements.
+
+Stores declare what they can do as :class:`Capabilities` flags (the rdflib way): a
+caller asks ``store.capabilities.bulk_load_files`` rather than checking a class. A
+remote SPARQL 1.1 endpoint is just another store.
+
+Method names carry their cost: ``bulk_load`` streams whole files in one go; there is
+deliberately no per-triple ``add``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+
+class StoreError(RuntimeError):
+    """A store could not do what was asked (down, malformed query, refused update)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What a backend can do; callers branch on these, never on the class."""
+
+    named_graphs: bool = True
+    """One named graph per source document can be dropped and replaced."""
+    bulk_load_files: bool = False
+    """``bulk_load`` reads N-Triples/N-Quads files directly (no request-size limits)."""
+    union_default_graph: bool = True
+    """Queries without ``GRAPH`` see the union of all named graphs."""
+    update: bool = True
+    """Writes are possible (false for a store opened read-only)."""
+    persistent: bool = True
+    """Data survives a restart of the process."""
+
+
+@runtime_checkable
+class SparqlStore(Protocol):
+    """A SPARQL 1.1 store holding the Symbolic KG.
+
+    All queries see the union of the named graphs as their default graph. The
+    ``skg:``, ``skgt:``, ``rdf:``, ``rdfs:`` and ``xsd:`` prefixes are predeclared.
+    """
+
+    capabilities: Capabilities
+
+    def bulk_load(self, path: str | os.PathLike, *, format: str = "nquads") -> int:
+        """Load a whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) file; returns quads read."""
+        ...
+
+    def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:
+        """Run a read-only SELECT; returns SPARQL 1.1 JSON results (``head``/``results``)."""
+        ...
+
+    def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
+        """Run a read-only ASK."""
+        ...
+
+    def construct(self, query: str, *, timeout_s: float | None = None) -> list[tuple[str, str, str]]:
+        """Run a read-only CONSTRUCT/DESCRIBE; returns triples as N-Triples terms."""
+        ...
+
+    def insert_where(self, template: str, where: str, *, graph: str) -> int:
+        """``INSERT { GRAPH <graph> { template } } WHERE { where }`` over the union graph.
+
+        Returns how many new quads the graph gained, so rule engines can run to a fixpoint.
+        """
+        ...
+
+    def drop_graph(self, graph: str) -> None:
+        """Remove a named graph and all its quads (no error if it does not exist)."""
+        ...
+
+    def graphs(self) -> list[str]:
+        """IRIs of the named graphs in the store."""
+        ...
+
+    def count(self, *, graph: str | None = None) -> int:
+        """Quads in one named graph, or in the whole store."""
+        ...
+
+    def close(self) -> None:
+        """Flush and release the store."""
+        ...
