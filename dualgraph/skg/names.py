@@ -9,6 +9,7 @@ Each node kind has its own id prefix, and entries are scoped by their section.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -44,6 +45,7 @@ def short_hash(*parts: str, length: int = 10) -> str:
     return h[:length]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def slug(text: str, *, keep: str = "") -> str:
     """An IRI-safe local name: canonical text, symbols spelled out, other runs as ``_``.
 

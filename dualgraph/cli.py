@@ -1,0 +1,97 @@
+"""The ``dualgraph`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+
+def _cmd_index(args: argparse.Namespace) -> int:
+    from dualgraph.config import IndexConfig
+    from dualgraph.pipeline.index import build_index
+
+    config = IndexConfig.load(
+        args.config,
+        runner=args.runner,
+        ray_address=args.ray_address,
+        batch_size=args.batch_size,
+        rules_path=args.rules,
+        progress=False if args.no_progress else None,
+    )
+    manifest = build_index(args.dataset, args.index, config)
+    print(json.dumps(manifest, indent=2, ensure_ascii=False))
+    return 0
+
+
+_FORM = re.compile(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE)
+
+
+def _strip_comments_and_strings(q: str) -> str:
+    q = re.sub(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', '""', q)
+    q = re.sub(r"<[^>\s]*>", "<>", q)
+    return re.sub(r"#[^\n]*", "", q)
+
+
+def _cmd_sparql(args: argparse.Namespace) -> int:
+    from dualgraph.pipeline.layout import IndexLayout
+    from dualgraph.stores.base import StoreError
+    from dualgraph.stores.oxigraph import OxigraphStore
+
+    query = args.query
+    if query == "-":
+        query = sys.stdin.read()
+    elif query.startswith("@"):
+        query = Path(query[1:]).read_text(encoding="utf-8")
+    layout = IndexLayout(Path(args.index))
+    try:
+        with OxigraphStore(layout.store, read_only=True) as store:
+            m = _FORM.search(_strip_comments_and_strings(query))
+            form = m.group(1).upper() if m else "SELECT"
+            if form == "ASK":
+                out = {"head": {}, "boolean": store.ask(query)}
+            elif form in ("CONSTRUCT", "DESCRIBE"):
+                for s, p, o in store.construct(query):
+                    print(f"{s} {p} {o} .")
+                return 0
+            else:
+                out = store.select(query)
+    except StoreError as e:
+        print(f"dualgraph sparql: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(out, indent=args.indent, ensure_ascii=False))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dualgraph", description="Question answering over semi-structured catalogs.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    ix = sub.add_parser("index", help="build (or update) the index of a SpecsQA dataset directory")
+    ix.add_argument("dataset", help="dataset directory (file-<id>/file-<id>.json …)")
+    ix.add_argument("--index", required=True, help="index directory to create or update")
+    ix.add_argument("--config", help="YAML config file (keys of IndexConfig)")
+    ix.add_argument("--runner", choices=["ray", "inline"], help="run stages on Ray Data (default) or in-process")
+    ix.add_argument("--ray-address", help="an existing Ray cluster; default: local Ray")
+    ix.add_argument("--batch-size", type=int, help="documents per batch/shard")
+    ix.add_argument("--rules", help="rules YAML replacing the built-in derivation rules")
+    ix.add_argument("--no-progress", action="store_true", help="no progress bars")
+    ix.set_defaults(func=_cmd_index)
+
+    sq = sub.add_parser("sparql", help="run a read-only SPARQL query (prefixes skg: skgt: rdf: rdfs: xsd: predeclared)")
+    sq.add_argument("query", help="the query, @FILE, or - for standard input")
+    sq.add_argument("--index", required=True, help="index directory")
+    sq.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+    sq.set_defaults(func=_cmd_sparql)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

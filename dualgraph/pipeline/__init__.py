@@ -1,0 +1,1 @@
+"""Batch pipelines (Ray Data): indexing a catalog, later bulk answering."""

@@ -1,0 +1,123 @@
+"""The stages of the index pipeline: read documents, convert specs to triples, write shards.
+
+Each stage is a :class:`~dualgraph.pipeline.stage.Stage`; the driver in
+:mod:`dualgraph.pipeline.index` chains them over Ray Data or inline.
+Row status is one of ``"ok"`` (read and converted), ``"unchanged"`` (same content
+as the last run: skipped) and ``"quarantined"`` (unreadable as a whole).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from dualgraph.corpus.model import Document, Quarantine
+from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
+from dualgraph.pipeline.stage import Row, Stage
+from dualgraph.skg.triples import CONVERTER_VERSION, convert_document
+
+
+def _problems(items: list[Quarantine]) -> str:
+    return json.dumps([q.to_dict() for q in items], ensure_ascii=False)
+
+
+def read_stage(root: str, previous: dict[str, str]) -> Stage:
+    """Reads each document, or marks it unchanged when its content hash matches ``previous``.
+
+    ``previous`` maps a metadata path (relative to ``root``) to its last content hash.
+    """
+
+    def fn(rows: list[Row]) -> list[Row]:
+        out = []
+        for row in rows:
+            meta = Path(root) / row["meta_path"]
+            base = {"doc_id": meta.parent.name, "source": str(meta), "variants_json": "[]", "problems_json": "[]"}
+            try:
+                digest = content_hash(meta, root, salt=CONVERTER_VERSION)
+            except OSError as e:
+                q = Quarantine(file=str(meta), record="document", stage="read", reason=f"cannot read: {e}")
+                out.append({**base, "content_hash": "", "status": "quarantined", "problems_json": _problems([q])})
+                continue
+            if previous.get(row["meta_path"]) == digest:
+                out.append({**base, "content_hash": digest, "status": "unchanged"})
+                continue
+            try:
+                doc, problems = read_document(meta, root)
+            except DocumentError as e:
+                q = Quarantine(file=str(meta), record="document", stage="read", reason=str(e))
+                out.append({**base, "content_hash": digest, "status": "quarantined", "problems_json": _problems([q])})
+                continue
+            out.append(
+                {
+                    # The directory name, unique by construction, keys the graph, not the
+                    # metadata 'id' (two files could claim the same id).
+                    "doc_id": meta.parent.name,
+                    "source": doc.source,
+                    "content_hash": digest,
+                    "status": "ok",
+                    "variants_json": doc.variants_json(),
+                    "problems_json": _problems(problems),
+                }
+            )
+        return out
+
+    return Stage(
+        "read",
+        needs=("meta_path",),
+        adds=("doc_id", "source", "content_hash", "status", "variants_json", "problems_json"),
+        fn=fn,
+    )
+
+
+def _convert(rows: list[Row]) -> list[Row]:
+    out = []
+    for row in rows:
+        if row["status"] != "ok":
+            out.append({"nquads": "", "n_quads": 0, "n_products": 0, "n_specs": 0, "kept_as_text_json": "[]"})
+            continue
+        variants = Document.variants_from_json(row["variants_json"])
+        conv = convert_document(row["doc_id"], variants, source=row["source"])
+        problems = json.loads(row["problems_json"]) + [q.to_dict() for q in conv.problems]
+        out.append(
+            {
+                "nquads": conv.nquads,
+                "n_quads": conv.n_quads,
+                "n_products": conv.n_products,
+                "n_specs": conv.n_specs,
+                "problems_json": json.dumps(problems, ensure_ascii=False),
+                "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
+            }
+        )
+    return out
+
+
+convert_stage = Stage(
+    "convert",
+    needs=("doc_id", "source", "status", "variants_json", "problems_json"),
+    adds=("nquads", "n_quads", "n_products", "n_specs", "problems_json", "kept_as_text_json"),
+    fn=_convert,
+    drops=("variants_json",),
+)
+
+
+def shard_stage(shard_dir: str) -> Stage:
+    """Writes the batch's N-Quads to one shard file, named by the documents and hashes it holds."""
+
+    def fn(rows: list[Row]) -> list[Row]:
+        todo = [r for r in rows if r["nquads"]]
+        path = ""
+        if todo:
+            key = hashlib.sha1("".join(r["doc_id"] + r["content_hash"] for r in todo).encode()).hexdigest()[:20]
+            target = Path(shard_dir) / f"shard-{key}.nq"
+            if not target.exists():
+                tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
+                with open(tmp, "w", encoding="utf-8") as fh:
+                    for r in todo:
+                        fh.write(r["nquads"])
+                os.replace(tmp, target)
+            path = str(target)
+        return [{"shard_path": path if r["nquads"] else ""} for r in rows]
+
+    return Stage("shard", needs=("doc_id", "content_hash", "nquads"), adds=("shard_path",), fn=fn, drops=("nquads",))

@@ -1,0 +1,56 @@
+"""Where things live inside an index directory."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class IndexLayout:
+    root: Path
+
+    @property
+    def store(self) -> Path:
+        return self.root / "skg" / "oxigraph"
+
+    @property
+    def shards(self) -> Path:
+        return self.root / "skg" / "shards"
+
+    @property
+    def state(self) -> Path:
+        return self.root / "state.json"
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifest.json"
+
+    @property
+    def quarantine(self) -> Path:
+        return self.root / "quarantine.jsonl"
+
+    @property
+    def kept_as_text(self) -> Path:
+        return self.root / "values_kept_as_text.jsonl"
+
+    def create(self) -> None:
+        self.shards.mkdir(parents=True, exist_ok=True)
+        self.store.mkdir(parents=True, exist_ok=True)
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_jsonl_atomic(path: Path, rows: list[dict]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+    os.replace(tmp, path)
