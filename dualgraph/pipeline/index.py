@@ -102,6 +102,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         for m in removed + to_replace:
             store.drop_graph(O.document_graph(known[m]["doc_id"]))
             known.pop(m)
+        if removed or to_replace:
+            store.drop_graph(O.DERIVED_GRAPH)
+            collect_vocabulary_garbage(store)
         write_json_atomic(layout.state, state)
 
         shards: dict[str, list[Row]] = defaultdict(list)
@@ -162,6 +165,28 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     }
     write_json_atomic(layout.manifest, manifest)
     return manifest
+
+
+_ORPHANS = f"""
+DELETE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
+WHERE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} FILTER NOT EXISTS {{ GRAPH ?g {{ ?y ?q ?x }} }} }}
+"""
+
+
+def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
+    """Remove shared nodes (values, entries, ranges, …) that no remaining triple points to.
+
+    Runs until nothing changes: dropping an entry can orphan its section, a range its
+    category. Returns how many quads were removed.
+    """
+    before = start = store.count(graph=O.VOCAB_GRAPH)
+    for _ in range(max_rounds):
+        store.update(_ORPHANS)
+        after = store.count(graph=O.VOCAB_GRAPH)
+        if after == before:
+            break
+        before = after
+    return start - before
 
 
 def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:

@@ -75,7 +75,16 @@ def _convert(rows: list[Row]) -> list[Row]:
     out = []
     for row in rows:
         if row["status"] != "ok":
-            out.append({"nquads": "", "n_quads": 0, "n_products": 0, "n_specs": 0, "kept_as_text_json": "[]"})
+            out.append(
+                {
+                    "nquads": "",
+                    "n_quads": 0,
+                    "n_products": 0,
+                    "n_specs": 0,
+                    "problems_json": row["problems_json"],
+                    "kept_as_text_json": "[]",
+                }
+            )
             continue
         variants = Document.variants_from_json(row["variants_json"])
         conv = convert_document(row["doc_id"], variants, source=row["source"])

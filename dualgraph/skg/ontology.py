@@ -57,6 +57,14 @@ SOME_VARIANT_HAS_FEATURE = SKG + "someVariantHasFeature"
 MIN_PRICE = SKG + "minPrice"
 MAX_PRICE = SKG + "maxPrice"
 VARIANT_COUNT = SKG + "variantCount"
+HAS_PRICE_SUMMARY = SKG + "hasPriceSummary"
+HAS_COMMON_SPEC = SKG + "hasCommonSpec"
+PRICE_SUMMARY = SKGT + "PriceSummary"
+
+# Features named by the built-in rules (rules.yaml spells them as skg:feature-<slug>).
+FEATURE_5G = SKG + "feature-5g_support"
+FEATURE_4G = SKG + "feature-4g_support"
+FEATURE_8K_VIDEO = SKG + "feature-8k_video_recording"
 HAS_NUMERIC_VALUE = SKG + "hasNumericValue"
 HAS_DIM = (SKG + "hasDim1", SKG + "hasDim2", SKG + "hasDim3")
 HAS_UNIT = SKG + "hasUnit"
@@ -77,6 +85,10 @@ XSD_STRING = XSD + "string"
 # Named graphs: one per source document, plus one for rule-derived facts, which is
 # recomputed from the document graphs whenever they change.
 DERIVED_GRAPH = GRAPH + "derived"
+# Nodes shared between documents (ranges, categories, sections, entries, values) are
+# described once here rather than in every document graph: the union default graph
+# keeps one copy of a triple per graph, so shared descriptions would multiply rows.
+VOCAB_GRAPH = GRAPH + "vocabulary"
 
 
 def document_graph(doc_id: str) -> str:

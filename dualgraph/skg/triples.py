@@ -80,12 +80,13 @@ def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") 
     (1, 2, True)
     """
     g = O.document_graph(doc_id)
+    vocab = O.VOCAB_GRAPH
     lines: list[str] = []
     seen: set[str] = set()
     out = Conversion()
 
-    def add(s: str, p: str, o: str) -> None:
-        line = f"<{s}> <{p}> {o} <{g}> .\n"
+    def add(s: str, p: str, o: str, *, shared: bool = False) -> None:
+        line = f"<{s}> <{p}> {o} <{vocab if shared else g}> .\n"
         if line not in seen:
             seen.add(line)
             lines.append(line)
@@ -118,27 +119,27 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> 
     add(product, O.FROM_DOCUMENT, literal(doc_id))
     if variant.model_code:
         add(product, O.HAS_MODEL_CODE, literal(variant.model_code))
-    add(rng, O.TYPE, iri(O.PRODUCT_RANGE))
-    add(rng, O.HAS_NAME, literal(variant.prod_range))
+    add(rng, O.TYPE, iri(O.PRODUCT_RANGE), shared=True)
+    add(rng, O.HAS_NAME, literal(variant.prod_range), shared=True)
     for cat in variant.categories:
         c = N.category_iri(cat)
-        add(c, O.TYPE, iri(O.CATEGORY))
-        add(c, O.HAS_NAME, literal(cat))
-        add(rng, O.BELONGS, iri(c))
+        add(c, O.TYPE, iri(O.CATEGORY), shared=True)
+        add(c, O.HAS_NAME, literal(cat), shared=True)
+        add(rng, O.BELONGS, iri(c), shared=True)
     for key, raw in variant.specs:
         section, entry = N.split_spec_key(key)
         sec = N.section_iri(section)
         ent = N.entry_iri(section, entry)
-        add(sec, O.TYPE, iri(O.SECTION))
-        add(sec, O.HAS_NAME, literal(section))
-        add(ent, O.TYPE, iri(O.ENTRY))
-        add(ent, O.HAS_NAME, literal(entry))
-        add(ent, O.IN_SECTION, iri(sec))
+        add(sec, O.TYPE, iri(O.SECTION), shared=True)
+        add(sec, O.HAS_NAME, literal(section), shared=True)
+        add(ent, O.TYPE, iri(O.ENTRY), shared=True)
+        add(ent, O.HAS_NAME, literal(entry), shared=True)
+        add(ent, O.IN_SECTION, iri(sec), shared=True)
         for part in _split(raw):
             val = N.value_iri(section, entry, part)
             spec = N.spec_iri(product, section, entry, part)
-            add(val, O.TYPE, iri(O.VALUE))
-            add(val, O.HAS_NAME, literal(part))
+            add(val, O.TYPE, iri(O.VALUE), shared=True)
+            add(val, O.HAS_NAME, literal(part), shared=True)
             add(product, O.HAS_SPEC, iri(spec))
             add(spec, O.TYPE, iri(O.SPEC))
             add(spec, O.IN_SECTION, iri(sec))

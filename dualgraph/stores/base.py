@@ -68,6 +68,10 @@ class SparqlStore(Protocol):
         """
         ...
 
+    def update(self, sparql: str) -> None:
+        """Run a SPARQL 1.1 Update exactly as written (explicit ``GRAPH`` clauses; no union default graph)."""
+        ...
+
     def drop_graph(self, graph: str) -> None:
         """Remove a named graph and all its quads (no error if it does not exist)."""
         ...

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The main job on the embedded default: import the bundled sample catalog, index it, show what was indexed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+OUT=${OUT:-runs/demo}
+mkdir -p "$OUT"
+.venv/bin/dualgraph import-table samples/smartprix/smartphones.csv --mapping samples/smartprix/mapping.yaml --out "$OUT/dataset"
+.venv/bin/dualgraph index "$OUT/dataset" --index "$OUT/index"
+echo "--- five 5G phones with a battery of at least 5000 mAh under 15000 INR, cheapest first:"
+.venv/bin/dualgraph sparql --index "$OUT/index" --indent 1 '
+SELECT DISTINCT ?name ?price ?mah WHERE {
+  ?p a skgt:Product ; skg:hasName ?name ; skg:hasPrice ?price ; skg:hasFeature skg:feature-5g_support ;
+     skg:hasSpec ?s . ?s skg:inEntry/skg:hasName "Battery Capacity" ; skg:hasNumericValue ?mah .
+  FILTER(?mah >= 5000 && ?price < 15000)
+} ORDER BY ?price LIMIT 5'

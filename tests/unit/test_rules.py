@@ -1,0 +1,391 @@
+"""The packaged rules on a hand-written catalog: each derived fact, and each non-fact."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from dualgraph.skg import names as N
+from dualgraph.skg import ontology as O
+from dualgraph.skg.rules import FixpointError, Rule, RuleError, apply_rules, load_rules
+from dualgraph.stores.base import StoreError
+from dualgraph.stores.oxigraph import OxigraphStore
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "skg"
+DOCS = [FIXTURES / "samsung_s25_ultra.nq", FIXTURES / "tabular_a_series.nq"]
+
+# Predicates the rules add (ontology constants still to come for some of them).
+LACKS = O.SKG + "lacksFeature"
+SOME = O.SKG + "someVariantHasFeature"
+MIN_PRICE, MAX_PRICE = O.SKG + "minPrice", O.SKG + "maxPrice"
+VARIANT_COUNT = O.SKG + "variantCount"
+PRICE_SUMMARY = O.SKG + "hasPriceSummary"
+COMMON_SPEC = O.SKG + "hasCommonSpec"
+
+S25_BLACK = N.product_iri("Galaxy S25 Ultra 256GB Titanium Black", "SM-S938B")
+S25_SILVER = N.product_iri("Galaxy S25 Ultra 512GB Titanium Silverblue", "SM-S938B")
+A16 = N.product_iri("Galaxy A16 128GB Black")
+A16_LTE = N.product_iri("Galaxy A16 LTE 128GB Grey")  # 4G only; Wi-Fi "2.4G/5G" and "5GHz Wi-Fi: Yes"
+R_S25, R_A16 = N.range_iri("Galaxy S25 Ultra"), N.range_iri("Galaxy A16")
+F_5G, F_4G = N.feature_iri("5G Support"), N.feature_iri("4G Support")
+F_8K = N.feature_iri("8K Video Recording")
+NFC = N.entry_iri("Connectivity", "NFC")
+WIRELESS = N.entry_iri("General Feature", "Wireless Charging")
+BAROMETER = N.entry_iri("Sensors", "Barometer")
+WIFI_5GHZ = N.entry_iri("Connectivity", "5GHz Wi-Fi")
+
+
+def _store(*docs: Path) -> OxigraphStore:
+    store = OxigraphStore.in_memory()
+    for doc in docs:
+        store.bulk_load(doc)
+    return store
+
+
+@pytest.fixture(scope="module")
+def derived() -> OxigraphStore:
+    store = _store(*DOCS)
+    apply_rules(store, load_rules())
+    return store
+
+
+def has(store: OxigraphStore, s: str, p: str, o: str) -> bool:
+    """Whether the derived graph holds the triple (``o`` an IRI or a SPARQL literal)."""
+    obj = f"<{o}>" if "://" in o else o
+    return store.ask(f"ASK {{ GRAPH <{O.DERIVED_GRAPH}> {{ <{s}> <{p}> {obj} }} }}")
+
+
+def objects(store: OxigraphStore, s: str, p: str) -> set[str]:
+    res = store.select(f"SELECT ?o WHERE {{ GRAPH <{O.DERIVED_GRAPH}> {{ <{s}> <{p}> ?o }} }}")
+    return {row["o"]["value"] for row in res["results"]["bindings"]}
+
+
+def derived_triples(store: OxigraphStore) -> set[tuple[str, str, str]]:
+    return set(store.construct(f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ GRAPH <{O.DERIVED_GRAPH}> {{ ?s ?p ?o }} }}"))
+
+
+def test_packaged_rules_load() -> None:
+    rules = load_rules()
+    ids = [r.id for r in rules]
+    assert len(ids) == len(set(ids)) >= 8
+    assert {"yes-feature", "no-feature", "5g-support", "4g-support", "8k-video", "price", "category"} <= set(ids)
+    assert all("{{" not in r.where for r in rules)  # defs were spliced in
+
+
+def test_yes_values_are_features(derived: OxigraphStore) -> None:
+    assert has(derived, S25_BLACK, O.HAS_FEATURE, NFC)  # "Yes"
+    assert has(derived, S25_SILVER, O.HAS_FEATURE, NFC)  # "yes"
+    assert has(derived, S25_BLACK, O.HAS_FEATURE, WIRELESS)  # "Supported"
+    assert has(derived, NFC, O.TYPE, O.FEATURE)
+    assert not has(derived, S25_SILVER, O.HAS_FEATURE, WIRELESS)  # "No"
+    assert not has(derived, A16, O.HAS_FEATURE, NFC)  # "Not supported"
+
+
+def test_explicit_negatives_only_are_lacks(derived: OxigraphStore) -> None:
+    assert has(derived, S25_SILVER, LACKS, WIRELESS)
+    assert has(derived, A16, LACKS, NFC)
+    # Missing data is not "no": the LTE model has no NFC entry, the silver S25 no barometer.
+    assert not has(derived, A16_LTE, LACKS, NFC)
+    assert not has(derived, S25_SILVER, LACKS, BAROMETER)
+    assert not has(derived, S25_BLACK, LACKS, NFC)
+
+
+def test_5g_support(derived: OxigraphStore) -> None:
+    assert F_5G == O.SKG + "feature-5g_support"
+    assert has(derived, S25_BLACK, O.HAS_FEATURE, F_5G)  # Network Type "5G Sub6 FDD"
+    assert has(derived, S25_SILVER, O.HAS_FEATURE, F_5G)
+    assert has(derived, A16, O.HAS_FEATURE, F_5G)  # "Network:5G" = Yes
+    assert objects(derived, F_5G, O.HAS_NAME) == {"5G Support"}
+    assert has(derived, F_5G, O.TYPE, O.FEATURE)
+
+
+def test_wifi_5ghz_is_not_5g(derived: OxigraphStore) -> None:
+    # The LTE model says "Network:Wi-Fi" = "2.4G/5G" and "5GHz Wi-Fi" = "Yes", and "5G" = "No".
+    assert not has(derived, A16_LTE, O.HAS_FEATURE, F_5G)
+    assert has(derived, A16_LTE, O.HAS_FEATURE, WIFI_5GHZ)  # still a feature of its own
+    assert has(derived, A16_LTE, LACKS, F_5G)
+    assert not has(derived, A16, LACKS, F_5G)
+
+
+def test_4g_support(derived: OxigraphStore) -> None:
+    for product in (S25_BLACK, S25_SILVER, A16, A16_LTE):
+        assert has(derived, product, O.HAS_FEATURE, F_4G), product
+    assert objects(derived, F_4G, O.HAS_NAME) == {"4G Support"}
+
+
+def test_8k_video_recording(derived: OxigraphStore) -> None:
+    assert has(derived, S25_BLACK, O.HAS_FEATURE, F_8K)
+    assert has(derived, S25_SILVER, O.HAS_FEATURE, F_8K)
+    assert objects(derived, F_8K, O.HAS_NAME) == {"8K Video Recording"}
+    assert not has(derived, A16, O.HAS_FEATURE, F_8K)  # FHD recording
+    assert not has(derived, A16_LTE, O.HAS_FEATURE, F_8K)  # 8K *playback* only
+
+
+def test_price_literals_on_the_product(derived: OxigraphStore) -> None:
+    res = derived.select(
+        f"SELECT ?price ?cur WHERE {{ <{S25_BLACK}> skg:hasPrice ?price ; skg:hasCurrency ?cur }}"
+    )["results"]["bindings"]
+    assert res == [
+        {
+            "price": {"type": "literal", "value": "1249", "datatype": O.XSD_DECIMAL},
+            "cur": {"type": "literal", "value": "GBP"},
+        }
+    ]
+    assert objects(derived, A16_LTE, O.HAS_PRICE) == {"179"}  # "Old Price" 229 is not a price
+    assert derived.ask("ASK { ?p skg:hasPrice ?n FILTER(?n < 200) }")
+
+
+def test_category_inherited(derived: OxigraphStore) -> None:
+    category = N.category_iri("smartphones")
+    for product in (S25_BLACK, S25_SILVER, A16, A16_LTE):
+        assert has(derived, product, O.BELONGS, category)
+
+
+def test_range_features_every_versus_some(derived: OxigraphStore) -> None:
+    for feature in (F_5G, F_4G, F_8K, NFC):
+        assert has(derived, R_S25, O.HAS_FEATURE, feature), feature
+    # One S25 lacks wireless charging, one has no barometer entry: "some", never "all".
+    for feature in (WIRELESS, BAROMETER):
+        assert not has(derived, R_S25, O.HAS_FEATURE, feature)
+        assert has(derived, R_S25, SOME, feature)
+    assert not has(derived, R_A16, O.HAS_FEATURE, F_5G)
+    assert has(derived, R_A16, SOME, F_5G)
+    assert has(derived, R_A16, O.HAS_FEATURE, F_4G)
+    assert not has(derived, R_A16, SOME, F_8K)
+    # Only one A16 explicitly lacks NFC: the range does not lack it.
+    assert not has(derived, R_A16, LACKS, NFC)
+
+
+def test_range_prices_and_counts(derived: OxigraphStore) -> None:
+    assert objects(derived, R_S25, MIN_PRICE) == {"1249"}
+    assert objects(derived, R_S25, MAX_PRICE) == {"1349"}
+    assert objects(derived, R_S25, O.HAS_CURRENCY) == {"GBP"}
+    assert objects(derived, R_A16, MIN_PRICE) == {"179"}
+    assert objects(derived, R_A16, MAX_PRICE) == {"199"}
+    assert objects(derived, R_S25, VARIANT_COUNT) == {"2"}
+    assert objects(derived, R_A16, VARIANT_COUNT) == {"2"}
+    row = derived.select(f"SELECT ?n WHERE {{ <{R_A16}> skg:minPrice ?n }}")["results"]["bindings"][0]
+    assert row["n"]["datatype"] == O.XSD_DECIMAL
+
+
+def test_range_prices_per_currency() -> None:
+    store = _store(*DOCS, FIXTURES / "eu_prices.nq")
+    apply_rules(store, load_rules())
+    # Two currencies: no single min/max on the range, one summary per currency instead.
+    assert objects(store, R_S25, MIN_PRICE) == set()
+    summaries = store.select(
+        f"""SELECT ?cur ?min ?max WHERE {{ <{R_S25}> skg:hasPriceSummary ?s .
+            ?s skg:hasCurrency ?cur ; skg:minPrice ?min ; skg:maxPrice ?max }} ORDER BY ?cur"""
+    )["results"]["bindings"]
+    got = [(r["cur"]["value"], Decimal(r["min"]["value"]), Decimal(r["max"]["value"])) for r in summaries]
+    assert got == [("EUR", Decimal(1449), Decimal(1449)), ("GBP", Decimal(1249), Decimal(1349))]
+    assert objects(store, R_A16, MIN_PRICE) == {"179"}
+
+
+def test_range_common_spec(derived: OxigraphStore) -> None:
+    entries = derived.select(
+        f"SELECT ?name WHERE {{ <{R_S25}> <{COMMON_SPEC}> ?s . ?s skg:inEntry/skg:hasName ?name }}"
+    )
+    names = {r["name"]["value"] for r in entries["results"]["bindings"]}
+    # Shared by both variants: NFC "Yes", 8K video, battery; not the differing network lists.
+    assert names == {"NFC", "Video Recording Resolution", "Battery Capacity (mAh, Typical)"}
+
+
+def test_fixpoint_and_idempotence() -> None:
+    store = _store(*DOCS)
+    first = apply_rules(store, load_rules())
+    assert first.total_added == store.count(graph=O.DERIVED_GRAPH) > 0
+    assert first.rounds <= 4  # two strata, each done after one productive and one empty round
+    before = derived_triples(store)
+    second = apply_rules(store, load_rules())
+    assert derived_triples(store) == before
+    assert second.added == first.added
+    summary = json.loads(json.dumps(second.to_dict()))
+    assert summary["total_added"] == len(before) and summary["added"]["price"] == 8  # hasPrice + hasCurrency, 4 products
+
+
+def test_derived_graph_is_recomputed_from_documents() -> None:
+    store = _store(*DOCS)
+    stale = O.SKG + "stale"
+    store.insert_where(f"<{stale}> <{stale}> <{stale}>", "", graph=O.DERIVED_GRAPH)
+    apply_rules(store, load_rules())
+    assert not has(store, stale, stale, stale)
+    store.drop_graph(O.document_graph("tabular-a-series"))
+    apply_rules(store, load_rules())
+    assert not has(store, A16, O.HAS_FEATURE, F_5G)
+    assert has(store, S25_BLACK, O.HAS_FEATURE, F_5G)
+
+
+def _rules_file(tmp_path: Path, body: str) -> Path:
+    f = tmp_path / "my_rules.yaml"
+    f.write_text(body)
+    return f
+
+
+GOOD = """
+  - id: ok
+    description: fine
+    where: "?p skg:variantOf ?r"
+    insert: "?p skg:inRange ?r"
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("    where: \"?p skg:variantOf ?r FILTER(\"\n    insert: \"?p skg:x ?r\"", "malformed"),
+        ("    where: \"?p skg:variantOf ?r\"\n    insert: \"?p skg:x [ skg:y ?r ]\"", "blank nodes"),
+        ("    where: \"?p skg:variantOf ?r\"\n    insert: \"?p skg:x _:b\"", "blank nodes"),
+        ("    where: \"SERVICE <http://e.com/q> { ?p ?q ?r }\"\n    insert: \"?p skg:x ?r\"", "SERVICE"),
+        ("    where: \"  \"\n    insert: \"?p skg:x ?r\"", "where: Value error, must not be empty"),
+        ("    where: \"?p skg:n {{nope}}\"\n    insert: \"?p skg:x ?r\"", "unknown def"),
+        ("    where: \"?p skg:variantOf ?r\"", "insert: Field required"),
+    ],
+)
+def test_broken_user_rule_names_its_id(tmp_path: Path, body: str, message: str) -> None:
+    f = _rules_file(tmp_path, "rules:" + GOOD + "  - id: broken-rule\n    description: bad\n" + body + "\n")
+    with pytest.raises(RuleError, match=message) as e:
+        load_rules(f)
+    assert "'broken-rule'" in str(e.value) and "my_rules.yaml" in str(e.value)
+
+
+def test_duplicate_ids_and_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(RuleError, match="'ok': duplicate rule id"):
+        load_rules(_rules_file(tmp_path, "rules:" + GOOD + GOOD))
+    with pytest.raises(RuleError, match="`rules` list"):
+        load_rules(_rules_file(tmp_path, "defs: {}\n"))
+    with pytest.raises(RuleError, match="rule False: the id must be a string"):
+        load_rules(_rules_file(tmp_path, "rules:" + GOOD.replace("id: ok", "id: off")))
+    with pytest.raises(RuleError, match="cannot read"):
+        load_rules(tmp_path / "absent.yaml")
+
+
+def test_user_rules_file_with_defs_and_disabled_rules(tmp_path: Path) -> None:
+    f = _rules_file(
+        tmp_path,
+        "defs:\n  big: '^5000$'\nrules:" + GOOD + """
+  - id: big-battery
+    description: uses a def
+    where: '?p skg:hasSpec/skg:hasNumericValue ?n FILTER(REGEX(STR(?n), "{{big}}"))'
+    insert: "?p skg:bigBattery true"
+  - id: switched-off
+    description: disabled
+    enabled: false
+    where: "?p a skgt:Product"
+    insert: "?p skg:never true"
+""",
+    )
+    rules = load_rules(f)
+    store = _store(*DOCS)
+    report = apply_rules(store, rules)
+    assert report.added == {"ok": 4, "big-battery": 2}
+    assert has(store, S25_BLACK, O.SKG + "bigBattery", "true")
+    assert not store.ask("ASK { ?p skg:never ?x }")
+
+
+def test_no_fixpoint_raises() -> None:
+    counter = [
+        Rule(id="seed", description="", where="BIND(0 AS ?n)", insert="skg:c skg:n ?n"),
+        Rule(id="inc", description="", where="skg:c skg:n ?n BIND(?n + 1 AS ?m)", insert="skg:c skg:n ?m"),
+    ]
+    with pytest.raises(FixpointError, match="after 5 rounds"):
+        apply_rules(OxigraphStore.in_memory(), counter, max_rounds=5)
+
+
+def test_rules_built_in_python_fail_with_their_id() -> None:
+    bad = Rule(id="typo", description="", where="?p skg:variantOf ?r FILTER(", insert="?p skg:x ?r")
+    with pytest.raises(StoreError, match="rule 'typo' failed: malformed"):
+        apply_rules(_store(*DOCS), [bad])
+    ok = Rule(id="twice", description="", where="?p skg:variantOf ?r", insert="?p skg:x ?r")
+    with pytest.raises(RuleError, match="duplicate rule ids"):
+        apply_rules(_store(*DOCS), [ok, ok])
+
+
+def test_read_only_store_refused(tmp_path: Path) -> None:
+    with OxigraphStore(tmp_path / "db") as s:
+        s.bulk_load(DOCS[0])
+    with OxigraphStore(tmp_path / "db", read_only=True) as ro, pytest.raises(StoreError, match="read-only"):
+        apply_rules(ro, load_rules())
+
+
+def _one_spec(tmp_path: Path, key: str, value: str) -> OxigraphStore:
+    """A store with one product holding one spec ``key`` (``Section:Entry``) = ``value``."""
+    section, entry = N.split_spec_key(key)
+    p = N.product_iri("Probe Phone")
+    s, e, v = N.spec_iri(p, section, entry, value), N.entry_iri(section, entry), N.value_iri(section, entry, value)
+    sec = N.section_iri(section)
+    g = O.document_graph("probe")
+    esc = value.replace("\\", "\\\\").replace('"', '\\"')
+    triples = [
+        (p, O.TYPE, f"<{O.PRODUCT}>"), (p, O.HAS_SPEC, f"<{s}>"), (s, O.TYPE, f"<{O.SPEC}>"),
+        (s, O.IN_SECTION, f"<{sec}>"), (s, O.IN_ENTRY, f"<{e}>"), (s, O.HAS_VALUE, f"<{v}>"),
+        (sec, O.HAS_NAME, f'"{section}"'), (e, O.HAS_NAME, f'"{entry}"'), (v, O.HAS_NAME, f'"{esc}"'),
+    ]
+    f = tmp_path / "probe.nq"
+    f.write_text("".join(f"<{a}> <{b}> {c} <{g}> .\n" for a, b, c in triples), encoding="utf-8")
+    store = _store(f)
+    apply_rules(store, load_rules())
+    return store
+
+
+PROBE = N.product_iri("Probe Phone")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "has_feature", "lacks_feature"),
+    [
+        ("Connectivity:NFC", "Yes", True, False),
+        ("Connectivity:NFC", "YES (Ultra only)", True, False),
+        ("Connectivity:NFC", "Built-in", True, False),
+        ("Connectivity:NFC", "Included", True, False),
+        ("Connectivity:NFC", "✓", True, False),
+        ("Connectivity:NFC", "TRUE", True, False),
+        ("Connectivity:NFC", "no", False, True),
+        ("Connectivity:NFC", "None", False, True),
+        ("Connectivity:NFC", "Not included", False, True),
+        ("Connectivity:NFC", "false", False, True),
+        ("Connectivity:NFC", "N/A", False, False),  # unknown, not "no"
+        ("Connectivity:NFC", "-", False, False),
+        ("Connectivity:NFC", "Yesterday", False, False),
+        ("Connectivity:NFC", "Nothing Phone", False, False),
+    ],
+)
+def test_affirmatives_and_negatives(tmp_path: Path, key: str, value: str, has_feature: bool, lacks_feature: bool) -> None:
+    store = _one_spec(tmp_path, key, value)
+    entry = N.entry_iri(*N.split_spec_key(key))
+    assert has(store, PROBE, O.HAS_FEATURE, entry) is has_feature
+    assert has(store, PROBE, LACKS, entry) is lacks_feature
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "feature", "expected"),
+    [
+        ("Network:Network Type", "5G NR", F_5G, True),
+        ("Network:Network Type", "5G mmWave", F_5G, True),
+        ("Network:Network Type", "NR Sub-6", F_5G, True),
+        ("Specifications:Mobile network generation", "5G", F_5G, True),
+        ("Network:5G FDD Sub6", "N78(3500)", F_5G, True),
+        ("Connectivity:5G Support", "Supported", F_5G, True),
+        ("Connectivity:Wi-Fi", "2.4GHz, 5GHz", F_5G, False),
+        ("Network:Frequency", "5GHz", F_5G, False),
+        ("Network:Wi-Fi Band", "5 GHz", F_5G, False),
+        ("Network:WLAN", "5G", F_5G, False),
+        ("Connectivity:5GHz Band", "Yes", F_5G, False),
+        ("Specifications:Model", "Galaxy S25 5G", F_5G, False),  # not a network entry
+        ("Network:Network Type", "4G LTE FDD", F_4G, True),
+        ("Network:4G FDD LTE", "B1(2100)", F_4G, True),
+        ("Network:Network Type", "VoLTE HD", F_4G, False),
+        ("Camera:Video Recording Resolution", "UHD 8K (7680 x 4320)@30fps", F_8K, True),
+        ("Camera:Video Resolution", "7680x4320", F_8K, True),
+        ("Video:Video Recording", "8K@24fps", F_8K, True),
+        ("Camera:Video Playback Resolution", "UHD 8K", F_8K, False),
+        ("Camera:Video Recording Resolution", "UHD 4K (3840 x 2160)@60fps", F_8K, False),
+        ("Display:Video Resolution", "7680 x 4320", F_8K, False),  # a screen, not a camera
+        ("Camera:Video Recording Resolution", "18K pixels", F_8K, False),
+    ],
+)
+def test_named_feature_rules(tmp_path: Path, key: str, value: str, feature: str, expected: bool) -> None:
+    assert has(_one_spec(tmp_path, key, value), PROBE, O.HAS_FEATURE, feature) is expected
