@@ -107,7 +107,7 @@ def measure(dataset: Path, work: Path, runner: str, label: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--csv", default=str(ROOT / "samples/smartprix/smartphones.csv"))
+    ap.add_argument("--csv", default=str(ROOT / "samples/smartprix/smartphones_cleaned.csv"))
     ap.add_argument("--mapping", default=str(ROOT / "samples/smartprix/mapping.yaml"))
     ap.add_argument("--scale", type=int, default=0, help="also build a generated catalog this many times larger")
     ap.add_argument("--runner", choices=["ray", "inline"], default="ray")

@@ -65,6 +65,20 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_import_table(args: argparse.Namespace) -> int:
+    from dualgraph.corpus.tabular import main_from_args
+
+    return main_from_args(args)
+
+
+def _cmd_import_scrape(args: argparse.Namespace) -> int:
+    from dualgraph.corpus.shop_html import import_scrape
+
+    report = import_scrape(args.source, args.out, chunk_chars=args.chunk_chars, progress=not args.no_progress)
+    print(json.dumps({**report.counts, "quarantine": report.quarantine_path}, indent=1))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dualgraph", description="Question answering over semi-structured catalogs.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -85,6 +99,19 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("--index", required=True, help="index directory")
     sq.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     sq.set_defaults(func=_cmd_sparql)
+
+    it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")
+    from dualgraph.corpus.mapping import add_arguments
+
+    add_arguments(it)
+    it.set_defaults(func=_cmd_import_table)
+
+    isc = sub.add_parser("import-scrape", help="scraped shop pages (variant JSONs + HTML, layouts A/B/C) -> a dataset directory")
+    isc.add_argument("source", help="folder of scraped variant JSONs and <url_hash>.html pages")
+    isc.add_argument("--out", required=True, help="dataset directory to write")
+    isc.add_argument("--chunk-chars", type=int, default=5000, help="Markdown chunk size cap")
+    isc.add_argument("--no-progress", action="store_true", help="no progress bars")
+    isc.set_defaults(func=_cmd_import_scrape)
     return p
 
 

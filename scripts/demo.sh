@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 OUT=${OUT:-runs/demo}
 mkdir -p "$OUT"
-.venv/bin/dualgraph import-table samples/smartprix/smartphones.csv --mapping samples/smartprix/mapping.yaml --out "$OUT/dataset"
+.venv/bin/dualgraph import-table samples/smartprix/smartphones_cleaned.csv --mapping samples/smartprix/mapping.yaml --out "$OUT/dataset"
 .venv/bin/dualgraph index "$OUT/dataset" --index "$OUT/index"
 echo "--- five 5G phones with a battery of at least 5000 mAh under 15000 INR, cheapest first:"
 .venv/bin/dualgraph sparql --index "$OUT/index" --indent 1 '

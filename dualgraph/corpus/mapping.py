@@ -103,7 +103,8 @@ class SpecTarget(_Strict):
         if self.columns is not None:
             fields = [f for _, f, _, _ in string.Formatter().parse(self.format or "") if f is not None]
             if not self.columns or any(not f.isdigit() or int(f) >= len(self.columns) for f in fields):
-                raise ValueError(f"'format' must use {{0}}..{{{len(self.columns) - 1}}} for {len(self.columns)} columns")
+                n = len(self.columns)
+                raise ValueError(f"'format' must use {{0}}..{{{n - 1}}} for {n} columns")
         return self
 
 
@@ -216,7 +217,8 @@ def _errors(e: ValidationError) -> tuple[str, str]:
 def mapping_from_dict(data: Any, *, source: str = "<options>") -> TableMapping:
     """Validate a mapping given as a dict; errors are :class:`MappingError` naming ``source``.
 
-    >>> m = mapping_from_dict({"name": "model", "categories": {"value": "phones"}, "specs": {"ram_gb": {"entry": "RAM", "unit": "GB"}}})
+    >>> m = mapping_from_dict({"name": "model", "categories": {"value": "phones"},
+    ...                        "specs": {"ram_gb": {"entry": "RAM", "unit": "GB"}}})
     >>> m.categories[0].value, m.specs["ram_gb"].entry
     ('phones', 'Specifications:RAM')
     """
@@ -287,8 +289,10 @@ def mapping_from_args(args: argparse.Namespace) -> TableMapping:
         return load_mapping(args.mapping)
     if not args.name:
         raise MappingError("<options>", "name", "--mapping or --name is required")
-    units = _pairs(args.unit, "--unit")
-    specs = {c: {"entry": e, **({"unit": units[c]} if c in units else {})} for c, e in _pairs(args.spec, "--spec").items()}
+    units, entries = _pairs(args.unit, "--unit"), _pairs(args.spec, "--spec")
+    if set(units) - set(entries):
+        raise MappingError("<options>", "--unit", f"no --spec for column(s) {sorted(set(units) - set(entries))}")
+    specs = {c: {"entry": e, **({"unit": units[c]} if c in units else {})} for c, e in entries.items()}
     data: dict[str, Any] = {"name": args.name, "group_by": args.group_by, "unmapped": args.unmapped, "specs": specs,
                             "categories": [{"value": c} for c in args.category] + args.category_column,
                             "text": args.text, "brand": args.brand, "specs_from": args.specs_from}

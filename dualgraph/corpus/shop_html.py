@@ -82,7 +82,8 @@ _CURRENCY_SYMBOLS = {"£": "GBP", "€": "EUR", "$": "USD", "₹": "INR"}
 _CURRENCY_CODES = {"GBP": "GBP", "EUR": "EUR", "USD": "USD", "INR": "INR", "RS": "INR", "RS.": "INR"}
 _NUM = r"\d+(?:[.,\u00a0\u202f]\d+)*"  # loose on purpose: plain_number() checks the grouping
 _CUR = r"£|€|\$|₹|\b(?:GBP|EUR|USD|INR|Rs\.?)"
-_AMOUNT = re.compile(rf"(?P<pre>{_CUR})\s?(?P<num>{_NUM})|(?P<num2>{_NUM})\s?(?P<post>£|€|\b(?:GBP|EUR|USD|INR)\b)", re.I)
+_AMOUNT = re.compile(rf"(?P<pre>{_CUR})\s?(?P<num>{_NUM})"
+                     rf"|(?P<num2>{_NUM})\s?(?P<post>£|€|\b(?:GBP|EUR|USD|INR)\b)", re.I)
 # Card texts also show savings, old prices and monthly instalments; those are not the price.
 _SKIP_BEFORE = re.compile(r"(save|saving|was|rrp|off|discount|cashback|trade[- ]?in|up to)\W*$", re.I)
 _SKIP_AFTER = re.compile(r"^\s*(/\s*mo|/\s*month|per month|a month|p/?m\b|x\s*\d|off\b)", re.I)
@@ -610,7 +611,8 @@ def import_scrape(src_dir: str | Path, out_dir: str | Path, *, chunk_chars: int 
         page = pages.setdefault(_page_stem(obj, path), [])
         dup = next((p for v, p in page if (v.model_code, v.name) == (variant.model_code, variant.name)), None)
         if dup is not None:
-            report.add(str(path), f"variant {variant.name!r}", "duplicate", f"same model code and name as {dup.name}; kept once")
+            report.add(str(path), f"variant {variant.name!r}", "duplicate",
+                       f"same model code and name as {dup.name}; kept once")
             continue
         page.append((variant, path))
 

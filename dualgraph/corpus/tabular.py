@@ -106,7 +106,8 @@ def _csv_rows(path: Path, delimiter: str) -> tuple[list[str], Iterator[Row]]:
                 if _bad_utf8(fields):
                     yield label, None, "row is not valid UTF-8"
                 elif len(fields) != len(header):
-                    yield label, None, f"row has {len(fields)} fields, the header {len(header)} (truncated or malformed line)"
+                    yield label, None, (f"row has {len(fields)} fields, the header {len(header)}"
+                                        " (truncated or malformed line)")
                 else:
                     yield label, dict(zip(header, fields)), None
 
@@ -242,12 +243,21 @@ class _Converter:
         self.used = set(mapping.column_uses())
         self.strip = {id(s): re.compile(s.strip) for s in [mapping.range, *mapping.categories] if s and s.strip}
 
-    def _source(self, src, row: dict) -> list[str]:
+    @staticmethod
+    def _safe(value: Any, column: str, note) -> str | None:
+        """A cell as text, or ``None`` with a note when its type has no text form."""
+        try:
+            return _cell(value)
+        except _CellError as e:
+            note(column, "cell", f"column {column!r} holds {e}; left out")
+            return None
+
+    def _source(self, src, row: dict, note) -> list[str]:
         if src.value is not None:
             return [src.value]
         raw = row.get(src.column)
         items = raw if isinstance(raw, (list, tuple)) else [raw]
-        out = [_cell(i) for i in items]
+        out = [self._safe(i, src.column, note) for i in items]
         if id(src) in self.strip:
             out = [self.strip[id(src)].sub("", o).strip() if o else o for o in out]
         return [o for o in out if o]
@@ -267,7 +277,7 @@ class _Converter:
             try:
                 text = _cell(value, spec=True)
             except _CellError as e:
-                note(f"{column}", "cell", f"column {column!r} holds {e}; left out")
+                note(column, "cell", f"column {column!r} holds {e}; left out")
                 return
             if text and unit:
                 quantity = with_unit(text, unit)
@@ -277,9 +287,9 @@ class _Converter:
             if text:
                 specs.setdefault(key, text)
 
-        rng = (self._source(m.range, row) if m.range else [])[:1] or [name]
-        cats = [c for src in m.categories for c in self._source(src, row)]
-        if m.price is not None and _cell(row.get(m.price.column)) is not None:
+        rng = (self._source(m.range, row, note) if m.range else [])[:1] or [name]
+        cats = [c for src in m.categories for c in self._source(src, row, note)]
+        if m.price is not None and self._safe(row.get(m.price.column), m.price.column, note) is not None:
             raw = row.get(m.price.column)
             text = _cell(raw) if isinstance(raw, (int, float)) and not isinstance(raw, bool) else raw
             price = parse_price(text if isinstance(text, str) else None, default_currency=m.price.currency)
@@ -316,13 +326,10 @@ class _Converter:
         elif m.group_by == "name":
             key = variant.name
         else:  # a row without a usable group value falls back to its range
-            try:
-                key = _cell(row.get(m.group_by)) or variant.prod_range
-            except _CellError:
-                key = variant.prod_range
+            key = self._safe(row.get(m.group_by), m.group_by, note) or variant.prod_range
         # prose keeps its line breaks (paragraphs); other cells are one line
         texts = [(col, t) for col in m.text if (t := row[col].strip() if isinstance(row.get(col), str)
-                                                 else _cell(row.get(col)))]
+                                                 else self._safe(row.get(col), col, note))]
         return key, name, variant.to_record(), texts
 
     def _expand(self, obj: Any, put, note) -> None:

@@ -3,12 +3,13 @@
 Every parsed value is converted into the canonical unit of its dimension (the unit as
 written survives in ``Quantity.original_unit``); the table is ``units.yaml``:
 
-    data GB          length mm        mass g            frequency Hz      power W
-    charge mAh       energy Wh        voltage V         current A         time s
-    data_rate Mbps   byte_rate MB/s   pixels px         resolution_mp MP  luminance nit
-    percent %        temperature °C   angle °           decibel dB        frame_rate fps
-    rotation_speed rpm  pixel_density ppi  dot_density dpi  volume l  luminous_flux lm
-    resistance ohm   pressure Pa      bits bit          multiplier x ("100x" zoom)
+    data GB          length mm        area mm²          mass g            frequency Hz
+    power W          charge mAh       energy Wh         voltage V         current A
+    time s           data_rate Mbps   byte_rate MB/s    transfer_rate GT/s  pixels px
+    resolution_mp MP luminance nit    percent %         temperature °C    angle °
+    decibel dB       frame_rate fps   rotation_speed rpm  pixel_density ppi  dot_density dpi
+    volume l         luminous_flux lm resistance ohm    pressure Pa       bits bit
+    specific_absorption W/kg          multiplier x ("100x" zoom)
     currency: each ISO code is its own unit and is never converted.
 
 Decisions (the reference parser's weak points):
@@ -25,8 +26,9 @@ Decisions (the reference parser's weak points):
 * Commas between digits: "2,520" and "1,920" are thousands (a lead of 1-2 digits, then
   3-digit groups); a 3-digit lead ("128,256", "800,850") is a list unless every later group
   is "000" or a currency is attached (then Indian "1,72,999" is read too); anything else
-  ("1,5", "900,1800") is a list. A decimal comma is read only in prices ("€949,00" or
-  "1.299,99 EUR"); a single dot is always a decimal point ("€1.299" is 1.299).
+  ("900,1800") is a list; a lone "1,5 kg" (decimal comma or list?) is neither split nor
+  parsed. A decimal comma is read only in prices ("€949,00", "1.299,99 EUR"); a single
+  dot is always a decimal point ("€1.299" is 1.299).
 """
 
 from __future__ import annotations
@@ -35,9 +37,11 @@ import functools
 import math
 import re
 import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
+from types import MappingProxyType
 from typing import NamedTuple
 
 import yaml
@@ -91,6 +95,7 @@ _SUFFIX_QUAL = re.compile(
 _COMPOUND = re.compile(r"[,;]|\d|(?:[+&/~-]|(?:and|or|to)\b)\s*\D{0,4}?\d", re.I)
 _LABEL = re.compile(r"([^\W\d][^:\d]{0,39}):\s*(?=\S)")
 _PAREN_UNIT = re.compile(r"(?:[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]|\bin\s+(\S{1,12}))\s*$", re.I)
+_NOT_HINTS = frozenset({"min", "s", "x"})  # "Depth (min)" is a minimum, "Port(s)" a plural
 _PX_HINT = re.compile(r"resolution|\bpixels?\b(?!\s*(?:size|pitch|density))|\bdisplay\b|\bscreen\b", re.I)
 _MM_HINT = re.compile(r"dimension|\bsize\b|\b[whdl]\s*x\s*[whdl]\b|vesa|mounting interface", re.I)
 _RUN = re.compile(r"(?<![\d.])\d+(?:,\d+)+")
@@ -108,37 +113,38 @@ def _norm(text: str) -> str:
 
 
 class _Table(NamedTuple):
-    exact: dict[str, _Unit]
-    loose: dict[str, _Unit]  # casefolded spellings of 3+ characters that name one unit only
+    exact: Mapping[str, _Unit]
+    loose: Mapping[str, _Unit]  # casefolded spellings of 3+ characters that name one unit only
     unit_re: re.Pattern[str]  # a unit right after a number (optionally after "-")
     dims_unit_re: re.Pattern[str]  # the same, but may be followed by an axis letter ('33"l')
     price_re: re.Pattern[str]
-    money_before: re.Pattern[str]  # a currency right before a number (searched in a short window)
+    money_before: re.Pattern[str]  # a currency ending right before a number
     money_after: re.Pattern[str]
 
 
 @functools.cache
 def _table() -> _Table:
-    raw = yaml.safe_load(resources.files("dualgraph.skg").joinpath("units.yaml").read_text("utf-8"))
+    return _build_table(resources.files("dualgraph.skg").joinpath("units.yaml").read_text("utf-8"))
+
+
+def _build_table(text: str) -> _Table:
+    raw = yaml.safe_load(text)
     exact: dict[str, _Unit] = {}
     loose: dict[str, _Unit] = {}
-    clashes: set[str] = set()
+    clashes = set()
     for dimension, block in raw.items():
         for symbol, spec in block["units"].items():
-            if isinstance(spec, dict):
-                factor, offset, names = spec["factor"], spec.get("offset", 0), spec.get("spellings", [])
-            else:
-                factor, offset, names = spec[0], 0, spec[1:]
+            spec = spec if isinstance(spec, dict) else {"factor": spec[0], "spellings": spec[1:]}
+            factor, offset, names = spec["factor"], spec.get("offset", 0), spec.get("spellings", [])
             unit = _Unit(symbol, dimension, block["canonical"] or symbol, float(factor), float(offset))
             for name in {_norm(str(n)).strip() for n in (symbol, *names)}:
                 if exact.setdefault(name, unit) != unit:
                     raise ValueError(f"units.yaml: {name!r} names two units")
-                if len(name) > 2:
-                    key = name.casefold()
-                    if loose.setdefault(key, unit) != unit:
-                        clashes.add(key)
+                if len(name) > 2 and loose.setdefault(name.casefold(), unit) != unit:
+                    clashes.add(name.casefold())
     for key in clashes:
         del loose[key]
+    exact, loose = MappingProxyType(exact), MappingProxyType(loose)  # type: ignore[assignment]
 
     def alternation(names: list[str]) -> str:
         names = sorted(names, key=len, reverse=True)  # longest first: "GB/s" before "GB"
@@ -153,7 +159,7 @@ def _table() -> _Table:
         re.compile(rf"(?:\s*|-)({units})(?:{edge}|(?=[lwhdLWHD]\b))", re.I),
         re.compile(rf"(?:(?P<pre>{money})\s*)?(?P<num>\d[\d,.]*\d|\d)(?:\s*(?P<post>{money}){edge})?"
                    rf"\s*(?:/-)?(?P<rest>.*)", re.I | re.S),
-        re.compile(rf"(?:{money})\s*$", re.I),
+        re.compile(rf"(?<![a-z])(?:{money})\s*$", re.I),
         re.compile(rf"\s*(?:{money}){edge}", re.I),
     )
 
@@ -161,8 +167,7 @@ def _table() -> _Table:
 @functools.lru_cache(maxsize=4096)
 def _lookup(text: str) -> _Unit | None:
     name = _norm(text).strip()
-    table = _table()
-    return table.exact.get(name) or table.loose.get(name.casefold())
+    return _table().exact.get(name) or _table().loose.get(name.casefold())
 
 
 def _grouped(groups: list[str], currency: bool) -> bool:
@@ -171,9 +176,7 @@ def _grouped(groups: list[str], currency: bool) -> bool:
         return False
     lead, rest = groups[0], groups[1:]
     if all(len(g) == 3 for g in rest):
-        if len(lead) < 3:
-            return lead[0] != "0"
-        return len(lead) == 3 and (currency or all(g == "000" for g in rest))
+        return lead[0] != "0" if len(lead) < 3 else len(lead) == 3 and (currency or all(g == "000" for g in rest))
     # Indian grouping (1,72,999) only where a currency vouches for it.
     return currency and len(lead) <= 2 and len(rest[-1]) == 3 and all(len(g) == 2 for g in rest[:-1])
 
@@ -189,7 +192,7 @@ def _amount(raw: str, *, currency: bool = False) -> Decimal | None:
             return None
     elif "," in raw:
         whole, _, frac = raw.partition(",")
-        if not (currency and len(frac) == 2 and whole.isdigit()):
+        if not (currency and len(frac) == 2 and frac.isdigit() and whole.isdigit()):
             whole, frac = raw, ""
             if not _grouped(raw.split(","), currency):
                 return None
@@ -199,8 +202,8 @@ def _amount(raw: str, *, currency: bool = False) -> Decimal | None:
             return None
     else:
         whole, _, frac = raw.partition(".")
-    digits = whole.replace(",", "").replace(".", "")
-    return Decimal(f"{sign.replace('+', '')}{digits}.{frac}" if frac else f"{sign.replace('+', '')}{digits}")
+    digits = sign.replace("+", "") + whole.replace(",", "").replace(".", "")
+    return Decimal(f"{digits}.{frac}" if frac else digits)
 
 
 def _clean(x: float) -> float:
@@ -216,31 +219,23 @@ def _canon(raw: str | Decimal, unit: _Unit | None) -> float | None:
 
 
 def _measure(s: str, pos: int, *, dims: bool = False) -> _Measure | None:
-    m = _NUM.match(s, pos)
-    if not m:
+    if not (m := _NUM.match(s, pos)):
         return None
     end, plus = m.end(), False
     if s.startswith("+", end) and not _COMPOUND.match(s, end):
         end, plus = end + 1, True
-    if _DIM_SEP.match(s, end):  # "2 x 3": the x is a separator, not the unit "x"
+    um = None if _DIM_SEP.match(s, end) else (_table().dims_unit_re if dims else _table().unit_re).match(s, end)
+    if um is None or (unit := _lookup(um.group(1))) is None:  # in "2 x 3" the x is no unit
         return _Measure(m.group(), None, end, plus)
-    table = _table()
-    um = (table.dims_unit_re if dims else table.unit_re).match(s, end)
-    unit = _lookup(um.group(1)) if um else None
-    if unit is None:
-        return _Measure(m.group(), None, end, plus)
-    end = um.end()
-    if dims and (ax := _AXIS.match(s, end)):
-        end = ax.end()
+    end = ax.end() if dims and (ax := _AXIS.match(s, um.end())) else um.end()
     return _Measure(m.group(), unit, end, plus)
 
 
 def _rest_ok(rest: str, unit: _Unit | None) -> bool:
+    """Whether text after a quantity leaves it one quantity: only brackets after a bare number."""
     rest = rest.strip()
-    if not rest:
-        return True
-    if unit is None or unit.dimension == "multiplier":
-        return rest[0] in "(["
+    if not rest or unit is None or unit.dimension == "multiplier":
+        return not rest or rest[0] in "(["
     return not _COMPOUND.match(rest)
 
 
@@ -248,10 +243,8 @@ def _rest_ok(rest: str, unit: _Unit | None) -> bool:
 def _hints(entry: str | None, section: str | None) -> tuple[_Unit | None, _Unit | None]:
     """(unit for a bare number, unit for unitless dimensions) from entry/section names."""
     scalar = dims = None
-    for name in (entry, section):
-        if not name:
-            continue
-        if scalar is None and (m := _PAREN_UNIT.search(name)):
+    for name in filter(None, (entry, section)):
+        if scalar is None and (m := _PAREN_UNIT.search(name)) and (m.group(1) or m.group(2)) not in _NOT_HINTS:
             scalar = _lookup(m.group(1) or m.group(2))
         if dims is None:
             if scalar is not None and scalar.dimension in _DIMS_OK:
@@ -285,11 +278,10 @@ def _parse(text: str, entry: str | None, section: str | None) -> Quantity | None
     s = _norm(text).strip()
     if s.endswith(".") and not s.endswith(".."):
         s = s[:-1].rstrip()
-    if not s or len(s) > 160:
+    if not s or len(s) > 160:  # prose, not a value; the cap also keeps every float finite
         return None
-    q = _parse_core(s, *_hints(entry, section))
-    if q is None and (m := _LABEL.match(s)):  # "Battery: 5000 mAh"; a bare "Bluetooth: 5.3" is no quantity
-        q = _parse_core(s[m.end():], None, None)
+    if (q := _parse_core(s, *_hints(entry, section))) is None and (m := _LABEL.match(s)):
+        q = _parse_core(s[m.end():], None, None)  # "Battery: 5000 mAh", but "Bluetooth: 5.3" is no quantity
         q = q if q is not None and q.unit is not None else None
     return q
 
@@ -299,20 +291,19 @@ def _parse_core(s: str, hint: _Unit | None, dims_hint: _Unit | None) -> Quantity
     if m := _PREFIX_QUAL.match(s):
         qual, s = m.lastgroup, s[m.end():]
     if price := _price(s):
-        value = _clean(float(price[0]))
-        return _scalar(value, _lookup(price[1]), qual)
+        return _scalar(_clean(float(price[0])), _lookup(price[1]), qual)
     m1 = _measure(s, 0, dims=True)
     if m1 is None or _HEX.match(s):
         return None
     if _DIM_SEP.match(s, m1.end):
         return _dimensions(s, m1, dims_hint, qual)
-    m1 = _measure(s, 0)
+    if m1.unit is not None:  # measure again without the axis letters only dimensions may carry
+        m1 = _measure(s, 0)
     if sep := _RANGE_SEP.match(s, m1.end):
         return _range(s, m1, sep.end(), hint)
-    unit = m1.unit or hint
-    if unit is not None and unit.dimension == "currency" and m1.unit is not None:
-        return None  # a currency suffix the price grammar refused ("799 GBP + VAT 20")
-    rest = s[m1.end:]
+    if m1.unit is not None and m1.unit.dimension == "currency":
+        return None  # a currency suffix the price grammar refused ("799 GBP + 20 GBP")
+    unit, rest = m1.unit or hint, s[m1.end:]
     if (suffix := _SUFFIX_QUAL.match(rest)) and qual is None:
         qual, rest = suffix.lastgroup, rest[suffix.end():]
     if m1.plus:
@@ -333,10 +324,9 @@ def _scalar(value: float, unit: _Unit | None, qual: str | None) -> Quantity:
 
 def _range(s: str, m1: _Measure, pos: int, hint: _Unit | None) -> Quantity | None:
     m2 = _measure(s, pos)
-    if m2 is None or not _rest_ok(s[m2.end:], m2.unit):
+    # "2 GHz - 3" is refused: the second number has no unit of its own.
+    if m2 is None or not _rest_ok(s[m2.end:], m2.unit) or (m1.unit is not None and m2.unit is None):
         return None
-    if m1.unit is not None and m2.unit is None:
-        return None  # "2 GHz - 3": the second number has no unit of its own
     u2 = m2.unit or hint
     u1 = m1.unit or u2
     if u1 is not None and u2 is not None and u1.dimension != u2.dimension:
@@ -351,30 +341,24 @@ def _range(s: str, m1: _Measure, pos: int, hint: _Unit | None) -> Quantity | Non
 def _dimensions(s: str, m1: _Measure, hint: _Unit | None, qual: str | None) -> Quantity | None:
     comps, end = [m1], m1.end
     while len(comps) < 3 and (sep := _DIM_SEP.match(s, end)):
-        m = _measure(s, sep.end(), dims=True)
-        if m is None:
+        if (m := _measure(s, sep.end(), dims=True)) is None:
             return None
         comps.append(m)
         end = m.end
-    if _DIM_SEP.match(s, end):
+    if _DIM_SEP.match(s, end):  # a fourth component
         return None
     explicit = [c.unit for c in comps if c.unit is not None]
     if explicit:
         if any(u.dimension != explicit[0].dimension or u.dimension not in _DIMS_OK for u in explicit):
             return None  # "2 x 8 GB" is a count of things, not a size
         # A bare component takes the next unit to its right ("15 x 7 cm"), else the last one.
-        units, nxt = [], explicit[-1]
-        for c in reversed(comps):
-            nxt = c.unit or nxt
-            units.append(nxt)
-        units.reverse()
+        units = [next((c.unit for c in comps[i:] if c.unit), explicit[-1]) for i in range(len(comps))]
     else:
         units = [hint] * len(comps)
     shown = explicit[-1] if explicit else hint
     if not _rest_ok(s[end:], shown):
         return None
-    values = [_canon(c.raw, u) for c, u in zip(comps, units)]
-    if any(v is None for v in values):
+    if None in (values := [_canon(c.raw, u) for c, u in zip(comps, units)]):
         return None
     return Quantity(None, shown.canonical if shown else None, shown.dimension if shown else None,
                     dims=tuple(values), qualifier=qual, original_unit=shown.symbol if shown else None)
@@ -384,13 +368,11 @@ def _price(s: str) -> tuple[Decimal, str] | None:
     m = _table().price_re.fullmatch(s)
     if m is None or not (m.group("pre") or m.group("post")):
         return None
-    units = {_lookup(c) for c in (m.group("pre"), m.group("post")) if c}
-    codes = {u.symbol for u in units if u is not None}
-    rest = m.group("rest")
-    if len(codes) != 1 or None in units or (rest and not rest[0].isspace() and rest[0] not in "([") or _COMPOUND.match(rest.strip()):
+    units, rest = {_lookup(c) for c in (m.group("pre"), m.group("post")) if c}, m.group("rest")
+    if len(units) != 1 or None in units or (rest[:1].strip() and rest[0] not in "([") or _COMPOUND.match(rest.strip()):
         return None
     amount = _amount(m.group("num"), currency=True)
-    return None if amount is None else (amount, codes.pop())
+    return None if amount is None else (amount, units.pop().symbol)  # type: ignore[union-attr]
 
 
 def parse_price(text: str) -> tuple[Decimal, str] | None:
@@ -469,9 +451,8 @@ def _is_prose(s: str) -> bool:
     words = len(s.split())
     if words < 8:
         return False
-    if _SENTENCE.search(s) or _SUBCLAUSE.search(s):
-        return True
-    return s[-1] in ".!?" and words / (s.count(",") + s.count(";") + 1) >= 4
+    ends = s[-1] in ".!?" and words / (s.count(",") + s.count(";") + 1) >= 4
+    return ends or bool(_SENTENCE.search(s) or _SUBCLAUSE.search(s))
 
 
 def normalise_unit(unit_text: str) -> tuple[str, str, float] | None:
@@ -506,14 +487,9 @@ def format_number(x: float | Decimal) -> str:
     >>> format_number(6.7 * 25.4), format_number(2.2e-05), format_number(-0.0), format_number(Decimal("799.00"))
     ('170.18', '0.000022', '0', '799')
     """
-    if isinstance(x, Decimal):
-        d = x
-    elif isinstance(x, int):
-        d = Decimal(x)
-    else:
-        if not math.isfinite(x):
-            raise ValueError(f"not a finite number: {x!r}")
-        d = Decimal(f"{x:.15g}")
+    if isinstance(x, float) and not math.isfinite(x):
+        raise ValueError(f"not a finite number: {x!r}")
+    d = x if isinstance(x, Decimal) else Decimal(x) if isinstance(x, int) else Decimal(f"{x:.15g}")
     if not d.is_finite():
         raise ValueError(f"not a finite number: {x!r}")
     return "0" if d == 0 else f"{d.normalize():f}"

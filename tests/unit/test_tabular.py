@@ -156,6 +156,20 @@ def test_jsonl_specs_object_text_and_bad_lines(tmp_path: Path):
     assert first.count("quad-speaker") == 1  # the repeated description is written once
 
 
+def test_wrong_cell_types_are_noted_and_the_row_kept(tmp_path: Path):
+    src = tmp_path / "w.jsonl"
+    src.write_text('{"title": "Q1", "brand": "B", "categories": {"a": 1}, "price": [1], "description": {"x": 1},'
+                   ' "attrs": {"RAM": "8 GB"}}\n', encoding="utf-8")
+    report = import_table(src, tmp_path / "ds", _icecat_mapping(), progress=False)
+    assert [(q.record, q.stage, q.reason) for q in report.quarantined] == [
+        ("line 1, column 'categories'", "cell", "column 'categories' holds a nested object, not a value; left out"),
+        ("line 1, column 'price'", "cell", "price [1] is not a price (set price.currency for bare numbers)"),
+        ("line 1, column 'description'", "cell", "column 'description' holds a nested object, not a value; left out"),
+    ]
+    [v] = by_name(read_all(tmp_path / "ds")).values()
+    assert (v.name, v.categories, v.specs) == ("Q1", (), (("Specifications:Brand", "B"), ("Specifications:RAM", "8 GB")))
+
+
 def test_unknown_mapping_column_names_the_mapping_file_and_column(tmp_path: Path):
     mapping = load_mapping(FIX / "bad_mapping.yaml")
     with pytest.raises(MappingError) as err:
