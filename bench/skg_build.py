@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from dualgraph.config import IndexConfig  # noqa: E402
 from dualgraph.corpus.model import Variant  # noqa: E402
 from dualgraph.corpus.specsqa import iter_metadata_files, read_document, write_dataset  # noqa: E402
-from dualgraph.corpus.tabular import import_table, load_mapping  # noqa: E402
+from dualgraph.corpus import import_table, load_mapping  # noqa: E402
 from dualgraph.pipeline.index import build_index  # noqa: E402
 
 

@@ -5,9 +5,9 @@ The scraper stores one JSON per variant (``html``, ``variant_name`` joined with
 ``url_hash``, ``layout_type``) next to a ``<url_hash>.html`` copy of each page.
 :func:`import_scrape` groups the variants by page and writes one dataset document per
 page; every record it cannot use is kept as a :class:`Quarantine` entry with its file,
-record and reason. The Markdown helpers (:func:`page_markdown`, :func:`specs_chunks`,
-:func:`chunk_lines`) and :class:`ImportReport` are shared with the table importer, so
-both render specs the same way.
+record and reason. Spec Markdown (:mod:`dualgraph.corpus.markdown`), prices
+(:mod:`dualgraph.corpus.prices`) and :class:`ImportReport` (:mod:`dualgraph.corpus.report`)
+are shared with the table importer, so both render specs the same way.
 """
 
 from __future__ import annotations
@@ -16,140 +16,28 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 from tqdm import tqdm
 
+from dualgraph.corpus.markdown import CHUNK_BREAK, chunk_lines, specs_chunks
 from dualgraph.corpus.model import Quarantine, Variant
+from dualgraph.corpus.prices import parse_price
+from dualgraph.corpus.report import ImportReport
 from dualgraph.corpus.specsqa import write_dataset
-from dualgraph.skg.names import DEFAULT_SECTION, split_spec_key
+from dualgraph.skg.names import DEFAULT_SECTION
 
-__all__ = ["CHUNK_BREAK", "QUARANTINE_FILE", "ImportReport", "SpecTable", "categories_from_url", "chunk_lines",
-           "import_scrape", "page_markdown", "page_title", "parse_html_page", "parse_price", "parse_scraped_variant",
-           "parse_spec_table", "plain_number", "specs_chunks"]
+__all__ = ["SpecTable", "categories_from_url", "import_scrape", "page_markdown", "page_title", "parse_html_page",
+           "parse_scraped_variant", "parse_spec_table"]
 
-CHUNK_BREAK = "[CHUNK_BREAK]"
-QUARANTINE_FILE = "_import_quarantine.jsonl"
 # Outputs of the reference databuilder that can sit in a scrape dir; they are not records.
 _NOT_RECORDS = {"specs.json", "metadata.json"}
 
 
-# --------------------------------------------------------------------------- report
-
-
-@dataclass(slots=True)
-class ImportReport:
-    """What an import read, wrote and set aside (shared by the HTML and table importers)."""
-
-    source: str
-    out_dir: str
-    records: int = 0
-    variants: int = 0
-    pages: int = 0
-    quarantined: list[Quarantine] = field(default_factory=list)
-    quarantine_path: str | None = None
-
-    def add(self, file: str, record: str, stage: str, reason: str) -> None:
-        self.quarantined.append(Quarantine(file=str(file), record=record, stage=stage, reason=reason))
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """Figures for logs and the CLI; ``quarantined:<stage>`` counts entries per stage."""
-        out = {"records": self.records, "variants": self.variants, "pages": self.pages,
-               "quarantined": len(self.quarantined)}
-        for q in self.quarantined:
-            out[f"quarantined:{q.stage}"] = out.get(f"quarantined:{q.stage}", 0) + 1
-        return out
-
-    def write_quarantine(self, out_dir: str | Path) -> Path:
-        """Write ``<out>/_import_quarantine.jsonl``, empty when nothing was set aside, so a
-        re-import never leaves an earlier run's entries behind."""
-        path = Path(out_dir) / QUARANTINE_FILE
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w", encoding="utf-8") as f:
-            for q in self.quarantined:
-                f.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
-        self.quarantine_path = str(path)
-        return path
-
-
 # --------------------------------------------------------------------------- small parsers
-
-_CURRENCY_SYMBOLS = {"£": "GBP", "€": "EUR", "$": "USD", "₹": "INR"}
-_CURRENCY_CODES = {"GBP": "GBP", "EUR": "EUR", "USD": "USD", "INR": "INR", "RS": "INR", "RS.": "INR"}
-_NUM = r"\d+(?:[.,\u00a0\u202f]\d+)*"  # loose on purpose: plain_number() checks the grouping
-_CUR = r"£|€|\$|₹|\b(?:GBP|EUR|USD|INR|Rs\.?)"
-_AMOUNT = re.compile(rf"(?P<pre>{_CUR})\s?(?P<num>{_NUM})"
-                     rf"|(?P<num2>{_NUM})\s?(?P<post>£|€|\b(?:GBP|EUR|USD|INR)\b)", re.I)
-# Card texts also show savings, old prices and monthly instalments; those are not the price.
-_SKIP_BEFORE = re.compile(r"(save|saving|was|rrp|off|discount|cashback|trade[- ]?in|up to)\W*$", re.I)
-_SKIP_AFTER = re.compile(r"^\s*(/\s*mo|/\s*month|per month|a month|p/?m\b|x\s*\d|off\b)", re.I)
-
-
-def plain_number(text: str, *, decimal_comma: bool = False) -> str | None:
-    """The number's text without thousands separators, or ``None`` if the grouping is not
-    a valid (Western or Indian) one, so a list such as ``"32,64"`` never becomes 3264.
-
-    >>> plain_number("1,299.00"), plain_number("1,29,999"), plain_number("32,64")
-    ('1299.00', '129999', None)
-    >>> plain_number("1.299,00", decimal_comma=True)
-    '1299.00'
-    """
-    text = text.strip()
-    if decimal_comma:
-        text = text.translate(str.maketrans(".,", ",."))
-    whole, dot, frac = text.partition(".")
-    groups = re.split(r"[,\u00a0\u202f]", whole)
-    if not all(g.isdigit() for g in groups) or (dot and not frac.isdigit()):
-        return None
-    if len(groups) > 1:
-        tail = groups[1:]
-        western = all(len(g) == 3 for g in tail)
-        indian = len(tail[-1]) == 3 and all(len(g) == 2 for g in tail[:-1])
-        if not 1 <= len(groups[0]) <= 3 or not (western or indian):
-            return None
-    return "".join(groups) + (dot + frac if dot else "")
-
-
-def parse_price(text: str | None, *, default_currency: str | None = None) -> str | None:
-    """A raw price text as the ``Price`` spec value ``"<number> <ISO code>"``, or ``None``.
-
-    The amount after "Total price" wins; otherwise the first amount that is not a saving,
-    an old price or a monthly instalment. A bare number needs ``default_currency``.
-
-    >>> parse_price("Total price:\\n£799.00"), parse_price("From £1,299"), parse_price("Save £200 Now €349")
-    ('799.00 GBP', '1299 GBP', '349 EUR')
-    >>> parse_price("₹1,29,999"), parse_price("8999", default_currency="INR"), parse_price("£33.29/mo")
-    ('129999 INR', '8999 INR', None)
-    >>> parse_price("1.299,00 €"), parse_price("Was £999 Now £899")
-    ('1299.00 EUR', '899 GBP')
-    """
-    if not isinstance(text, str) or not text.strip():
-        return None
-    start = 0
-    m_total = re.search(r"total\s+price", text, re.I)
-    if m_total:
-        start = m_total.end()
-    for m in _AMOUNT.finditer(text, start):
-        line_before = text[: m.start()].rsplit("\n", 1)[-1]
-        if _SKIP_BEFORE.search(line_before) or _SKIP_AFTER.match(text[m.end():]):
-            continue
-        cur = m.group("pre") or m.group("post")
-        code = _CURRENCY_SYMBOLS.get(cur) or _CURRENCY_CODES.get(cur.upper())
-        raw = m.group("num") or m.group("num2")
-        # "€1.299,00" style: a decimal comma, or dots that can only be thousands groups.
-        euro_style = code == "EUR" and bool(re.search(r",\d{2}$|^\d{1,3}(\.\d{3})+$", raw))
-        num = plain_number(raw, decimal_comma=euro_style)
-        if code and num is not None:
-            return f"{num} {code}"
-    if default_currency:
-        num = plain_number(text.strip())
-        if num is not None:
-            return f"{num} {default_currency.upper()}"
-    return None
 
 
 def categories_from_url(url: str) -> tuple[str, ...]:
@@ -368,147 +256,7 @@ def parse_html_page(html: str, *, source: str) -> tuple[list[Variant], list[Quar
     return [Variant.from_record(rec)], notes
 
 
-# --------------------------------------------------------------------------- markdown
-
-
-def _split_long(line: str, limit: int) -> list[str]:
-    if len(line) <= limit:
-        return [line]
-    out, cur = [], ""
-    for word in line.split(" "):
-        while len(word) > limit:  # one unbroken token longer than a chunk
-            if cur:
-                out.append(cur)
-                cur = ""
-            out.append(word[:limit])
-            word = word[limit:]
-        if cur and len(cur) + 1 + len(word) > limit:
-            out.append(cur)
-            cur = word
-        else:
-            cur = f"{cur} {word}" if cur else word
-    return out + ([cur] if cur else [])
-
-
-def chunk_lines(header: str, lines: Iterable[str], *, chunk_chars: int = 5000) -> list[str]:
-    """Pack lines under ``header`` into chunks of at most ``chunk_chars`` characters.
-
-    A continuation chunk repeats the header and the current ``## `` sub-heading, so each
-    chunk reads on its own; a chunk never ends on a sub-heading when it can be avoided.
-
-    >>> chunk_lines("# H", ["## S", "a: 1", "b: 2"], chunk_chars=14)
-    ['# H\\n## S\\na: 1', '# H\\n## S\\nb: 2']
-    """
-    chunks: list[str] = []
-    cur, base, size = [header], 1, len(header)
-    sub: str | None = None
-    room = max(chunk_chars - len(header) - 41, 20)  # leaves space for a repeated sub-heading
-    for line in lines:
-        for piece in _split_long(line, room):
-            is_sub = piece.startswith("## ")
-            if size + 1 + len(piece) > chunk_chars and len(cur) > base:
-                carry = [cur.pop()] if cur[-1].startswith("## ") and len(cur) - 1 > base else []
-                chunks.append("\n".join(cur))
-                cur = [header] + (carry or ([sub] if sub and not is_sub else []))
-                base, size = len(cur), sum(len(x) + 1 for x in cur) - 1
-            cur.append(piece)
-            size += 1 + len(piece)
-            if is_sub:
-                sub = piece
-    if len(cur) > 1:
-        chunks.append("\n".join(cur))
-    return chunks
-
-
-def _product_lines(v: Variant, common: set[str]) -> list[str]:
-    lines = []
-    if "name" not in common:
-        lines.append(f"Product Name: {v.name}")
-    if "range" not in common:
-        lines.append(f"Product Range: {v.prod_range}")
-    if "categories" not in common and v.categories:
-        lines.append(f"Product Categories: {', '.join(v.categories)}")
-    return lines
-
-
-def _spec_lines(items: list[tuple[str, str, str]]) -> list[str]:
-    lines, section = [], None
-    for sec, entry, value in items:
-        if sec != section:
-            lines.append(f"## {sec}")
-            section = sec
-        lines.append(f"{entry}: {' '.join(value.split())}")
-    return lines
-
-
-def specs_chunks(variants: list[Variant], *, title: str, chunk_chars: int = 5000) -> list[str]:
-    """The variants' specs as Markdown chunks: what all share, once, then each variant.
-
-    Sections are those of the graph (a key without a section is under "Specifications")
-    and come in first-seen order, with entries grouped under their section.
-
-    >>> a = Variant("P 128GB", "P", ("phones",), (("Display:Size", "6.1 inch"), ("Price", "9 GBP")))
-    >>> b = Variant("P 256GB", "P", ("phones",), (("Display:Size", "6.1 inch"), ("Price", "11 GBP")))
-    >>> print("\\n---\\n".join(specs_chunks([a, b], title="P")))
-    # Specifications shared by all 2 products of the "P" page
-    Products: P 128GB; P 256GB
-    Product Range: P
-    Product Categories: phones
-    ## Display
-    Size: 6.1 inch
-    ---
-    # Specifications of "P 128GB" (from the "P" page)
-    ## Specifications
-    Price: 9 GBP
-    ---
-    # Specifications of "P 256GB" (from the "P" page)
-    ## Specifications
-    Price: 11 GBP
-    """
-    if not variants:
-        return []
-    order: dict[tuple[str, str], int] = {}
-    sec_order: dict[str, int] = {}
-    per_variant = []
-    for v in variants:
-        parsed = {}
-        for key, value in v.specs:
-            if not value.strip():
-                continue
-            sec, entry = split_spec_key(key)
-            sec_order.setdefault(sec, len(sec_order))
-            order.setdefault((sec, entry), len(order))
-            parsed.setdefault((sec, entry), value)
-        per_variant.append(parsed)
-
-    def ordered(keys: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-        return sorted(keys, key=lambda k: (sec_order[k[0]], order[k]))
-
-    common_specs: set[tuple[str, str]] = set()
-    common_meta: set[str] = set()
-    chunks: list[str] = []
-    if len(variants) > 1:
-        first = per_variant[0]
-        common_specs = {k for k, val in first.items() if all(p.get(k) == val for p in per_variant[1:])}
-        common_meta = {"name"}
-        if len({v.prod_range for v in variants}) == 1:
-            common_meta.add("range")
-        if len({v.categories for v in variants}) == 1:
-            common_meta.add("categories")
-        head = [f"Products: {'; '.join(v.name for v in variants)}"]
-        if "range" in common_meta:
-            head.append(f"Product Range: {variants[0].prod_range}")
-        if "categories" in common_meta and variants[0].categories:
-            head.append(f"Product Categories: {', '.join(variants[0].categories)}")
-        body = _spec_lines([(s, e, first[(s, e)]) for s, e in ordered(common_specs)])
-        chunks += chunk_lines(f'# Specifications shared by all {len(variants)} products of the "{title}" page',
-                              head + body, chunk_chars=chunk_chars)
-    for v, parsed in zip(variants, per_variant):
-        own = ordered(k for k in parsed if k not in common_specs)
-        lines = _product_lines(v, common_meta) + _spec_lines([(s, e, parsed[(s, e)]) for s, e in own])
-        header = f'# Specifications of "{v.name}" (from the "{title}" page)'
-        chunks += chunk_lines(header, lines, chunk_chars=chunk_chars) or [header]
-    return chunks
+# --------------------------------------------------------------------------- page markdown
 
 
 def _outermost(soup: BeautifulSoup, wanted) -> list[Tag]:

@@ -28,8 +28,10 @@ from typing import IO, Any
 from tqdm import tqdm
 
 from dualgraph.corpus.mapping import MappingError, TableMapping, add_arguments, mapping_from_args, mapping_from_dict
+from dualgraph.corpus.markdown import CHUNK_BREAK, chunk_lines, specs_chunks
 from dualgraph.corpus.model import Variant
-from dualgraph.corpus.shop_html import CHUNK_BREAK, ImportReport, chunk_lines, parse_price, plain_number, specs_chunks
+from dualgraph.corpus.prices import parse_price, plain_number
+from dualgraph.corpus.report import ImportReport
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.skg.names import DEFAULT_SECTION, canonical, short_hash, slug
 

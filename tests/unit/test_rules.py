@@ -312,20 +312,13 @@ def test_read_only_store_refused(tmp_path: Path) -> None:
 
 
 def _one_spec(tmp_path: Path, key: str, value: str) -> OxigraphStore:
-    """A store with one product holding one spec ``key`` (``Section:Entry``) = ``value``."""
-    section, entry = N.split_spec_key(key)
-    p = N.product_iri("Probe Phone")
-    s, e, v = N.spec_iri(p, section, entry, value), N.entry_iri(section, entry), N.value_iri(section, entry, value)
-    sec = N.section_iri(section)
-    g = O.document_graph("probe")
-    esc = value.replace("\\", "\\\\").replace('"', '\\"')
-    triples = [
-        (p, O.TYPE, f"<{O.PRODUCT}>"), (p, O.HAS_SPEC, f"<{s}>"), (s, O.TYPE, f"<{O.SPEC}>"),
-        (s, O.IN_SECTION, f"<{sec}>"), (s, O.IN_ENTRY, f"<{e}>"), (s, O.HAS_VALUE, f"<{v}>"),
-        (sec, O.HAS_NAME, f'"{section}"'), (e, O.HAS_NAME, f'"{entry}"'), (v, O.HAS_NAME, f'"{esc}"'),
-    ]
+    """A store with one product holding one spec ``key`` (``Section:Entry``) = ``value``, as the converter writes it."""
+    from dualgraph.corpus.model import Variant
+    from dualgraph.skg.triples import convert_document
+
+    conv = convert_document("probe", [Variant("Probe Phone", "Probe", (), ((key, value),))])
     f = tmp_path / "probe.nq"
-    f.write_text("".join(f"<{a}> <{b}> {c} <{g}> .\n" for a, b, c in triples), encoding="utf-8")
+    f.write_text(conv.nquads, encoding="utf-8")
     store = _store(f)
     apply_rules(store, load_rules())
     return store

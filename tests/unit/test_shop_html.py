@@ -7,19 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from dualgraph.corpus.markdown import CHUNK_BREAK, chunk_lines, specs_chunks
 from dualgraph.corpus.model import Variant
+from dualgraph.corpus.prices import parse_price
+from dualgraph.corpus.report import QUARANTINE_FILE
 from dualgraph.corpus.shop_html import (
-    CHUNK_BREAK,
-    QUARANTINE_FILE,
     categories_from_url,
-    chunk_lines,
     import_scrape,
     page_markdown,
     parse_html_page,
-    parse_price,
     parse_scraped_variant,
     parse_spec_table,
-    specs_chunks,
 )
 from dualgraph.corpus.specsqa import iter_metadata_files, read_document
 
@@ -311,6 +309,10 @@ def test_import_scrape_round_trip_and_is_reproducible(scrape_dir: Path, tmp_path
 def test_docstring_examples_run():
     import doctest
 
+    import dualgraph.corpus.markdown as markdown_mod
+    import dualgraph.corpus.prices as prices_mod
+    import dualgraph.corpus.report as report_mod
     import dualgraph.corpus.shop_html as mod
 
-    assert doctest.testmod(mod).failed == 0
+    for m in (mod, markdown_mod, prices_mod, report_mod):
+        assert doctest.testmod(m).failed == 0, m.__name__

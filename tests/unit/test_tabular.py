@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from dualgraph.corpus.mapping import MappingError, TableMapping, load_mapping, mapping_from_dict
+from dualgraph.corpus.markdown import CHUNK_BREAK
 from dualgraph.corpus.model import Variant
-from dualgraph.corpus.shop_html import CHUNK_BREAK, QUARANTINE_FILE
+from dualgraph.corpus.report import QUARANTINE_FILE
 from dualgraph.corpus.specsqa import iter_metadata_files, read_document
 from dualgraph.corpus.tabular import add_arguments, import_table, main_from_args, page_stem
 
