@@ -29,6 +29,12 @@ class IndexConfig(BaseModel):
         "On a cluster the dataset and index directories must be on storage every worker sees.",
     )
     batch_size: int = Field(64, ge=1, description="Documents per batch; one shard file is written per batch.")
+    load_group_quads: int = Field(
+        2_000_000,
+        ge=1,
+        description="Quads per bulk-load pass: shard files are loaded together up to this size "
+        "(fewer passes are faster; progress is saved after each pass).",
+    )
     rules_path: Path | None = Field(None, description="A rules YAML file replacing the built-in derivation rules.")
     progress: bool = Field(True, description="Show progress bars on long steps.")
 

@@ -4,8 +4,8 @@ Stages (read → convert → shard) run on Ray Data, or inline; the driver then
 bulk-loads the shard files into the store, one named graph per document, and
 derives rule facts to a fixpoint. Re-running on the same input changes nothing:
 documents whose content hash is unchanged are skipped, changed ones have their
-graph replaced, vanished ones are dropped. ``state.json`` is saved after every
-shard, so a crashed run resumes where it stopped.
+graph replaced, vanished ones are dropped. The state is journaled after every
+bulk-load pass, so a crashed run resumes where it stopped.
 """
 
 from __future__ import annotations
@@ -22,21 +22,11 @@ from dualgraph.config import IndexConfig
 from dualgraph.corpus.specsqa import iter_metadata_files
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
+from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import apply_rules, load_rules
 from dualgraph.stores.oxigraph import OxigraphStore
-
-STATE_VERSION = 1
-
-
-def _load_state(layout: IndexLayout) -> dict[str, Any]:
-    if layout.state.is_file():
-        state = json.loads(layout.state.read_text(encoding="utf-8"))
-        if state.get("version") == STATE_VERSION:
-            return state
-    return {"version": STATE_VERSION, "documents": {}, "derived_stale": True}
-
 
 def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
     """Run the stages over Ray Data or inline, and check that every input row came back once."""
@@ -81,8 +71,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     layout = IndexLayout(Path(index_dir).resolve())
     layout.create()
     rules = load_rules(config.rules_path)
-    state = _load_state(layout)
-    known: dict[str, dict] = state["documents"]
+    state = IndexState.open(layout.state)
+    known = state.documents
 
     metas = [str(p.relative_to(root)) for p in iter_metadata_files(root)]
     previous = {k: v["hash"] for k, v in known.items() if v.get("loaded")}
@@ -97,41 +87,38 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     t0 = time.time()
     with OxigraphStore(layout.store) as store:
         if removed or to_replace:
-            state["derived_stale"] = True
-            write_json_atomic(layout.state, state)
-        for m in removed + to_replace:
-            store.drop_graph(O.document_graph(known[m]["doc_id"]))
-            known.pop(m)
-        if removed or to_replace:
+            state.set_stale(True)
+            for m in removed + to_replace:
+                store.drop_graph(O.document_graph(known[m]["doc_id"]))
+            state.drop(removed + to_replace)
             store.drop_graph(O.DERIVED_GRAPH)
             collect_vocabulary_garbage(store)
-        write_json_atomic(layout.state, state)
-
+        # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
+        state.record(
+            {r["meta_path"]: _doc_state(r, loaded=r["status"] == "ok")
+             for r in rows if r["status"] in ("ok", "quarantined") and not r["shard_path"]}
+        )
         shards: dict[str, list[Row]] = defaultdict(list)
         for r in rows:
             if r["status"] == "ok" and r["shard_path"]:
                 shards[r["shard_path"]].append(r)
-            elif r["status"] in ("ok", "quarantined"):
-                # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
-                known[r["meta_path"]] = _doc_state(r, loaded=r["status"] == "ok")
         loaded_quads = 0
         bar = tqdm(total=sum(len(v) for v in shards.values()), unit="doc", desc="load store", disable=not config.progress)
-        for path, docs in sorted(shards.items()):
-            state["derived_stale"] = True
-            loaded_quads += store.bulk_load(path, format="nquads")
-            for r in docs:
-                known[r["meta_path"]] = _doc_state(r, loaded=True)
-            write_json_atomic(layout.state, state)
+        for group in _load_groups(shards, config.load_group_quads):
+            state.set_stale(True)
+            loaded_quads += store.bulk_load(group, format="nquads")
+            docs = [r for path in group for r in shards[path]]
+            state.record({r["meta_path"]: _doc_state(r, loaded=True) for r in docs})
             bar.update(len(docs))
         bar.close()
         t_load = time.time() - t0
 
         t0 = time.time()
         rules_report = None
-        if state["derived_stale"]:
+        if state.derived_stale:
             rules_report = apply_rules(store, rules)
-            state["derived_stale"] = False
-            write_json_atomic(layout.state, state)
+            state.set_stale(False)
+        state.checkpoint()
         t_rules = time.time() - t0
         counts = _store_counts(store)
 
@@ -187,6 +174,20 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
             break
         before = after
     return start - before
+
+
+def _load_groups(shards: dict[str, list[Row]], max_quads: int) -> list[list[str]]:
+    """Shard files batched for one bulk-load pass each, about ``max_quads`` quads a pass."""
+    groups: list[list[str]] = []
+    size = max_quads
+    for path in sorted(shards):
+        n = sum(int(r["n_quads"]) for r in shards[path])
+        if size + n > max_quads:
+            groups.append([])
+            size = 0
+        groups[-1].append(path)
+        size += n
+    return groups
 
 
 def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:

@@ -263,3 +263,15 @@ def test_closed_store_raises() -> None:
         s.ask("ASK {}")
     with pytest.raises(StoreError, match="closed"):
         s.count()
+
+
+def test_bulk_load_of_several_files_is_one_pass_and_names_the_bad_file(tmp_path: Path) -> None:
+    a = tmp_path / "a.nq"
+    a.write_text('<http://x/a> <http://x/p> "1" <http://x/g1> .')  # no trailing newline
+    b = tmp_path / "b.nq"
+    b.write_text('<http://x/b> <http://x/p> "2" <http://x/g2> .\n<http://x/b> <http://x/p> oops <http://x/g2> .\n')
+    store = OxigraphStore.in_memory()
+    assert store.bulk_load([a, a]) == 2
+    assert store.count() == 1
+    with pytest.raises(StoreError, match=r"b\.nq, line 2"):
+        store.bulk_load([a, b])

@@ -1,0 +1,93 @@
+"""What an index holds, per source document, kept crash-safe with a write-ahead journal.
+
+``state.json`` is a checkpoint; every change after it is appended to
+``state.journal.jsonl`` (one JSON object per line, flushed at once), so saving after
+each loaded shard costs one line per document instead of rewriting the whole state.
+Opening replays the journal; :meth:`IndexState.checkpoint` folds it into the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from dualgraph.pipeline.layout import write_json_atomic
+
+STATE_VERSION = 1
+
+
+class IndexState:
+    """Per-document records (keyed by metadata path) plus whether derived facts are stale.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "state.json"
+    >>> s = IndexState.open(p)
+    >>> s.record({"file-a/file-a.json": {"doc_id": "file-a", "hash": "h", "loaded": True}})
+    >>> IndexState.open(p).documents["file-a/file-a.json"]["hash"]   # replayed from the journal
+    'h'
+    """
+
+    def __init__(self, path: Path, documents: dict[str, dict[str, Any]], derived_stale: bool) -> None:
+        self.path = path
+        self.journal = path.with_name(path.stem + ".journal.jsonl")
+        self.documents = documents
+        self.derived_stale = derived_stale
+        self._fh = None
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "IndexState":
+        path = Path(path)
+        docs: dict[str, dict[str, Any]] = {}
+        stale = True
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("version") == STATE_VERSION:
+                docs, stale = data["documents"], data["derived_stale"]
+        state = cls(path, docs, stale)
+        if state.journal.is_file():
+            for line in state.journal.read_text(encoding="utf-8").splitlines():
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    break  # a line torn by a crash: everything after it never happened
+                state._apply(entry)
+        return state
+
+    def _apply(self, entry: dict[str, Any]) -> None:
+        if "stale" in entry:
+            self.derived_stale = entry["stale"]
+        elif "drop" in entry:
+            self.documents.pop(entry["drop"], None)
+        else:
+            self.documents[entry["meta"]] = entry["doc"]
+
+    def _append(self, entries: list[dict[str, Any]]) -> None:
+        if self._fh is None:
+            self._fh = open(self.journal, "a", encoding="utf-8")
+        self._fh.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
+        self._fh.flush()
+        for e in entries:
+            self._apply(e)
+
+    def record(self, docs: dict[str, dict[str, Any]]) -> None:
+        """Save the records of these documents (metadata path -> record)."""
+        self._append([{"meta": m, "doc": d} for m, d in docs.items()])
+
+    def drop(self, metas: list[str]) -> None:
+        self._append([{"drop": m} for m in metas])
+
+    def set_stale(self, stale: bool) -> None:
+        if stale != self.derived_stale:
+            self._append([{"stale": stale}])
+
+    def checkpoint(self) -> None:
+        """Write the whole state and empty the journal."""
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        write_json_atomic(
+            self.path, {"version": STATE_VERSION, "documents": self.documents, "derived_stale": self.derived_stale}
+        )
+        self.journal.unlink(missing_ok=True)
