@@ -83,7 +83,7 @@ def measure(dataset: Path, work: Path, runner: str, label: str) -> None:
         if not ray.is_initialized():
             ray.init(include_dashboard=False, log_to_driver=False)
         print(f"  ray.init: {time.perf_counter() - t0:.1f} s (not counted)")
-    cfg = IndexConfig(runner=runner, progress=False, batch_size=64)
+    cfg = IndexConfig(runner=runner, progress=False)
     m = build_index(dataset, index, cfg)
     ours = m["seconds"]["convert"] + m["seconds"]["load"]
     allq = work / f"all-{label}.nq"

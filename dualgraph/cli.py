@@ -61,8 +61,20 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     except StoreError as e:
         print(f"dualgraph sparql: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(out, indent=args.indent, ensure_ascii=False))
+    if args.format == "table" and "results" in out:
+        print(_table(out))
+    else:
+        print(json.dumps(out, indent=args.indent, ensure_ascii=False))
     return 0
+
+
+def _table(results: dict) -> str:
+    """SPARQL JSON results as a plain text table (for people; scripts read the JSON)."""
+    cols = results["head"]["vars"]
+    rows = [[b.get(c, {}).get("value", "") for c in cols] for b in results["results"]["bindings"]]
+    widths = [max([len(c)] + [len(r[i]) for r in rows]) for i, c in enumerate(cols)]
+    line = lambda cells: "  ".join(v.ljust(w) for v, w in zip(cells, widths)).rstrip()  # noqa: E731
+    return "\n".join([line(cols), line(["-" * w for w in widths])] + [line(r) for r in rows] + [f"({len(rows)} rows)"])
 
 
 def _cmd_import_table(args: argparse.Namespace) -> int:
@@ -98,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("query", help="the query, @FILE, or - for standard input")
     sq.add_argument("--index", required=True, help="index directory")
     sq.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+    sq.add_argument("--format", choices=["json", "table"], default="json", help="SPARQL 1.1 JSON results (default) or a text table")
     sq.set_defaults(func=_cmd_sparql)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")

@@ -28,7 +28,9 @@ class IndexConfig(BaseModel):
         description="Address of an existing Ray cluster ('auto', 'ray://host:10001'); None starts local Ray. "
         "On a cluster the dataset and index directories must be on storage every worker sees.",
     )
-    batch_size: int = Field(64, ge=1, description="Documents per batch; one shard file is written per batch.")
+    batch_size: int = Field(
+        256, ge=1, description="Documents per batch; one shard file is written per batch (small batches cost Ray overhead)."
+    )
     load_group_quads: int = Field(
         2_000_000,
         ge=1,

@@ -8,9 +8,9 @@ mkdir -p "$OUT"
 .venv/bin/dualgraph import-table samples/smartprix/smartphones_cleaned.csv --mapping samples/smartprix/mapping.yaml --out "$OUT/dataset"
 .venv/bin/dualgraph index "$OUT/dataset" --index "$OUT/index"
 echo "--- five 5G phones with a battery of at least 5000 mAh under 15000 INR, cheapest first:"
-.venv/bin/dualgraph sparql --index "$OUT/index" --indent 1 '
+.venv/bin/dualgraph sparql --index "$OUT/index" --format table '
 SELECT DISTINCT ?name ?price ?mah WHERE {
   ?p a skgt:Product ; skg:hasName ?name ; skg:hasPrice ?price ; skg:hasFeature skg:feature-5g_support ;
-     skg:hasSpec ?s . ?s skg:inEntry/skg:hasName "Battery Capacity" ; skg:hasNumericValue ?mah .
+     skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Battery" ; skg:inEntry/skg:hasName "Capacity" ; skg:hasNumericValue ?mah .
   FILTER(?mah >= 5000 && ?price < 15000)
 } ORDER BY ?price LIMIT 5'

@@ -106,6 +106,14 @@ def test_sparql_is_read_only_and_prefixes_are_predeclared(index):
     assert ask == {"head": {}, "boolean": True}
 
 
+def test_sparql_table_format(index):
+    ix, _ = index
+    out = run("sparql", "--index", ix, "--format", "table",
+              "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n } ORDER BY ?n LIMIT 3").stdout.splitlines()
+    first = sorted(r["model"] for r in source_rows())[0]
+    assert out[0] == "n" and out[2] == first and out[-1] == "(3 rows)"
+
+
 def test_sparql_on_a_missing_index_says_so(tmp_path):
     res = run("sparql", "--index", tmp_path / "nothing", "SELECT * WHERE { ?s ?p ?o }", check=False)
     assert res.returncode == 2 and "dualgraph index" in res.stderr
