@@ -116,7 +116,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         t0 = time.time()
         rules_report = None
         if state.derived_stale:
-            rules_report = apply_rules(store, rules)
+            rules_report = apply_rules(store, rules, progress=config.progress)
             state.set_stale(False)
         state.checkpoint()
         t_rules = time.time() - t0
@@ -124,9 +124,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
     problems = [p for d in known.values() for p in d.get("problems", [])]
     write_jsonl_atomic(layout.quarantine, problems)
-    kept = [dict(k, document=r["doc_id"]) for r in rows for k in json.loads(r.get("kept_as_text_json") or "[]")]
-    if kept or any(r["status"] == "ok" for r in rows):
-        write_jsonl_atomic(layout.kept_as_text, kept)
+    kept = [dict(k, document=d["doc_id"]) for d in known.values() for k in d.get("kept_as_text", [])]
+    write_jsonl_atomic(layout.kept_as_text, kept)
     status_counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("ok", "unchanged", "quarantined")}
     manifest = {
         "dataset": str(root),
@@ -139,7 +138,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             "removed": len(removed),
         },
         "quarantined_records": len(problems),
-        "quads_loaded_this_run": loaded_quads,
+        "statements_read_this_run": loaded_quads,
+        "values_kept_as_text": len(kept),
         **counts,
         "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
         "seconds": {
@@ -197,6 +197,8 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),
         "problems": json.loads(row.get("problems_json") or "[]"),
+        # Number-like values the quantity parser could not read: stored as text, listed for review.
+        "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),
     }
 
 
@@ -216,7 +218,7 @@ def _store_counts(store) -> dict[str, int]:
     for name, q in _COUNTS.items():
         res = store.select(q)
         out[name] = int(res["results"]["bindings"][0]["n"]["value"])
-    out["quads"] = store.count()
-    out["derived_quads"] = store.count(graph=O.DERIVED_GRAPH)
+    out["triples"] = store.count()
+    out["derived_triples"] = store.count(graph=O.DERIVED_GRAPH)
     out["graphs"] = len(store.graphs())
     return out

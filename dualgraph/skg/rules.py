@@ -192,6 +192,7 @@ def apply_rules(
     *,
     graph: str = O.DERIVED_GRAPH,
     max_rounds: int = 20,
+    progress: bool = False,
 ) -> RulesReport:
     """Recompute ``graph`` from scratch by applying ``rules`` to a fixpoint.
 
@@ -218,6 +219,9 @@ def apply_rules(
         report.added[r.id] = 0
         report.seconds[r.id] = 0.0
     store.drop_graph(graph)
+    from tqdm import tqdm
+
+    bar = tqdm(desc="rules", unit="run", disable=not progress)
     for stratum in sorted({r.stratum for r in active}):
         layer = [r for r in active if r.stratum == stratum]
         todo = layer
@@ -225,8 +229,10 @@ def apply_rules(
             report.rounds += 1
             changed: set[str] = set()
             for r in todo:
+                bar.set_postfix_str(f"round {report.rounds} {r.id}", refresh=False)
                 if _run(store, r, graph, report):
                     changed |= r.writes
+                bar.update()
             todo = [r for r in layer if r.reads is None or r.reads & changed]
             if not changed or not todo:
                 break
@@ -234,6 +240,7 @@ def apply_rules(
             raise FixpointError(
                 f"stratum {stratum} ({', '.join(r.id for r in layer)}) still adds facts after {max_rounds} rounds"
             )
+    bar.close()
     report.elapsed_s = time.perf_counter() - started
     return report
 

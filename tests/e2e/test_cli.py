@@ -123,4 +123,4 @@ def test_reindex_is_idempotent(index, tmp_path):
     ix, first = index
     again = json.loads(run("index", Path(first["dataset"]), "--index", ix, "--runner", "inline", "--no-progress").stdout)
     assert again["documents"]["unchanged"] == first["documents"]["total"]
-    assert again["quads"] == first["quads"]
+    assert again["triples"] == first["triples"]

@@ -45,7 +45,7 @@ def test_index_builds_and_answers(tmp_path):
     assert m["products"] == 4 and m["quarantined_records"] == 0
     assert names(tmp_path / "ix", BIG_CHEAP) == ["Alpha 1", "Gamma 1"]
     manifest = json.loads((tmp_path / "ix" / "manifest.json").read_text())
-    assert manifest["quads"] == m["quads"] > 0
+    assert manifest["triples"] == m["triples"] > 0
 
 
 def test_storage_in_gb_and_tb_compares(tmp_path):
@@ -71,7 +71,7 @@ def test_rerun_changes_nothing_and_edits_replace(tmp_path):
     first = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
     again = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
     assert again["documents"]["unchanged"] == 3 and again["documents"]["converted"] == 0
-    assert again["quads"] == first["quads"] and again["rules"] == "unchanged"
+    assert again["triples"] == first["triples"] and again["rules"] == "unchanged"
     # edit one page (Gamma gets pricier), delete another
     write_dataset(tmp_path / "ds", [("c", "Phone C text", [phone("Gamma 1", 6000, 650, "2 TB")])])
     import shutil
@@ -87,7 +87,7 @@ def test_rerun_changes_nothing_and_edits_replace(tmp_path):
     assert values == ["128 GB"] and "512 GB" not in values
     # the same content indexed from scratch gives the same store
     fresh = build_index(tmp_path / "ds", tmp_path / "ix2", INLINE)
-    assert fresh["quads"] == third["quads"]
+    assert fresh["triples"] == third["triples"]
 
 
 def test_bad_input_is_quarantined_and_the_rest_indexed(tmp_path):
@@ -98,8 +98,14 @@ def test_bad_input_is_quarantined_and_the_rest_indexed(tmp_path):
     inj = ds / "file-bad2" / "inject-bad2.json"
     inj.write_text(inj.read_text()[:25])
     (ds / "file-bad3" / "part-bad3.md").unlink()
+    write_dataset(ds, [("odd", "o", [Variant("Odd 1", "Odd", (), (("Battery:Capacity", "50OO mAh"),))])])
     m = build_index(ds, tmp_path / "ix", INLINE)
-    assert m["documents"]["quarantined"] == 1 and m["documents"]["converted"] == 5
+    # a number-like value the parser cannot read is kept as text and listed, not dropped
+    assert m["values_kept_as_text"] == 1
+    (kept,) = read_jsonl(tmp_path / "ix" / "values_kept_as_text.jsonl")
+    assert kept["value"] == "50OO mAh" and kept["document"] == "file-odd"
+    assert "50OO mAh" in names(tmp_path / "ix", "SELECT ?n WHERE { ?v a skgt:Value ; skg:hasName ?n }")
+    assert m["documents"]["quarantined"] == 1 and m["documents"]["converted"] == 6
     assert m["quarantined_records"] == 3
     q = read_jsonl(tmp_path / "ix" / "quarantine.jsonl")
     by_file = {r["file"].rsplit("/", 1)[-1]: r["reason"] for r in q}
@@ -136,7 +142,7 @@ def test_resume_after_a_crash_mid_load(tmp_path, monkeypatch):
     assert sorted([m["documents"]["unchanged"], m["documents"]["converted"]]) == [1, 2]
     assert m["products"] == 4
     fresh = build_index(tmp_path / "ds", tmp_path / "ix2", INLINE)
-    assert fresh["quads"] == m["quads"]
+    assert fresh["triples"] == m["triples"]
 
 
 @pytest.mark.ray
@@ -144,4 +150,4 @@ def test_ray_runner_matches_inline(tmp_path):
     write_dataset(tmp_path / "ds", PAGES)
     a = build_index(tmp_path / "ds", tmp_path / "ix-inline", INLINE)
     b = build_index(tmp_path / "ds", tmp_path / "ix-ray", IndexConfig(runner="ray", progress=False, batch_size=1))
-    assert {k: a[k] for k in ("products", "quads", "specs", "features")} == {k: b[k] for k in ("products", "quads", "specs", "features")}
+    assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {k: b[k] for k in ("products", "triples", "specs", "features")}
