@@ -137,9 +137,9 @@ class TableMapping(_Strict):
 
     _source: str = PrivateAttr("<options>")
 
-    @field_validator("range", mode="before")
+    @field_validator("range", "price", mode="before")
     @classmethod
-    def _range_shorthand(cls, v: Any) -> Any:
+    def _column_shorthand(cls, v: Any) -> Any:
         return {"column": v} if isinstance(v, str) else v
 
     @field_validator("categories", mode="before")
@@ -149,11 +149,6 @@ class TableMapping(_Strict):
             return []
         items = v if isinstance(v, list) else [v]
         return [{"column": i} if isinstance(i, str) else i for i in items]
-
-    @field_validator("price", mode="before")
-    @classmethod
-    def _price_shorthand(cls, v: Any) -> Any:
-        return {"column": v} if isinstance(v, str) else v
 
     @field_validator("specs", mode="before")
     @classmethod

@@ -119,6 +119,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             rules_report = apply_rules(store, rules, progress=config.progress)
             state.set_stale(False)
         state.checkpoint()
+        _remove_dead_shards(layout, known)
         t_rules = time.time() - t0
         counts = _store_counts(store)
 
@@ -176,6 +177,14 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
     return start - before
 
 
+def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:
+    """Delete shard files that no loaded document points to (left over from replaced documents)."""
+    live = {Path(d["shard"]).name for d in known.values() if d.get("shard")}
+    for f in layout.shards.glob("shard-*.nq"):
+        if f.name not in live:
+            f.unlink()
+
+
 def _load_groups(shards: dict[str, list[Row]], max_quads: int) -> list[list[str]]:
     """Shard files batched for one bulk-load pass each, about ``max_quads`` quads a pass."""
     groups: list[list[str]] = []
@@ -196,6 +205,7 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "hash": row["content_hash"],
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),
+        "shard": row.get("shard_path") or "",
         "problems": json.loads(row.get("problems_json") or "[]"),
         # Number-like values the quantity parser could not read: stored as text, listed for review.
         "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),

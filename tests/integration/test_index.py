@@ -85,6 +85,8 @@ def test_rerun_changes_nothing_and_edits_replace(tmp_path):
     assert names(tmp_path / "ix", "SELECT ?n WHERE { ?r a skgt:ProductRange ; skg:hasName ?n }") == ["Alpha", "Gamma"]
     values = names(tmp_path / "ix", 'SELECT ?n WHERE { ?v a skgt:Value ; skg:hasName ?n . FILTER(STRENDS(?n, " GB")) }')
     assert values == ["128 GB"] and "512 GB" not in values
+    # the shard file of the replaced page went with it: one left from the first run (a, b), one new (c)
+    assert len(list((tmp_path / "ix" / "skg" / "shards").glob("*.nq"))) == 2
     # the same content indexed from scratch gives the same store
     fresh = build_index(tmp_path / "ds", tmp_path / "ix2", INLINE)
     assert fresh["triples"] == third["triples"]
