@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from dualgraph.corpus.mapping import MappingError, TableMapping, add_arguments, mapping_from_args, mapping_from_dict
+from dualgraph.corpus.mapping import MappingError, TableMapping, add_arguments, mapping_from_args
 from dualgraph.corpus.markdown import CHUNK_BREAK, chunk_lines, specs_chunks
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.prices import parse_price, plain_number
@@ -403,6 +403,7 @@ def import_table(source: str | Path | Sequence[str | Path], out_dir: str | Path,
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "t.csv").write_text("model,ram\\nP1 (8GB),8\\nP1 (4GB),4\\n,2\\n")
+    >>> from dualgraph.corpus.mapping import mapping_from_dict
     >>> m = mapping_from_dict({"name": "model", "range": {"column": "model", "strip": " \\\\(.*\\\\)$"},
     ...                        "specs": {"ram": {"entry": "Memory:RAM", "unit": "GB"}}})
     >>> r = import_table(d / "t.csv", d / "ds", m, progress=False)

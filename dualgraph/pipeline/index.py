@@ -36,7 +36,7 @@ def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> lis
         import ray
 
         if not ray.is_initialized():
-            ray.init(address=config.ray_address, include_dashboard=False, log_to_driver=False)
+            ray.init(address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = config.progress
         blocks = max(1, min(len(rows) // config.batch_size + 1, 1000))

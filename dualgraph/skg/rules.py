@@ -264,7 +264,7 @@ def _expand(text: Any, defs: dict[str, str]) -> Any:
 
 
 def _check_parses(rule: Rule, where: str, checker: SparqlStore) -> None:
-    from dualgraph.stores.oxigraph import sparql_words
+    from dualgraph.stores.guard import sparql_words
 
     words = sparql_words(rule.insert)
     if "[" in words or "_:" in words:

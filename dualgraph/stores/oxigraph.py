@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import time
 from pathlib import Path
 from collections.abc import Sequence
@@ -24,45 +23,10 @@ import pyoxigraph as ox
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import Capabilities, StoreError
+from dualgraph.stores.guard import check_read_query, update_keyword
 
 _FORMATS = {"nquads": ox.RdfFormat.N_QUADS, "ntriples": ox.RdfFormat.N_TRIPLES}
-_UPDATE_WORDS = {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 _CHECK_EVERY = 256  # solutions between two deadline checks
-
-# One SPARQL token per match, in the order a SPARQL lexer would try them. Strings, IRIs
-# and comments come first so that nothing inside them is mistaken for a keyword.
-_TOKEN = re.compile(
-    r'''(?P<skip>"""(?:[^"\\]|\\.|"(?!""))*"""|'\'\'(?:[^'\\]|\\.|'(?!''))*\'\'\''''
-    r'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^<>"{}|^`\\\x00-\x20]*>|\#[^\n]*)'''
-    r"|(?P<var>[?$]\w+)|(?P<lang>@[A-Za-z][\w-]*)|(?P<bnode>_:[\w.-]*)"
-    r"|(?P<pname>(?:[A-Za-z_][\w.-]*)?:[\w.:%\\-]*)"
-    r"|(?P<word>[A-Za-z_]\w*)|(?P<punct>\S)",
-    re.DOTALL,
-)
-
-
-def sparql_words(text: str) -> list[str]:
-    """Keywords and punctuation of a SPARQL text, upper-cased, without strings, IRIs,
-    comments, variables, prefixed names or language tags; blank node labels as ``_:``.
-
-    >>> sparql_words('SELECT * { ?s <http://x/SERVICE> "SERVICE" } # SERVICE')
-    ['SELECT', '*', '{', '}']
-    """
-    out = []
-    for m in _TOKEN.finditer(text):
-        if m.lastgroup == "word":
-            out.append(m.group().upper())
-        elif m.lastgroup == "punct":
-            out.append(m.group())
-        elif m.lastgroup == "bnode":
-            out.append("_:")
-    return out
-
-
-def check_read_query(query: str) -> None:
-    """Raise :class:`StoreError` for a federated ``SERVICE`` call anywhere in ``query``."""
-    if "SERVICE" in sparql_words(query):
-        raise StoreError("federated SERVICE calls are refused: the store answers from its own data only")
 
 
 class OxigraphStore:
@@ -303,11 +267,9 @@ class OxigraphStore:
         try:
             result = db.query(query, prefixes=O.PREFIXES, use_default_graph_as_union=True)
         except SyntaxError as e:
-            words = [w for w in sparql_words(query) if w.isalpha() and w not in ("PREFIX", "BASE")]
-            if words and words[0] in _UPDATE_WORDS:
-                raise StoreError(
-                    f"{words[0]} refused: queries are read-only (use insert_where or bulk_load to write)"
-                ) from e
+            word = update_keyword(query)
+            if word:
+                raise StoreError(f"{word} refused: queries are read-only (use insert_where or bulk_load to write)") from e
             raise StoreError(f"malformed SPARQL query: {e}") from e
         except (OSError, RuntimeError, ValueError) as e:
             raise StoreError(f"query failed: {e}") from e

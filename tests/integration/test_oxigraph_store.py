@@ -11,7 +11,8 @@ import pytest
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore, StoreError
-from dualgraph.stores.oxigraph import OxigraphStore, sparql_words
+from dualgraph.stores.guard import sparql_words
+from dualgraph.stores.oxigraph import OxigraphStore
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "skg"
 S25 = FIXTURES / "samsung_s25_ultra.nq"

@@ -1,0 +1,413 @@
+"""A remote SPARQL 1.1 endpoint (Virtuoso, Fuseki, GraphDB, ...) as a SPARQL store.
+
+Queries and updates go through SPARQLWrapper, always by POST so that long generated
+queries never hit URL length limits. Read queries get the embedded store's guards (no
+updates, no federated ``SERVICE``, and no Virtuoso ``DEFINE`` pragmas, which can make
+the server fetch remote documents), and answers come back in the W3C JSON shape Oxigraph
+gives, so callers cannot tell the backends apart. A result cut at the server's row cap
+(Virtuoso's ``ResultSetMaxRows``) raises instead of passing for complete.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import os
+import re
+import socket
+import urllib.error
+import urllib.parse
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import requests
+from rdflib import BNode, Graph, Literal, URIRef
+from SPARQLWrapper import DIGEST, JSON, POST, TURTLE, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import QueryBadFormed, SPARQLWrapperException, Unauthorized
+
+from dualgraph.skg import ontology as O
+from dualgraph.stores.base import Capabilities, StoreError
+from dualgraph.stores.guard import UPDATE_WORDS, check_read_query, sparql_words
+
+GSP_CHUNK = 50_000  # triples per Graph Store Protocol POST
+INSERT_CHUNK = 1_000  # triples per INSERT DATA: Virtuoso refuses larger ones (SP031)
+_FORMS = {"SELECT": "SELECT", "ASK": "ASK", "CONSTRUCT": "CONSTRUCT", "DESCRIBE": "CONSTRUCT"}
+_DECLARED = re.compile(r"\bPREFIX\s+([A-Za-z][\w.-]*)?:", re.IGNORECASE)
+_BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
+# One N-Triples/N-Quads statement: subject predicate object [graph] "." [comment].
+_IRI, _BNODE = r"<[^<>\"{}|^`\\\x00-\x20]*>", r"_:[\w.-]*[\w-]"
+_LIT = r'"(?:[^"\\\n\r]|\\.)*"(?:@[A-Za-z]+(?:-[A-Za-z0-9]+)*|\^\^' + _IRI + ")?"
+_STATEMENT = re.compile(
+    rf"\s*((?:{_IRI}|{_BNODE})\s*{_IRI}\s*(?:{_IRI}|{_BNODE}|{_LIT}))\s*({_IRI}|{_BNODE})?\s*\.\s*(?:#.*)?"
+)
+_NT_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+class SparqlEndpointStore:
+    """A :class:`~dualgraph.stores.base.SparqlStore` on a SPARQL 1.1 Protocol server.
+
+    ``union_default_graph``: queries without ``GRAPH`` (and the ``WHERE`` of updates) see
+    the union of all named graphs. Virtuoso does this by default; Fuseki needs
+    ``tdb:unionDefaultGraph true`` (``tdb2:`` for TDB2) in its dataset config.
+    ``max_rows``: the server's row cap (Virtuoso: ``ResultSetMaxRows``, 10000); without
+    it a silently cut result cannot be told from a full one. ``graph_store_url``: the
+    Graph Store Protocol endpoint for loads; Virtuoso's is ``/sparql-graph-crud-auth``
+    (Digest auth as dba), whose parameter is ``graph-uri`` (``graph``, the default
+    ``graph_param``, works too); its authenticated SPARQL endpoint is ``/sparql-auth``.
+    ``graph_namespace``: ``graphs()``/``count()`` see only graphs under this prefix, as
+    Virtuoso keeps system graphs (``virtrdf#``, ``DAV/``, ...) in the same store.
+    ``connect_timeout_s`` bounds the first TCP connect, so a dead host fails fast.
+
+    >>> store = SparqlEndpointStore("http://127.0.0.1:9/sparql", read_only=True)
+    >>> store.capabilities.update, store.capabilities.bulk_load_files
+    (False, False)
+    """
+
+    def __init__(
+        self, query_url: str, *, update_url: str | None = None, graph_store_url: str | None = None,
+        graph_param: str = "graph", user: str | None = None, password: str | None = None, read_only: bool = False,
+        timeout_s: float = 60.0, connect_timeout_s: float = 5.0, max_rows: int | None = None,
+        union_default_graph: bool = True, graph_namespace: str | None = O.GRAPH,
+    ) -> None:
+        self.query_url, self.update_url = query_url, update_url or query_url
+        self.graph_store_url, self.graph_param = graph_store_url, graph_param
+        self.user, self.password, self.read_only = user, password, read_only
+        self.timeout_s, self.connect_timeout_s, self.max_rows = timeout_s, connect_timeout_s, max_rows
+        self.graph_namespace = graph_namespace
+        self.capabilities = Capabilities(
+            bulk_load_files=graph_store_url is not None, union_default_graph=union_default_graph,
+            update=not read_only, persistent=True,
+        )
+        self._session: requests.Session | None = requests.Session()
+        self._reached: set[str] = set()
+
+    # -- reads ----------------------------------------------------------------------
+
+    def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:
+        """Run a SELECT; returns W3C SPARQL 1.1 JSON (Virtuoso's ``typed-literal`` and ``xsd:string`` normalised)."""
+        raw = self._read(query, "SELECT", timeout_s)
+        rows = [{k: _term_json(v) for k, v in row.items()} for row in raw.get("results", {}).get("bindings", [])]
+        self._check_cap(query, len(rows), "rows")
+        return {"head": {"vars": list(raw.get("head", {}).get("vars", []))}, "results": {"bindings": rows}}
+
+    def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
+        """Run an ASK."""
+        answer = self._read(query, "ASK", timeout_s).get("boolean")
+        if not isinstance(answer, bool):
+            raise StoreError(f"the endpoint at {self.query_url} answered an ASK without a boolean")
+        return answer
+
+    def construct(self, query: str, *, timeout_s: float | None = None) -> list[tuple[str, str, str]]:
+        """Run a CONSTRUCT or DESCRIBE; returns triples as N-Triples terms, as the embedded store does."""
+        body, headers = self._checked(query, "CONSTRUCT", timeout_s, accept="application/n-triples,text/turtle;q=0.5")
+        ctype = headers.get("Content-Type", "")
+        try:
+            fmt = "nt" if "n-triples" in ctype or "text/plain" in ctype else "turtle"
+            graph = Graph().parse(data=body.decode("utf-8"), format=fmt)
+        except Exception as e:  # rdflib raises parser-specific types
+            raise StoreError(f"unreadable CONSTRUCT result ({ctype}) from {self.query_url}: {e}") from e
+        triples = [(_nt(s), _nt(p), _nt(o)) for s, p, o in graph]
+        self._check_cap(query, len(triples), "triples")
+        return triples
+
+    def graphs(self) -> list[str]:
+        """IRIs of the named graphs (under ``graph_namespace``), sorted.
+
+        Pages by key (``STR(?g) >`` the last one) rather than OFFSET: Virtuoso refuses to
+        sort past its row cap (SR353), so OFFSET paging would stop after the first page.
+        """
+        page, out = self.max_rows or 10_000, []
+        while True:
+            after = f"FILTER(STR(?g) > {json.dumps(out[-1] if out else '', ensure_ascii=False)})"
+            where = f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()} {after}"
+            rows = self.select(f"SELECT DISTINCT ?g WHERE {{ {where} }} ORDER BY STR(?g) LIMIT {page}")["results"]["bindings"]
+            out += [r["g"]["value"] for r in rows if r.get("g", {}).get("type") == "uri"]
+            if len(rows) < page:
+                return sorted(out)
+
+    def count(self, *, graph: str | None = None) -> int:
+        """Quads in one named graph, or in every graph under ``graph_namespace``."""
+        where = f"GRAPH {_iri(graph)} {{ ?s ?p ?o }}" if graph else f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()}"
+        rows = self.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ {where} }}")["results"]["bindings"]
+        return int(rows[0]["n"]["value"]) if rows else 0
+
+    # -- writes ---------------------------------------------------------------------
+
+    def insert_where(self, template: str, where: str, *, graph: str) -> int:
+        """One ``INSERT { GRAPH <graph> { template } } WHERE { where }`` update; returns new quads.
+
+        SPARQL Update does not report what it added, so the graph is counted before and
+        after. ``where`` must see every graph, hence the union default graph is required.
+        """
+        self._writable()
+        target = _iri(graph)
+        if not self.capabilities.union_default_graph:
+            raise StoreError(f"insert_where needs a union default graph, which {self.update_url} does not have")
+        before = self.count(graph=graph)
+        self.update(f"INSERT {{ GRAPH {target} {{\n{template}\n}} }}\nWHERE {{\n{where}\n}}")
+        return self.count(graph=graph) - before
+
+    def update(self, sparql: str) -> None:
+        """Run a SPARQL 1.1 Update as written (missing predeclared prefixes added)."""
+        self._writable()
+        self._send(_with_prologue(sparql), update=True, timeout_s=None)
+
+    def drop_graph(self, graph: str) -> None:
+        """``DROP SILENT GRAPH``: a missing graph is not an error."""
+        self.update(f"DROP SILENT GRAPH {_iri(graph)}")
+
+    def bulk_load(
+        self, path: str | os.PathLike | Sequence[str | os.PathLike], *, format: str = "nquads", graph: str | None = None
+    ) -> int:
+        """Stream N-Quads/N-Triples files to the server, grouped by graph; returns statements read.
+
+        Files are read line by line, so memory stays at a few chunks whatever their size.
+        Chunks go to the Graph Store Protocol (:data:`GSP_CHUNK` triples a POST) or, without
+        ``graph_store_url``, into ``INSERT DATA`` requests of :data:`INSERT_CHUNK`. ``graph``
+        receives N-Triples (and N-Quads lines without a graph); ``None`` is the endpoint's
+        default graph, which Virtuoso does not have. Blank node labels are scoped per
+        request, so one split across chunks becomes two. Not transactional: after an
+        error, drop and reload the affected graphs.
+        """
+        self._writable()
+        if format not in ("nquads", "ntriples"):
+            raise StoreError(f"unknown format {format!r}; expected one of ['nquads', 'ntriples']")
+        target = None if graph is None else _iri(graph)[1:-1]
+        paths = [Path(path)] if isinstance(path, (str, os.PathLike)) else [Path(p) for p in path]
+        for p in paths:
+            if not p.is_file():
+                raise StoreError(f"no such file: {p}")
+        chunk, read = GSP_CHUNK if self.graph_store_url else INSERT_CHUNK, 0
+        for p in paths:
+            buffers: dict[str | None, list[str]] = {}
+            held = 0
+            for g, triple in _statements(p, quads=format == "nquads"):
+                read, held = read + 1, held + 1
+                key = target if g is None else g[1:-1]
+                buf = buffers.setdefault(key, [])
+                buf.append(triple)
+                if len(buf) >= chunk:
+                    held -= len(buf)
+                    self._upload(p, key, buffers.pop(key))
+                elif held >= 4 * chunk:  # many interleaved graphs: bound the memory
+                    for k in list(buffers):
+                        self._upload(p, k, buffers.pop(k))
+                    held = 0
+            for k, rest in buffers.items():
+                self._upload(p, k, rest)
+        return read
+
+    def close(self) -> None:
+        """Release the HTTP session; later calls raise."""
+        session, self._session = self._session, None
+        if session is not None:
+            session.close()
+
+    def __enter__(self) -> SparqlEndpointStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SparqlEndpointStore({self.query_url!r}, read_only={self.read_only})"
+
+    # -- internals ------------------------------------------------------------------
+
+    def _writable(self) -> None:
+        self._open()
+        if self.read_only:
+            raise StoreError(f"the SPARQL endpoint at {self.update_url} is open read-only")
+
+    def _open(self) -> requests.Session:
+        if self._session is None:
+            raise StoreError("the store is closed")
+        return self._session
+
+    def _ns_filter(self) -> str:
+        ns = self.graph_namespace
+        return "" if ns is None else f"FILTER(STRSTARTS(STR(?g), {json.dumps(ns, ensure_ascii=False)}))"
+
+    def _check_cap(self, query: str, n: int, what: str) -> None:
+        own = _own_limit(query)
+        if self.max_rows is not None and n >= self.max_rows and (own is None or own > self.max_rows):
+            raise StoreError(
+                f"result truncated at {self.max_rows} {what} by the server at {self.query_url} "
+                "(its row cap): add a LIMIT and page, or narrow the query"
+            )
+
+    def _read(self, query: str, form: str, timeout_s: float | None) -> dict[str, Any]:
+        try:
+            return json.loads(self._checked(query, form, timeout_s, accept=None)[0])
+        except ValueError as e:
+            raise StoreError(f"the endpoint at {self.query_url} did not answer SPARQL JSON: {e}") from e
+
+    def _checked(self, query: str, form: str, timeout_s: float | None, accept: str | None) -> tuple[bytes, Any]:
+        check_read_query(query)
+        words = [w for w in sparql_words(query) if w.isalpha() and w not in ("PREFIX", "BASE")]
+        first = words[0] if words else ""
+        if first in UPDATE_WORDS:
+            raise StoreError(f"{first} refused: queries are read-only (use insert_where or bulk_load to write)")
+        if first == "DEFINE":
+            raise StoreError("DEFINE pragmas are refused: they can make the server fetch remote data")
+        if first not in _FORMS:
+            raise StoreError(f"malformed SPARQL query: expected SELECT, ASK, CONSTRUCT or DESCRIBE, got {first!r}")
+        if _FORMS[first] != form:
+            wanted = "CONSTRUCT or DESCRIBE" if form == "CONSTRUCT" else form
+            raise StoreError(f"expected a {wanted} query, got {_FORMS[first]}")
+        return self._send(_with_prologue(query), update=False, timeout_s=timeout_s, accept=accept)
+
+    def _send(self, text: str, *, update: bool, timeout_s: float | None, accept: str | None = None) -> tuple[bytes, Any]:
+        self._open()
+        url, what = (self.update_url, "update") if update else (self.query_url, "query")
+        self._reach(url)
+        sw = SPARQLWrapper(self.query_url, updateEndpoint=self.update_url, returnFormat=TURTLE if accept else JSON)
+        sw.setMethod(POST)  # form-encoded body: no URL length limit
+        timeout = self.timeout_s if timeout_s is None else timeout_s
+        sw.setTimeout(max(1, math.ceil(timeout)))  # whole seconds only
+        if self.user is not None:
+            sw.setHTTPAuth(DIGEST)
+            sw.setCredentials(self.user, self.password or "")
+        if accept:
+            sw.addCustomHttpHeader("Accept", accept)
+        with warnings.catch_warnings():  # it warns on forms it does not know (WITH ... INSERT)
+            warnings.simplefilter("ignore")
+            sw.setQuery(text)
+        if update:
+            sw.queryType = "INSERT"  # every update form must go as `update=` to the update URL
+        try:
+            result = sw.query()
+            try:
+                body, headers = result.response.read(), result.response.headers
+            finally:
+                result.response.close()
+        except QueryBadFormed as e:
+            raise StoreError(f"malformed SPARQL {what}: {_server_text(e)}") from e
+        except Unauthorized as e:
+            raise StoreError(f"not authorised for this {what} at {url}: {_server_text(e)}") from e
+        except SPARQLWrapperException as e:
+            raise StoreError(f"{what} failed at {url}: {_server_text(e)}") from e
+        except urllib.error.HTTPError as e:
+            raise StoreError(f"{what} failed at {url}: HTTP {e.code} {e.reason}") from e
+        except OSError as e:  # URLError, timeouts, resets
+            if isinstance(e, TimeoutError) or isinstance(getattr(e, "reason", None), TimeoutError):
+                raise StoreError(f"{what} timed out after {timeout} s at {url}") from e
+            raise StoreError(f"cannot reach SPARQL endpoint at {url}: {getattr(e, 'reason', e)}") from e
+        if headers.get("X-SQL-State"):  # Virtuoso's partial "anytime" answer
+            raise StoreError(f"partial result from {url}: {headers.get('X-SQL-Message') or headers['X-SQL-State']}")
+        return body, headers
+
+    def _reach(self, url: str) -> None:
+        """One TCP connect with ``connect_timeout_s``, once per URL (urllib has one timeout for all)."""
+        if url in self._reached:
+            return
+        parts = urllib.parse.urlsplit(url)
+        try:
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+            socket.create_connection((parts.hostname or "", port), timeout=self.connect_timeout_s).close()
+        except (OSError, ValueError) as e:
+            raise StoreError(f"cannot reach SPARQL endpoint at {url}: {e}") from e
+        self._reached.add(url)
+
+    def _upload(self, path: Path, graph: str | None, triples: list[str]) -> None:
+        where = f"<{graph}>" if graph else "the default graph"
+        if self.graph_store_url is None:
+            for i in range(0, len(triples), INSERT_CHUNK):
+                body = "".join(triples[i : i + INSERT_CHUNK])
+                try:
+                    self.update(f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}}} }}" if graph else f"INSERT DATA {{ {body}}}")
+                except StoreError as e:
+                    raise StoreError(f"cannot load {path} into {where}: {e}") from e
+            return
+        self._reach(self.graph_store_url)
+        auth = requests.auth.HTTPDigestAuth(self.user, self.password or "") if self.user is not None else None
+        try:
+            r = self._open().post(
+                self.graph_store_url,
+                params={self.graph_param: graph} if graph else {"default": ""},
+                data="".join(triples).encode("utf-8"),
+                headers={"Content-Type": "application/n-triples"},
+                auth=auth,
+                timeout=(self.connect_timeout_s, self.timeout_s),
+            )
+        except requests.RequestException as e:
+            raise StoreError(f"cannot load {path} into {where} via {self.graph_store_url}: {e}") from e
+        if r.status_code not in (200, 201, 204):
+            msg = f"HTTP {r.status_code} from {self.graph_store_url}: {r.text[:300]}"
+            raise StoreError(f"cannot load {path} into {where}: {msg}")
+
+
+def _statements(path: Path, *, quads: bool) -> Iterator[tuple[str | None, str]]:
+    """``(<graph> or None, "s p o .\\n")`` per statement, checked line by line so errors name the line."""
+    fmt = "nquads" if quads else "ntriples"
+    try:
+        with path.open("rb") as f:
+            for lineno, raw in enumerate(f, 1):
+                try:
+                    line = raw.decode("utf-8").strip()
+                except UnicodeDecodeError as e:
+                    raise StoreError(f"bad {fmt} in {path}, line {lineno}: not UTF-8 ({e})") from e
+                if not line or line.startswith("#"):
+                    continue
+                m = _STATEMENT.fullmatch(line)
+                if m is None or (m.group(2) and not quads):
+                    raise StoreError(f"bad {fmt} in {path}, line {lineno}: not a statement: {line[:120]}")
+                if m.group(2) and m.group(2).startswith("_:"):
+                    raise StoreError(f"bad {fmt} in {path}, line {lineno}: blank node graph names are not supported")
+                yield m.group(2), m.group(1) + " .\n"
+    except OSError as e:
+        raise StoreError(f"cannot read {path}: {e}") from e
+
+
+def _with_prologue(query: str) -> str:
+    declared = {p or "" for p in _DECLARED.findall(query)}
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in O.PREFIXES.items() if p not in declared) + query
+
+
+def _own_limit(query: str) -> int | None:
+    """The outermost LIMIT (in the solution modifiers after the last ``}``), if any."""
+    m = re.search(r"\bLIMIT\s+(\d+)", query[query.rfind("}") + 1 :], re.IGNORECASE)
+    return int(m.group(1)) if m else None
+
+
+def _iri(iri: str) -> str:
+    if not iri or _BAD_IRI.search(iri) or ":" not in iri:
+        raise StoreError(f"not a graph IRI: {iri!r}")
+    return f"<{iri}>"
+
+
+def _term_json(term: dict[str, Any]) -> dict[str, Any]:
+    # Virtuoso writes the pre-REC "typed-literal" and keeps xsd:string apart from simple
+    # literals (RDF 1.0); the W3C format and RDF 1.1 do neither.
+    out = {**term, "type": "literal"} if term.get("type") == "typed-literal" else dict(term)
+    if out.get("datatype") == O.XSD_STRING:
+        del out["datatype"]
+    return out
+
+
+def _nt(term: Any) -> str:
+    """One rdflib term in N-Triples syntax, as pyoxigraph prints it."""
+    if isinstance(term, (URIRef, BNode)):
+        return term.n3()  # <iri> or _:label
+    if not isinstance(term, Literal):
+        raise StoreError(f"unexpected term in a CONSTRUCT result: {term!r}")
+    text = "".join(_NT_ESCAPES.get(c, c if c >= " " else f"\\u{ord(c):04X}") for c in str(term))
+    if term.language:
+        return f'"{text}"@{term.language}'
+    if term.datatype is not None and str(term.datatype) != O.XSD_STRING:
+        return f'"{text}"^^<{term.datatype}>'
+    return f'"{text}"'
+
+
+def _server_text(e: SPARQLWrapperException) -> str:
+    """The server's message out of SPARQLWrapper's ``Response:\\nb'...'``, without the echoed query."""
+    text = str(e).split("Response:\n", 1)[-1]
+    try:
+        value = ast.literal_eval(text)
+        text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    except (ValueError, SyntaxError):
+        pass
+    return " ".join(ln for ln in text.split("SPARQL query:")[0].splitlines() if ln.strip())[:500]

@@ -1,0 +1,47 @@
+"""Fixtures for integration tests that need a real server on loopback."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+from virtuoso import VirtuosoServer, start_virtuoso  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def virtuoso(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VirtuosoServer]:
+    """One Virtuoso for the whole session (it takes seconds to start); stopped by PID at the end."""
+    server = start_virtuoso(tmp_path_factory.mktemp("virtuoso"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def endpoint_store(virtuoso: VirtuosoServer):
+    """A :class:`SparqlEndpointStore` on the session's Virtuoso, emptied of DualGraph graphs first.
+
+    Loads go through the Graph Store Protocol with Digest auth as dba; the row cap is
+    Virtuoso's default ``ResultSetMaxRows``.
+    """
+    pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
+    from dualgraph.stores.endpoint import SparqlEndpointStore
+
+    store = SparqlEndpointStore(
+        virtuoso.sparql_url,
+        graph_store_url=virtuoso.graph_store_url,
+        user="dba",
+        password="dba",
+        max_rows=10_000,
+    )
+    for graph in store.graphs():
+        store.drop_graph(graph)
+    assert store.graphs() == []
+    yield store
+    store.close()
