@@ -20,6 +20,12 @@ def _cmd_index(args: argparse.Namespace) -> int:
         batch_size=args.batch_size,
         rules_path=args.rules,
         progress=False if args.no_progress else None,
+        store_kind=args.store,
+        store_query_url=args.sparql_url,
+        store_update_url=args.sparql_update_url,
+        store_graph_store_url=args.graph_store_url,
+        store_user=args.sparql_user,
+        store_max_rows=args.sparql_max_rows,
     )
     manifest = build_index(args.dataset, args.index, config)
     print(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -36,18 +42,17 @@ def _strip_comments_and_strings(q: str) -> str:
 
 
 def _cmd_sparql(args: argparse.Namespace) -> int:
-    from dualgraph.pipeline.layout import IndexLayout
     from dualgraph.stores.base import StoreError
-    from dualgraph.stores.oxigraph import OxigraphStore
+    from dualgraph.stores.factory import load_store_config, open_store
 
     query = args.query
     if query == "-":
         query = sys.stdin.read()
     elif query.startswith("@"):
         query = Path(query[1:]).read_text(encoding="utf-8")
-    layout = IndexLayout(Path(args.index))
     try:
-        with OxigraphStore(layout.store, read_only=True) as store:
+        config = load_store_config(args.index).with_password_from_env()
+        with open_store(config, args.index, read_only=True) as store:
             m = _FORM.search(_strip_comments_and_strings(query))
             form = m.group(1).upper() if m else "SELECT"
             if form == "ASK":
@@ -104,6 +109,12 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--batch-size", type=int, help="documents per batch/shard")
     ix.add_argument("--rules", help="rules YAML replacing the built-in derivation rules")
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
+    ix.add_argument("--store", choices=["oxigraph", "endpoint"], help="embedded Oxigraph (default) or a SPARQL 1.1 server")
+    ix.add_argument("--sparql-url", help="query endpoint of the SPARQL server (--store endpoint)")
+    ix.add_argument("--sparql-update-url", help="update endpoint, if not the query endpoint")
+    ix.add_argument("--graph-store-url", help="Graph Store Protocol endpoint for bulk loads (Virtuoso: /sparql-graph-crud-auth)")
+    ix.add_argument("--sparql-user", help="user for HTTP Digest auth; the password comes from DUALGRAPH_SPARQL_PASSWORD")
+    ix.add_argument("--sparql-max-rows", type=int, help="the server's result row cap, so cut results are reported")
     ix.set_defaults(func=_cmd_index)
 
     sq = sub.add_parser("sparql", help="run a read-only SPARQL query (prefixes skg: skgt: rdf: rdfs: xsd: predeclared)")

@@ -6,11 +6,46 @@ No module reads environment variables on its own; the CLI builds an
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
+
+
+class StoreConfig(BaseModel):
+    """Which SPARQL store holds the Symbolic KG."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["oxigraph", "endpoint"] = Field(
+        "oxigraph",
+        description="'oxigraph': the embedded on-disk store inside the index directory; "
+        "'endpoint': a SPARQL 1.1 server over HTTP (Virtuoso, Blazegraph, Fuseki, GraphDB, ...).",
+    )
+    query_url: str | None = Field(None, description="SPARQL query endpoint (kind 'endpoint'), e.g. http://127.0.0.1:8890/sparql-auth.")
+    update_url: str | None = Field(None, description="SPARQL update endpoint; default: query_url.")
+    graph_store_url: str | None = Field(
+        None,
+        description="SPARQL Graph Store Protocol endpoint for bulk loads (Virtuoso: /sparql-graph-crud-auth); "
+        "without it loads fall back to INSERT DATA batches.",
+    )
+    user: str | None = Field(None, description="User for HTTP Digest auth on the endpoint.")
+    password: str | None = Field(
+        None, exclude=True, description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD when not given, never saved."
+    )
+    max_rows: int | None = Field(None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported.")
+    timeout_s: float = Field(60.0, gt=0, description="Timeout of one request to the endpoint, in seconds.")
+
+    def with_password_from_env(self) -> "StoreConfig":
+        """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.
+
+        The one place the environment is read: secrets stay out of config files and argv.
+        """
+        if self.kind != "endpoint" or self.password is not None:
+            return self
+        return self.model_copy(update={"password": os.environ.get("DUALGRAPH_SPARQL_PASSWORD")})
 
 
 class IndexConfig(BaseModel):
@@ -39,6 +74,7 @@ class IndexConfig(BaseModel):
     )
     rules_path: Path | None = Field(None, description="A rules YAML file replacing the built-in derivation rules.")
     progress: bool = Field(True, description="Show progress bars on long steps.")
+    store: StoreConfig = Field(default_factory=StoreConfig, description="The SPARQL store the SKG is written to.")
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "IndexConfig":
@@ -47,5 +83,9 @@ class IndexConfig(BaseModel):
         if path is not None:
             loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             data.update(loaded.get("index", loaded))
-        data.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**data)
+        store = {k.removeprefix("store_"): v for k, v in overrides.items() if k.startswith("store_") and v is not None}
+        data.update({k: v for k, v in overrides.items() if v is not None and not k.startswith("store_")})
+        if store:
+            data["store"] = {**data.get("store", {}), **store}
+        config = cls(**data)
+        return config.model_copy(update={"store": config.store.with_password_from_env()})

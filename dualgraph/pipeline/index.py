@@ -26,7 +26,7 @@ from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import apply_rules, load_rules
-from dualgraph.stores.oxigraph import OxigraphStore
+from dualgraph.stores.factory import open_store, save_store_config
 
 def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
     """Run the stages over Ray Data or inline, and check that every input row came back once."""
@@ -85,7 +85,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     removed = [m for m in known if m not in by_meta]
     to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]
     t0 = time.time()
-    with OxigraphStore(layout.store) as store:
+    save_store_config(config.store, layout.root)
+    with open_store(config.store, layout.root) as store:
         if removed or to_replace:
             state.set_stale(True)
             for m in removed + to_replace:

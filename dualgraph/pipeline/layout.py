@@ -39,7 +39,6 @@ class IndexLayout:
 
     def create(self) -> None:
         self.shards.mkdir(parents=True, exist_ok=True)
-        self.store.mkdir(parents=True, exist_ok=True)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

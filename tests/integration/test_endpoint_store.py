@@ -433,3 +433,40 @@ def _diff(expected: set, got: set) -> str:
 
 def _fact(s: str, p: str, o: str) -> tuple:
     return tuple(("uri", x, None, None) for x in (s, p, o))
+
+
+@pytest.mark.network
+def test_index_pipeline_on_virtuoso_matches_the_embedded_store(tmp_path: Path, virtuoso, endpoint_store) -> None:
+    """`build_index` with the endpoint store writes the same graph as with Oxigraph, and reruns change nothing."""
+    from dualgraph.config import IndexConfig, StoreConfig
+    from dualgraph.corpus.specsqa import write_dataset
+    from dualgraph.pipeline.index import build_index
+
+    pages = [
+        ("a", "a", [Variant("Alpha 1", "Alpha", ("phones",), (("Network:5G", "Yes"), ("Battery:Capacity", "5000 mAh"), ("Price", "450 GBP"))),
+                    Variant("Alpha 2", "Alpha", ("phones",), (("Network:5G", "No"), ("Battery:Capacity", "4000 mAh"), ("Price", "350 GBP")))]),
+        ("b", "b", [Variant("Beta 1", "Beta", ("phones",), (("Storage:Capacity", "1 TB"), ("Network:NFC", "Yes")))]),
+    ]
+    write_dataset(tmp_path / "ds", pages)
+    embedded = build_index(tmp_path / "ds", tmp_path / "ix-ox", IndexConfig(runner="inline", progress=False))
+    remote_cfg = IndexConfig(runner="inline", progress=False, store=StoreConfig(
+        kind="endpoint", query_url=virtuoso.sparql_url, graph_store_url=virtuoso.graph_store_url,
+        user="dba", password="dba", max_rows=10_000))
+    remote = build_index(tmp_path / "ds", tmp_path / "ix-vt", remote_cfg)
+    keys = ("products", "ranges", "specs", "numeric_specs", "features", "product_features", "triples", "derived_triples", "graphs")
+    assert {k: remote[k] for k in keys} == {k: embedded[k] for k in keys}
+    again = build_index(tmp_path / "ds", tmp_path / "ix-vt", remote_cfg)
+    assert again["documents"]["unchanged"] == 2 and again["triples"] == remote["triples"]
+    # the index directory remembers the store, without the password
+    import json as _json
+
+    from dualgraph.stores.factory import load_store_config, open_store
+
+    saved = _json.loads((tmp_path / "ix-vt" / "store.json").read_text())
+    assert saved["kind"] == "endpoint" and "password" not in saved
+    cfg = load_store_config(tmp_path / "ix-vt").model_copy(update={"password": "dba"})
+    with open_store(cfg, tmp_path / "ix-vt", read_only=True) as store:
+        res = store.select("SELECT ?n WHERE { ?p skg:hasFeature skg:feature-5g_support ; skg:hasName ?n }")
+        assert [b["n"]["value"] for b in res["results"]["bindings"]] == ["Alpha 1"]
+        with pytest.raises(StoreError, match="read-only"):
+            store.drop_graph(O.DERIVED_GRAPH)

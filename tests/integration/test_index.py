@@ -123,7 +123,7 @@ def test_bad_input_is_quarantined_and_the_rest_indexed(tmp_path):
 
 def test_resume_after_a_crash_mid_load(tmp_path, monkeypatch):
     write_dataset(tmp_path / "ds", PAGES)
-    import dualgraph.pipeline.index as ix
+    from dualgraph.stores import oxigraph as ox_module
 
     calls = {"n": 0}
     real = OxigraphStore.bulk_load
@@ -135,10 +135,10 @@ def test_resume_after_a_crash_mid_load(tmp_path, monkeypatch):
         return real(self, path, **kw)
 
     one_shard_a_pass = INLINE.model_copy(update={"load_group_quads": 1})
-    monkeypatch.setattr(ix.OxigraphStore, "bulk_load", flaky)
+    monkeypatch.setattr(ox_module.OxigraphStore, "bulk_load", flaky)
     with pytest.raises(RuntimeError, match="simulated crash"):
         build_index(tmp_path / "ds", tmp_path / "ix", one_shard_a_pass)
-    monkeypatch.setattr(ix.OxigraphStore, "bulk_load", real)
+    monkeypatch.setattr(ox_module.OxigraphStore, "bulk_load", real)
     m = build_index(tmp_path / "ds", tmp_path / "ix", one_shard_a_pass)
     # one of the two shards (2 documents + 1) was loaded before the crash; only the other is redone
     assert sorted([m["documents"]["unchanged"], m["documents"]["converted"]]) == [1, 2]

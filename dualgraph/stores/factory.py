@@ -1,0 +1,55 @@
+"""Open the store an index is configured for; the index directory remembers which."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dualgraph.config import StoreConfig
+from dualgraph.stores.base import SparqlStore, StoreError
+
+STORE_FILE = "store.json"
+
+
+def open_store(config: StoreConfig, index_dir: str | Path, *, read_only: bool = False) -> SparqlStore:
+    """The configured store: the embedded Oxigraph under ``index_dir``, or a remote endpoint.
+
+    >>> import tempfile
+    >>> with open_store(StoreConfig(), tempfile.mkdtemp()) as s:
+    ...     type(s).__name__, s.capabilities.bulk_load_files
+    ('OxigraphStore', True)
+    """
+    if config.kind == "oxigraph":
+        from dualgraph.pipeline.layout import IndexLayout
+        from dualgraph.stores.oxigraph import OxigraphStore
+
+        return OxigraphStore(IndexLayout(Path(index_dir)).store, read_only=read_only)
+    if not config.query_url:
+        raise StoreError("store kind 'endpoint' needs query_url (--sparql-url)")
+    try:
+        from dualgraph.stores.endpoint import SparqlEndpointStore
+    except ModuleNotFoundError as e:
+        raise StoreError(f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})") from e
+    return SparqlEndpointStore(
+        config.query_url,
+        update_url=config.update_url,
+        graph_store_url=config.graph_store_url,
+        user=config.user,
+        password=config.password,
+        read_only=read_only,
+        timeout_s=config.timeout_s,
+        max_rows=config.max_rows,
+    )
+
+
+def save_store_config(config: StoreConfig, index_dir: str | Path) -> None:
+    """Remember the store (without its password) so later commands on the index find it."""
+    (Path(index_dir) / STORE_FILE).write_text(config.model_dump_json(indent=1), encoding="utf-8")
+
+
+def load_store_config(index_dir: str | Path) -> StoreConfig:
+    """The store an index was built with; an index without ``store.json`` uses the embedded one."""
+    path = Path(index_dir) / STORE_FILE
+    if not path.is_file():
+        return StoreConfig()
+    return StoreConfig(**json.loads(path.read_text(encoding="utf-8")))
