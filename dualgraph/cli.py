@@ -96,6 +96,14 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_import_icecat(args: argparse.Namespace) -> int:
+    from dualgraph.corpus.icecat import import_icecat
+
+    report = import_icecat(args.source, args.out)
+    print(json.dumps({**report.counts, "quarantine": report.quarantine_path}, indent=1))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dualgraph", description="Question answering over semi-structured catalogs.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -136,6 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     isc.add_argument("--chunk-chars", type=int, default=5000, help="Markdown chunk size cap")
     isc.add_argument("--no-progress", action="store_true", help="no progress bars")
     isc.set_defaults(func=_cmd_import_scrape)
+
+    iic = sub.add_parser("import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)")
+    iic.add_argument("source", nargs="+", help="NDJSON file(s), one product per line")
+    iic.add_argument("--out", required=True, help="dataset directory to write")
+    iic.set_defaults(func=_cmd_import_icecat)
     return p
 
 

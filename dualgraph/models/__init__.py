@@ -1,0 +1,1 @@
+"""Model backends behind small batch protocols: embedders and LLMs, metered and cached."""

@@ -1,0 +1,1 @@
+"""The Textual KG: chunks, entities extracted from them, merged and embedded, and retrieval."""
