@@ -41,6 +41,7 @@ ENTRY = SKGT + "Entry"
 VALUE = SKGT + "Value"
 FEATURE = SKGT + "Feature"
 DOCUMENT = SKGT + "Document"
+TEXT_ENTITY = SKGT + "UTKG_Entity"
 
 # Predicates.
 TYPE = RDF + "type"
@@ -76,6 +77,9 @@ HAS_CURRENCY = SKG + "hasCurrency"
 HAS_MODEL_CODE = SKG + "hasModelCode"
 FROM_DOCUMENT = SKG + "fromDocument"
 FROM_TEXT = SKG + "fromText"
+HAS_DESCRIPTION = SKG + "hasDescription"
+MENTIONS = SKG + "mentions"
+ALIGNS_WITH = SKG + "alignsWith"
 
 XSD_DECIMAL = XSD + "decimal"
 XSD_DOUBLE = XSD + "double"
@@ -89,6 +93,9 @@ DERIVED_GRAPH = GRAPH + "derived"
 # described once here rather than in every document graph: the union default graph
 # keeps one copy of a triple per graph, so shared descriptions would multiply rows.
 VOCAB_GRAPH = GRAPH + "vocabulary"
+# Facts that come from page text (TKG entities, skg:mentions, skg:alignsWith) live apart
+# from spec-derived ones, so a query can tell them apart and a rebuild can replace them.
+TEXT_GRAPH = GRAPH + "text"
 
 
 def document_graph(doc_id: str) -> str:
