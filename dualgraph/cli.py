@@ -96,6 +96,49 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_search(args: argparse.Namespace) -> int:
+    from dualgraph.models.factory import ModelsConfig, build_models
+    from dualgraph.tkg.loader import TextualKG
+
+    try:
+        tkg = TextualKG.open(args.index)
+    except FileNotFoundError as e:
+        print(f"dualgraph search: {e}", file=sys.stderr)
+        return 2
+    embedder, _ = build_models(ModelsConfig(cache_dir=Path(args.index) / "cache"))
+    if args.mode == "naive":
+        result = tkg.naive(embedder, top_chunks=args.k).retrieve([args.text])[0]
+    else:
+        retriever = tkg.entity_vote(embedder, top_chunks=args.k, top_entities=args.entities)
+        result = retriever.retrieve([args.text], exhaustive=args.mode == "exhaustive")[0]
+    out = {
+        "question": args.text,
+        "mode": args.mode,
+        "entities": [{"name": e.name, "score": round(e.score, 4)} for e in result.entities[: args.entities]],
+        "chunks": [
+            {"chunk_id": c.chunk_id, "score": round(c.score, 4), "products": list(c.chunk.products),
+             "text": c.chunk.text[: args.chars]}
+            for c in result.chunks
+        ],
+        "products": result.products,
+    }
+    if args.json:
+        print(json.dumps(out, indent=1, ensure_ascii=False))
+        return 0
+    print(f"entities ({len(result.entities)} matched):")
+    for e in out["entities"]:
+        print(f"  {e['score']:.4f}  {e['name']}")
+    print(f"chunks ({len(result.chunks)}):")
+    for c in out["chunks"]:
+        print(f"  {c['score']:.4f}  {c['chunk_id']}  [{', '.join(c['products'])}]")
+        print("         " + " ".join(c["text"].split())[: args.chars])
+    if args.mode == "exhaustive":
+        print(f"products ({len(result.products)}):")
+        for p in result.products:
+            print(f"  {p}")
+    return 0
+
+
 def _cmd_import_icecat(args: argparse.Namespace) -> int:
     from dualgraph.corpus.icecat import import_icecat
 
@@ -144,6 +187,17 @@ def build_parser() -> argparse.ArgumentParser:
     isc.add_argument("--chunk-chars", type=int, default=5000, help="Markdown chunk size cap")
     isc.add_argument("--no-progress", action="store_true", help="no progress bars")
     isc.set_defaults(func=_cmd_import_scrape)
+
+    se = sub.add_parser("search", help="top entities and chunks of the Textual KG for a text (a debugging aid)")
+    se.add_argument("text", help="the question or phrase")
+    se.add_argument("--index", required=True, help="index directory")
+    se.add_argument("--mode", choices=["vote", "exhaustive", "naive"], default="vote",
+                    help="entity-vote top-k (default), exhaustive (every chunk mentioning the matched entities), naive vector RAG")
+    se.add_argument("-k", type=int, default=5, help="chunks to show")
+    se.add_argument("--entities", type=int, default=10, help="entities to show / to vote")
+    se.add_argument("--chars", type=int, default=160, help="characters of each chunk to show")
+    se.add_argument("--json", action="store_true", help="print JSON")
+    se.set_defaults(func=_cmd_search)
 
     iic = sub.add_parser("import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)")
     iic.add_argument("source", nargs="+", help="NDJSON file(s), one product per line")

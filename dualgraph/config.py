@@ -13,6 +13,8 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualgraph.models.factory import ModelsConfig
+
 
 class StoreConfig(BaseModel):
     """Which SPARQL store holds the Symbolic KG."""
@@ -48,6 +50,24 @@ class StoreConfig(BaseModel):
         return self.model_copy(update={"password": os.environ.get("DUALGRAPH_SPARQL_PASSWORD")})
 
 
+class TkgConfig(BaseModel):
+    """How the Textual KG is built."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(True, description="Build the Textual KG (chunks, entities, embeddings, text facts in the SKG).")
+    chunk_tokens: int = Field(400, ge=50, description="Largest chunk, in (approximate) tokens.")
+    overlap_tokens: int = Field(50, ge=0, description="Tokens repeated between consecutive chunks of a long section.")
+    extractor: Literal["heuristic", "llm", "both"] = Field(
+        "heuristic",
+        description="Entity extraction: 'heuristic' needs no model; 'llm' uses models.llm; 'both' merges the two.",
+    )
+    description_tokens: int = Field(120, ge=10, description="Bound on an entity's merged description, in tokens.")
+    embed_chunks: bool = Field(
+        True, description="Also embed every chunk (for the naive vector-RAG baseline); entities are always embedded."
+    )
+
+
 class IndexConfig(BaseModel):
     """How ``dualgraph index`` builds an index."""
 
@@ -75,6 +95,11 @@ class IndexConfig(BaseModel):
     rules_path: Path | None = Field(None, description="A rules YAML file replacing the built-in derivation rules.")
     progress: bool = Field(True, description="Show progress bars on long steps.")
     store: StoreConfig = Field(default_factory=StoreConfig, description="The SPARQL store the SKG is written to.")
+    tkg: TkgConfig = Field(default_factory=TkgConfig, description="The Textual KG build.")
+    models: ModelsConfig = Field(default_factory=ModelsConfig, description="Embedder and (optional) LLM.")
+    cache_dir: Path | None = Field(
+        None, description="Model response cache; default INDEX/cache, so re-indexing unchanged text costs nothing."
+    )
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> "IndexConfig":

@@ -20,7 +20,11 @@ from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.specsqa import iter_metadata_files
+from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage
+from dualgraph.pipeline.tkg_build import build_tkg
+from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
+from dualgraph.skg.triples import CONVERTER_VERSION
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
 from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
@@ -65,6 +69,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     """
     config = config or IndexConfig()
     started = time.time()
+    meter = TokenMeter()
     root = Path(dataset_dir).resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"dataset directory not found: {root}")
@@ -76,7 +81,15 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
     metas = [str(p.relative_to(root)) for p in iter_metadata_files(root)]
     previous = {k: v["hash"] for k, v in known.items() if v.get("loaded")}
-    stages = [read_stage(str(root), previous), convert_stage, shard_stage(str(layout.shards))]
+    salt = CONVERTER_VERSION
+    if config.tkg.enabled:
+        salt += "|" + extraction_signature(config.tkg, config.models)
+    stages = [read_stage(str(root), previous, salt=salt)]
+    if config.tkg.enabled:
+        stages += [chunk_stage(config.tkg), extract_stage(config.tkg, config.models)]
+    stages += [convert_stage, shard_stage(str(layout.shards))]
+    if config.tkg.enabled:
+        stages.append(tkg_shard_stage(str(layout.tkg_shards)))
     t0 = time.time()
     rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
     t_convert = time.time() - t0
@@ -93,6 +106,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
                 store.drop_graph(O.document_graph(known[m]["doc_id"]))
             state.drop(removed + to_replace)
             store.drop_graph(O.DERIVED_GRAPH)
+            store.drop_graph(O.TEXT_GRAPH)
             collect_vocabulary_garbage(store)
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
         state.record(
@@ -116,12 +130,16 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
         t0 = time.time()
         rules_report = None
-        if state.derived_stale:
+        if state.stale["rules"]:
             rules_report = apply_rules(store, rules, progress=config.progress)
-            state.set_stale(False)
+            state.set_stale(False, views=("rules",))
+        t_rules = time.time() - t0
+        tkg_report = None
+        if config.tkg.enabled and state.stale["tkg"]:
+            tkg_report = build_tkg(layout, known, config, store, meter=meter)
+            state.set_stale(False, views=("tkg",))
         state.checkpoint()
         _remove_dead_shards(layout, known)
-        t_rules = time.time() - t0
         counts = _store_counts(store)
 
     problems = [p for d in known.values() for p in d.get("problems", [])]
@@ -144,6 +162,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         "values_kept_as_text": len(kept),
         **counts,
         "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
+        "tkg": tkg_report if tkg_report is not None else ("unchanged" if config.tkg.enabled else "disabled"),
+        "model_usage": meter.to_dict(),
         "seconds": {
             "convert": round(t_convert, 3),
             "load": round(t_load, 3),
@@ -181,7 +201,8 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
 def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:
     """Delete shard files that no loaded document points to (left over from replaced documents)."""
     live = {Path(d["shard"]).name for d in known.values() if d.get("shard")}
-    for f in layout.shards.glob("shard-*.nq"):
+    live |= {f"{kind}-{d['tkg_shard']}.parquet" for d in known.values() if d.get("tkg_shard") for kind in ("chunks", "mentions")}
+    for f in [*layout.shards.glob("shard-*.nq"), *layout.tkg_shards.glob("*.parquet")]:
         if f.name not in live:
             f.unlink()
 
@@ -207,6 +228,8 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),
         "shard": row.get("shard_path") or "",
+        "tkg_shard": row.get("tkg_shard") or "",
+        "product_iris": [iri for iri, _ in json.loads(row.get("products_json") or "[]")],
         "problems": json.loads(row.get("problems_json") or "[]"),
         # Number-like values the quantity parser could not read: stored as text, listed for review.
         "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),

@@ -16,6 +16,7 @@ from pathlib import Path
 from dualgraph.corpus.model import Document, Quarantine
 from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
 from dualgraph.pipeline.stage import Row, Stage
+from dualgraph.skg.names import product_iri
 from dualgraph.skg.triples import CONVERTER_VERSION, convert_document
 
 
@@ -23,19 +24,22 @@ def _problems(items: list[Quarantine]) -> str:
     return json.dumps([q.to_dict() for q in items], ensure_ascii=False)
 
 
-def read_stage(root: str, previous: dict[str, str]) -> Stage:
+def read_stage(root: str, previous: dict[str, str], *, salt: str = CONVERTER_VERSION) -> Stage:
     """Reads each document, or marks it unchanged when its content hash matches ``previous``.
 
-    ``previous`` maps a metadata path (relative to ``root``) to its last content hash.
+    ``previous`` maps a metadata path (relative to ``root``) to its last content hash;
+    ``salt`` names everything else that decides the output (converter and extractor
+    versions), so changing them re-processes every document.
     """
 
     def fn(rows: list[Row]) -> list[Row]:
         out = []
         for row in rows:
             meta = Path(root) / row["meta_path"]
-            base = {"doc_id": meta.parent.name, "source": str(meta), "variants_json": "[]", "problems_json": "[]"}
+            base = {"doc_id": meta.parent.name, "source": str(meta), "variants_json": "[]", "problems_json": "[]",
+                    "text": "", "products_json": "[]"}
             try:
-                digest = content_hash(meta, root, salt=CONVERTER_VERSION)
+                digest = content_hash(meta, root, salt=salt)
             except OSError as e:
                 q = Quarantine(file=str(meta), record="document", stage="read", reason=f"cannot read: {e}")
                 out.append({**base, "content_hash": "", "status": "quarantined", "problems_json": _problems([q])})
@@ -59,6 +63,10 @@ def read_stage(root: str, previous: dict[str, str]) -> Stage:
                     "status": "ok",
                     "variants_json": doc.variants_json(),
                     "problems_json": _problems(problems),
+                    "text": doc.text,
+                    "products_json": json.dumps(
+                        [[product_iri(v.name, v.model_code), v.name] for v in doc.variants], ensure_ascii=False
+                    ),
                 }
             )
         return out
@@ -66,7 +74,7 @@ def read_stage(root: str, previous: dict[str, str]) -> Stage:
     return Stage(
         "read",
         needs=("meta_path",),
-        adds=("doc_id", "source", "content_hash", "status", "variants_json", "problems_json"),
+        adds=("doc_id", "source", "content_hash", "status", "variants_json", "problems_json", "text", "products_json"),
         fn=fn,
     )
 
@@ -107,7 +115,7 @@ convert_stage = Stage(
     needs=("doc_id", "source", "status", "variants_json", "problems_json"),
     adds=("nquads", "n_quads", "n_products", "n_specs", "problems_json", "kept_as_text_json"),
     fn=_convert,
-    drops=("variants_json",),
+    drops=("variants_json", "text"),
 )
 
 

@@ -22,6 +22,14 @@ class IndexLayout:
         return self.root / "skg" / "shards"
 
     @property
+    def tkg(self) -> Path:
+        return self.root / "tkg"
+
+    @property
+    def tkg_shards(self) -> Path:
+        return self.root / "tkg" / "shards"
+
+    @property
     def state(self) -> Path:
         return self.root / "state.json"
 
@@ -39,6 +47,7 @@ class IndexLayout:
 
     def create(self) -> None:
         self.shards.mkdir(parents=True, exist_ok=True)
+        self.tkg_shards.mkdir(parents=True, exist_ok=True)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

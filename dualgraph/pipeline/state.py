@@ -15,11 +15,14 @@ from typing import Any
 
 from dualgraph.pipeline.layout import write_json_atomic
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 class IndexState:
-    """Per-document records (keyed by metadata path) plus whether derived facts are stale.
+    """Per-document records (keyed by metadata path) plus which derived views are stale.
+
+    A view (``"rules"``: the rule-derived graph, ``"tkg"``: the merged Textual KG) is stale
+    from the moment a document changes until it has been rebuilt.
 
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "state.json"
@@ -29,22 +32,24 @@ class IndexState:
     'h'
     """
 
-    def __init__(self, path: Path, documents: dict[str, dict[str, Any]], derived_stale: bool) -> None:
+    VIEWS = ("rules", "tkg")
+
+    def __init__(self, path: Path, documents: dict[str, dict[str, Any]], stale: dict[str, bool]) -> None:
         self.path = path
         self.journal = path.with_name(path.stem + ".journal.jsonl")
         self.documents = documents
-        self.derived_stale = derived_stale
+        self.stale = {v: stale.get(v, True) for v in self.VIEWS}
         self._fh = None
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> "IndexState":
         path = Path(path)
         docs: dict[str, dict[str, Any]] = {}
-        stale = True
+        stale: dict[str, bool] = {}
         if path.is_file():
             data = json.loads(path.read_text(encoding="utf-8"))
             if data.get("version") == STATE_VERSION:
-                docs, stale = data["documents"], data["derived_stale"]
+                docs, stale = data["documents"], data["stale"]
         state = cls(path, docs, stale)
         if state.journal.is_file():
             for line in state.journal.read_text(encoding="utf-8").splitlines():
@@ -57,7 +62,7 @@ class IndexState:
 
     def _apply(self, entry: dict[str, Any]) -> None:
         if "stale" in entry:
-            self.derived_stale = entry["stale"]
+            self.stale[entry["view"]] = entry["stale"]
         elif "drop" in entry:
             self.documents.pop(entry["drop"], None)
         else:
@@ -78,9 +83,10 @@ class IndexState:
     def drop(self, metas: list[str]) -> None:
         self._append([{"drop": m} for m in metas])
 
-    def set_stale(self, stale: bool) -> None:
-        if stale != self.derived_stale:
-            self._append([{"stale": stale}])
+    def set_stale(self, stale: bool, *, views: tuple[str, ...] = VIEWS) -> None:
+        changes = [{"view": v, "stale": stale} for v in views if self.stale[v] != stale]
+        if changes:
+            self._append(changes)
 
     def checkpoint(self) -> None:
         """Write the whole state and empty the journal."""
@@ -88,6 +94,6 @@ class IndexState:
             self._fh.close()
             self._fh = None
         write_json_atomic(
-            self.path, {"version": STATE_VERSION, "documents": self.documents, "derived_stale": self.derived_stale}
+            self.path, {"version": STATE_VERSION, "documents": self.documents, "stale": self.stale}
         )
         self.journal.unlink(missing_ok=True)

@@ -1,0 +1,78 @@
+"""The driver half of the Textual KG build: merge every document's mentions into entities,
+embed them (through the response cache, so unchanged text costs nothing), write the
+vector and BM25 indexes, and put the text facts into the SKG's text graph.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from dualgraph.config import IndexConfig
+from dualgraph.models.base import TokenMeter
+from dualgraph.models.factory import build_models
+from dualgraph.pipeline.layout import IndexLayout
+from dualgraph.skg import ontology as O
+from dualgraph.tkg.merge import merge_mentions, save_tkg
+from dualgraph.tkg.model import Chunk, Mention
+from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
+
+
+def _read_shards(layout: IndexLayout, kind: str, keys: set[str], live: set[tuple[str, str]]) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    rows: list[dict] = []
+    for key in sorted(keys):
+        path = layout.tkg_shards / f"{kind}-{key}.parquet"
+        # A shard can also hold older versions of documents that were re-extracted since.
+        rows.extend(r for r in pq.read_table(path).to_pylist() if (r["doc_id"], r["content_hash"]) in live)
+    return rows
+
+
+def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConfig, store, *,
+              meter: TokenMeter) -> dict[str, Any]:
+    """Rebuild the merged TKG from the live documents' shards; returns counts for the manifest."""
+    t0 = time.time()
+    live_docs = [d for d in documents.values() if d.get("loaded") and d.get("tkg_shard")]
+    live = {(d["doc_id"], d["hash"]) for d in live_docs}
+    keys = {d["tkg_shard"] for d in live_docs}
+    chunks = {r["chunk_id"]: Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]),
+                                   tuple(r["products"] or ())) for r in _read_shards(layout, "chunks", keys, live)}
+    mentions = [Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)]
+    entities = merge_mentions(mentions, max_description_tokens=config.tkg.description_tokens)
+    by_id = {e.entity_id: e for e in entities}
+
+    from dualgraph.stores.faiss_index import FaissIndex
+    from dualgraph.tkg.retrieval import entity_lexical_index, index_chunks, index_entities
+
+    models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
+    embedder, _ = build_models(models, meter=meter)
+    entity_index = FaissIndex(embedder.dim)
+    index_entities(embedder, by_id, entity_index)
+    out = layout.tkg
+    entity_index.save(out / "entity_index")
+    if by_id:
+        entity_lexical_index(by_id).save(out / "entity_bm25")
+    if config.tkg.embed_chunks:
+        chunk_index = FaissIndex(embedder.dim)
+        index_chunks(embedder, chunks, chunk_index)
+        chunk_index.save(out / "chunk_index")
+    save_tkg(out, chunks.values(), entities)
+
+    doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
+    chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
+    facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
+    facts_path = Path(out) / "text_facts.nq"
+    facts_path.write_text(facts, encoding="utf-8")
+    store.drop_graph(O.TEXT_GRAPH)
+    store.bulk_load(facts_path, format="nquads")
+    return {
+        "chunks": len(chunks),
+        "mentions": len(mentions),
+        "entities": len(entities),
+        "text_facts": store.count(graph=O.TEXT_GRAPH),
+        "cache_hits": getattr(embedder, "hits", 0),
+        "cache_misses": getattr(embedder, "misses", 0),
+        "seconds": round(time.time() - t0, 3),
+    }

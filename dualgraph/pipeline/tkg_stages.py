@@ -1,0 +1,144 @@
+"""Index stages of the Textual KG: chunk each document, extract entity mentions, write shards.
+
+They run in the same Ray Data pipeline as the SKG stages, on the documents that changed.
+The merge, the embeddings and the text facts need every document at once and run in the
+driver afterwards (:mod:`dualgraph.pipeline.tkg_build`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict
+from pathlib import Path
+
+from dualgraph.config import TkgConfig
+from dualgraph.models.factory import ModelsConfig
+from dualgraph.pipeline.stage import Row, Stage
+from dualgraph.tkg.chunking import chunk_document
+from dualgraph.tkg.model import Chunk
+
+HEURISTIC_VERSION = "heuristic-1"
+
+
+def extraction_signature(tkg: TkgConfig, models: ModelsConfig) -> str:
+    """What decides a document's chunks and mentions; part of its content hash, so changing it re-extracts."""
+    parts = [f"chunks={tkg.chunk_tokens}/{tkg.overlap_tokens}", f"extractor={tkg.extractor}"]
+    if tkg.extractor in ("heuristic", "both"):
+        parts.append(HEURISTIC_VERSION)
+    if tkg.extractor in ("llm", "both") and models.llm is not None:
+        from dualgraph.tkg.extract_llm import DEFAULT_PROMPT
+
+        parts.append(f"llm={models.llm.model}/{DEFAULT_PROMPT.stem}")
+    return ";".join(parts)
+
+
+def chunk_stage(tkg: TkgConfig) -> Stage:
+    def fn(rows: list[Row]) -> list[Row]:
+        out = []
+        for row in rows:
+            if row["status"] != "ok" or not row["text"].strip():
+                out.append({"chunks_json": "[]"})
+                continue
+            products = tuple(name for _, name in json.loads(row["products_json"]))
+            chunks = chunk_document(row["doc_id"], row["text"], products=products,
+                                    max_tokens=tkg.chunk_tokens, overlap_tokens=tkg.overlap_tokens)
+            out.append({"chunks_json": json.dumps([asdict(c) for c in chunks], ensure_ascii=False)})
+        return out
+
+    return Stage("chunk", needs=("doc_id", "status", "text", "products_json"), adds=("chunks_json",), fn=fn, drops=("text",))
+
+
+class _Extractors:
+    """Built once per worker process (models are expensive to load), not once per batch."""
+
+    def __init__(self, tkg: TkgConfig, models: ModelsConfig) -> None:
+        self.items = []
+        if tkg.extractor in ("heuristic", "both"):
+            from dualgraph.tkg.extract_heuristic import HeuristicExtractor
+
+            self.items.append(("heuristic", HeuristicExtractor()))
+        if tkg.extractor in ("llm", "both"):
+            if models.llm is None:
+                raise ValueError("tkg.extractor needs an LLM: configure models.llm (base_url, model)")
+            from dualgraph.models.factory import build_models
+            from dualgraph.tkg.extract_llm import LLMExtractor
+
+            _, llm = build_models(models)
+            self.items.append(("llm", LLMExtractor(llm)))
+
+
+_WORKER_EXTRACTORS: dict[str, _Extractors] = {}
+
+
+def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
+    key = tkg.model_dump_json() + models.model_dump_json()
+
+    def fn(rows: list[Row]) -> list[Row]:
+        ex = _WORKER_EXTRACTORS.get(key) or _WORKER_EXTRACTORS.setdefault(key, _Extractors(tkg, models))
+        per_row = [[Chunk(**{**c, "products": tuple(c["products"])}) for c in json.loads(r["chunks_json"])] for r in rows]
+        flat = [c for cs in per_row for c in cs]
+        mentions, problems, counts = [], [], {}
+        for name, extractor in ex.items:
+            if name == "heuristic":
+                found = extractor.extract(flat)
+                counts[name] = {"chunks": len(flat), "mentions": len(found)}
+                mentions.extend(found)
+            else:
+                report = extractor.extract(flat)
+                mentions.extend(report.mentions)
+                problems.extend(report.problems)
+                counts.update(report.counts)
+        doc_of = {c.chunk_id: c.doc_id for c in flat}
+        by_doc: dict[str, list] = {}
+        for m in mentions:
+            by_doc.setdefault(doc_of[m.chunk_id], []).append(asdict(m))
+        bad: dict[str, list] = {}
+        for p in problems:
+            bad.setdefault(doc_of.get(p.chunk_id, ""), []).append(asdict(p))
+        return [
+            {
+                "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
+                "extract_problems_json": json.dumps(bad.get(r["doc_id"], []), ensure_ascii=False),
+                "extract_counts_json": json.dumps(counts if i == 0 else {}),
+            }
+            for i, r in enumerate(rows)
+        ]
+
+    return Stage("extract", needs=("doc_id", "chunks_json"), adds=("mentions_json", "extract_problems_json", "extract_counts_json"), fn=fn)
+
+
+def tkg_shard_stage(shard_dir: str) -> Stage:
+    """Writes the batch's chunks and mentions to one Parquet file pair, named by documents and hashes."""
+
+    def fn(rows: list[Row]) -> list[Row]:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        todo = [r for r in rows if r["chunks_json"] != "[]"]
+        if not todo:
+            return [{"tkg_shard": ""} for _ in rows]
+        key = hashlib.sha1("".join(r["doc_id"] + r["content_hash"] for r in todo).encode()).hexdigest()[:20]
+        chunks, mentions = [], []
+        for r in todo:
+            for c in json.loads(r["chunks_json"]):
+                chunks.append({**c, "content_hash": r["content_hash"]})
+            for m in json.loads(r["mentions_json"]):
+                mentions.append({**m, "doc_id": r["doc_id"], "content_hash": r["content_hash"]})
+        for kind, items, cols in (
+            ("chunks", chunks, ("chunk_id", "doc_id", "text", "section", "ordinal", "products", "content_hash")),
+            ("mentions", mentions, ("name", "description", "chunk_id", "doc_id", "content_hash")),
+        ):
+            target = Path(shard_dir) / f"{kind}-{key}.parquet"
+            if target.exists():
+                continue
+            table = pa.table({c: [it[c] for it in items] for c in cols}) if items else pa.table(
+                {c: pa.array([], pa.list_(pa.string()) if c == "products" else pa.int32() if c == "ordinal" else pa.string()) for c in cols})
+            tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
+            pq.write_table(table, tmp)
+            os.replace(tmp, target)
+        return [{"tkg_shard": key if r["chunks_json"] != "[]" else ""} for r in rows]
+
+    return Stage("tkg_shard", needs=("doc_id", "content_hash", "chunks_json", "mentions_json"), adds=("tkg_shard",),
+                 fn=fn, drops=("chunks_json", "mentions_json"))

