@@ -26,6 +26,11 @@ def _cmd_index(args: argparse.Namespace) -> int:
         store_graph_store_url=args.graph_store_url,
         store_user=args.sparql_user,
         store_max_rows=args.sparql_max_rows,
+        tkg_enabled=False if args.no_tkg else None,
+        tkg_extractor=args.extractor,
+        llm_base_url=args.llm_url,
+        llm_model=args.llm_model,
+        llm_api_key_env=args.llm_api_key_env,
     )
     manifest = build_index(args.dataset, args.index, config)
     print(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -160,6 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--batch-size", type=int, help="documents per batch/shard")
     ix.add_argument("--rules", help="rules YAML replacing the built-in derivation rules")
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
+    ix.add_argument("--no-tkg", action="store_true", help="build the Symbolic KG only")
+    ix.add_argument("--extractor", choices=["heuristic", "llm", "both"], help="entity extraction (default heuristic: no model)")
+    ix.add_argument("--llm-url", help="an OpenAI-compatible server (vLLM, llama.cpp, a hosted one), e.g. http://127.0.0.1:8080")
+    ix.add_argument("--llm-model", help="model name sent to the LLM server")
+    ix.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     ix.add_argument("--store", choices=["oxigraph", "endpoint"], help="embedded Oxigraph (default) or a SPARQL 1.1 server")
     ix.add_argument("--sparql-url", help="query endpoint of the SPARQL server (--store endpoint)")
     ix.add_argument("--sparql-update-url", help="update endpoint, if not the query endpoint")

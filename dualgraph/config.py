@@ -108,9 +108,21 @@ class IndexConfig(BaseModel):
         if path is not None:
             loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             data.update(loaded.get("index", loaded))
-        store = {k.removeprefix("store_"): v for k, v in overrides.items() if k.startswith("store_") and v is not None}
-        data.update({k: v for k, v in overrides.items() if v is not None and not k.startswith("store_")})
-        if store:
-            data["store"] = {**data.get("store", {}), **store}
+        # Flat CLI overrides ("store_query_url", "tkg_extractor", "llm_model") land in their section.
+        sections = {"store_": ("store",), "tkg_": ("tkg",), "llm_": ("models", "llm")}
+        for key, value in overrides.items():
+            if value is None:
+                continue
+            for prefix, path in sections.items():
+                if key.startswith(prefix):
+                    node = data
+                    for part in path:
+                        if node.get(part) is None:
+                            node[part] = {}
+                        node = node[part]
+                    node[key.removeprefix(prefix)] = value
+                    break
+            else:
+                data[key] = value
         config = cls(**data)
         return config.model_copy(update={"store": config.store.with_password_from_env()})

@@ -81,6 +81,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
     metas = [str(p.relative_to(root)) for p in iter_metadata_files(root)]
     previous = {k: v["hash"] for k, v in known.items() if v.get("loaded")}
+    # One response cache per index unless configured: re-indexing unchanged text costs nothing.
+    models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
+    config = config.model_copy(update={"models": models})
     salt = CONVERTER_VERSION
     if config.tkg.enabled:
         salt += "|" + extraction_signature(config.tkg, config.models)
@@ -94,6 +97,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
     t_convert = time.time() - t0
 
+    for r in rows:
+        for stage, fields in json.loads(r.get("extract_usage_json") or "{}").get("usage", {}).items():
+            meter.record(stage, **fields)
     by_meta = {r["meta_path"]: r for r in rows}
     removed = [m for m in known if m not in by_meta]
     to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]

@@ -46,8 +46,7 @@ def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConf
     from dualgraph.stores.faiss_index import FaissIndex
     from dualgraph.tkg.retrieval import entity_lexical_index, index_chunks, index_entities
 
-    models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
-    embedder, _ = build_models(models, meter=meter)
+    embedder, _ = build_models(config.models, meter=meter)
     entity_index = FaissIndex(embedder.dim)
     index_entities(embedder, by_id, entity_index)
     out = layout.tkg

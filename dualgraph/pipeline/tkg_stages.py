@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from dualgraph.config import TkgConfig
+from dualgraph.models.base import TokenMeter
 from dualgraph.models.factory import ModelsConfig
 from dualgraph.pipeline.stage import Row, Stage
 from dualgraph.tkg.chunking import chunk_document
@@ -54,6 +55,7 @@ class _Extractors:
     """Built once per worker process (models are expensive to load), not once per batch."""
 
     def __init__(self, tkg: TkgConfig, models: ModelsConfig) -> None:
+        self.meter = TokenMeter()
         self.items = []
         if tkg.extractor in ("heuristic", "both"):
             from dualgraph.tkg.extract_heuristic import HeuristicExtractor
@@ -65,7 +67,7 @@ class _Extractors:
             from dualgraph.models.factory import build_models
             from dualgraph.tkg.extract_llm import LLMExtractor
 
-            _, llm = build_models(models)
+            _, llm = build_models(models, meter=self.meter)
             self.items.append(("llm", LLMExtractor(llm)))
 
 
@@ -77,6 +79,7 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
 
     def fn(rows: list[Row]) -> list[Row]:
         ex = _WORKER_EXTRACTORS.get(key) or _WORKER_EXTRACTORS.setdefault(key, _Extractors(tkg, models))
+        before = ex.meter.to_dict()
         per_row = [[Chunk(**{**c, "products": tuple(c["products"])}) for c in json.loads(r["chunks_json"])] for r in rows]
         flat = [c for cs in per_row for c in cs]
         mentions, problems, counts = [], [], {}
@@ -97,16 +100,32 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
         bad: dict[str, list] = {}
         for p in problems:
             bad.setdefault(doc_of.get(p.chunk_id, ""), []).append(asdict(p))
-        return [
-            {
+        usage = usage_delta(before, ex.meter.to_dict())
+        out = []
+        for i, r in enumerate(rows):
+            # A chunk the LLM could not answer for is reported with its document, never dropped silently.
+            failed = [{"file": r["source"], "record": p["chunk_id"], "stage": "extract", "reason": p["error"]}
+                      for p in bad.get(r["doc_id"], [])]
+            out.append({
                 "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
-                "extract_problems_json": json.dumps(bad.get(r["doc_id"], []), ensure_ascii=False),
-                "extract_counts_json": json.dumps(counts if i == 0 else {}),
-            }
-            for i, r in enumerate(rows)
-        ]
+                "problems_json": json.dumps(json.loads(r["problems_json"]) + failed, ensure_ascii=False),
+                "extract_usage_json": json.dumps({"usage": usage, "counts": counts} if i == 0 else {}),
+            })
+        return out
 
-    return Stage("extract", needs=("doc_id", "chunks_json"), adds=("mentions_json", "extract_problems_json", "extract_counts_json"), fn=fn)
+    return Stage("extract", needs=("doc_id", "source", "chunks_json", "problems_json"),
+                 adds=("mentions_json", "problems_json", "extract_usage_json"), fn=fn)
+
+
+def usage_delta(before: dict, after: dict) -> dict:
+    """What a meter recorded between two ``to_dict`` snapshots."""
+    out = {}
+    for stage, fields in after.items():
+        prev = before.get(stage, {})
+        delta = {k: round(v - prev.get(k, 0), 3) if isinstance(v, float) else v - prev.get(k, 0) for k, v in fields.items()}
+        if any(delta.values()):
+            out[stage] = delta
+    return out
 
 
 def tkg_shard_stage(shard_dir: str) -> Stage:

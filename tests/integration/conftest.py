@@ -10,7 +10,21 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
+from llamacpp import LlamaCppServer, missing_runtime, start_llamacpp  # noqa: E402
 from virtuoso import VirtuosoServer, start_virtuoso  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def llamacpp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaCppServer]:
+    """The real SmolLM2-135M through llama.cpp's OpenAI-compatible server on 127.0.0.1, stopped by PID."""
+    why = missing_runtime()
+    if why:
+        pytest.skip(why)
+    server = start_llamacpp(tmp_path_factory.mktemp("llamacpp"))
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

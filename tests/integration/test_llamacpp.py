@@ -38,12 +38,8 @@ FEATURES = {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaCppServer]:
-    srv = start_llamacpp(tmp_path_factory.mktemp("llamacpp"))
-    try:
-        yield srv
-    finally:
-        srv.stop()
+def server(llamacpp: LlamaCppServer) -> LlamaCppServer:
+    return llamacpp
 
 
 @pytest.fixture
