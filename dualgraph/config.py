@@ -63,6 +63,11 @@ class TkgConfig(BaseModel):
         description="Entity extraction: 'heuristic' needs no model; 'llm' uses models.llm; 'both' merges the two.",
     )
     description_tokens: int = Field(120, ge=10, description="Bound on an entity's merged description, in tokens.")
+    summarise: bool = Field(
+        True,
+        description="When an LLM is configured, summarise merged descriptions that exceed the bound "
+        "(else, and without an LLM, the description is extractive).",
+    )
     embed_chunks: bool = Field(
         True, description="Also embed every chunk (for the naive vector-RAG baseline); entities are always embedded."
     )

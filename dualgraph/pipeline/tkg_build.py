@@ -40,13 +40,18 @@ def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConf
     chunks = {r["chunk_id"]: Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]),
                                    tuple(r["products"] or ())) for r in _read_shards(layout, "chunks", keys, live)}
     mentions = [Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)]
-    entities = merge_mentions(mentions, max_description_tokens=config.tkg.description_tokens)
+    embedder, llm = build_models(config.models, meter=meter)
+    if llm is not None and config.tkg.summarise:
+        from dualgraph.tkg.summarise import merge_with_summaries
+
+        entities = merge_with_summaries(mentions, llm, max_description_tokens=config.tkg.description_tokens)
+    else:
+        entities = merge_mentions(mentions, max_description_tokens=config.tkg.description_tokens)
     by_id = {e.entity_id: e for e in entities}
 
     from dualgraph.stores.faiss_index import FaissIndex
     from dualgraph.tkg.retrieval import entity_lexical_index, index_chunks, index_entities
 
-    embedder, _ = build_models(config.models, meter=meter)
     entity_index = FaissIndex(embedder.dim)
     index_entities(embedder, by_id, entity_index)
     out = layout.tkg

@@ -97,13 +97,14 @@ def entity_schema(max_entities: int, *, max_name_chars: int = 80, max_descriptio
     }
 
 
-def load_prompt(path: str | Path) -> tuple[str, str]:
-    """The (system, user) templates of a prompt file split at its ``## system``/``## user`` lines."""
+def load_prompt(path: str | Path, *, requires: str = "{chunk}") -> tuple[str, str]:
+    """The (system, user) templates of a prompt file split at its ``## system``/``## user`` lines;
+    the user part must hold the placeholder ``requires``."""
     text = re.sub(r"<!--.*?-->", "", Path(path).read_text(encoding="utf-8"), flags=re.DOTALL)
     parts = re.split(r"^## (system|user)\s*$", text, flags=re.MULTILINE)
     found = {parts[i]: parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
-    if "user" not in found or "{chunk}" not in found["user"]:
-        raise ValueError(f"{path}: needs a '## user' part holding {{chunk}}")
+    if "user" not in found or requires not in found["user"]:
+        raise ValueError(f"{path}: needs a '## user' part holding {requires}")
     return found.get("system", ""), found["user"]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from llamacpp import MODEL_NAME, LlamaCppServer, gguf_path, missing_runtime, start_llamacpp  # noqa: E402
+from llamacpp import MODEL_NAME, LlamaCppServer, gguf_path, missing_runtime  # noqa: E402
 
 from dualgraph.models.base import ChatRequest, TokenMeter  # noqa: E402
 from dualgraph.models.cache import CachedLLM  # noqa: E402
