@@ -1,5 +1,13 @@
-"""SparqlEndpointStore against a real Virtuoso 7 on loopback: the Oxigraph store's behaviours,
-row caps and large loads, and the packaged rules deriving the same facts on both backends."""
+"""SparqlEndpointStore against a real Virtuoso 7 on loopback: what only the endpoint store does.
+
+The SparqlStore contract it shares with the Oxigraph store (loading and union queries,
+drop_graph, JSON results, ASK/CONSTRUCT, refused updates and SERVICE, insert_where,
+read-only and closed stores) is in ``test_store_contract.py``. Here: persistent and plain
+(no Graph Store, no union) capabilities, N-Triples into a named graph, CONSTRUCT terms equal to
+Oxigraph's, every update form, DEFINE pragmas refused, server-reported errors, Digest auth,
+down and silent servers, large loads through the Graph Store Protocol and the INSERT DATA
+fallback, row caps, the packaged rules deriving the same facts on both backends, and the
+index pipeline on Virtuoso."""
 
 from __future__ import annotations
 
@@ -27,18 +35,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "skg"
 S25 = FIXTURES / "samsung_s25_ultra.nq"
 A16 = FIXTURES / "tabular_a_series.nq"
 G_S25 = O.document_graph("samsung-s25-ultra")
-G_A16 = O.document_graph("tabular-a-series")
 P1 = N.product_iri("Galaxy S25 Ultra 256GB Titanium Black", "SM-S938B")
-PRODUCTS = "SELECT ?p WHERE { ?p a skgt:Product }"
 NUMERIC = {O.XSD_DECIMAL, O.XSD_INTEGER, O.XSD_DOUBLE, O.XSD + "float"}
-
-
-def _statements(path: Path) -> int:
-    return sum(1 for line in path.read_text().splitlines() if line.strip() and not line.startswith("#"))
-
-
-def _values(result: dict, var: str) -> set[str]:
-    return {row[var]["value"] for row in result["results"]["bindings"] if var in row}
 
 
 @pytest.fixture
@@ -55,25 +53,11 @@ def _big_file(tmp_path: Path, n: int, graph: str) -> Path:
     return f
 
 
-def test_implements_protocol_and_capabilities(endpoint_store: SparqlEndpointStore) -> None:
-    assert isinstance(endpoint_store, SparqlStore)
-    caps = endpoint_store.capabilities
-    assert caps.bulk_load_files and caps.union_default_graph and caps.update and caps.persistent
+def test_capabilities_persistent_and_plain(endpoint_store: SparqlEndpointStore) -> None:
+    assert endpoint_store.capabilities.persistent
     plain = SparqlEndpointStore(endpoint_store.query_url, read_only=True, union_default_graph=False)
     assert not plain.capabilities.bulk_load_files and not plain.capabilities.update
     assert not plain.capabilities.union_default_graph
-
-
-def test_bulk_load_two_documents_union_sees_both(endpoint_store: SparqlEndpointStore) -> None:
-    assert endpoint_store.bulk_load([S25, A16]) == _statements(S25) + _statements(A16)
-    assert endpoint_store.graphs() == sorted([G_S25, G_A16])  # Virtuoso's system graphs are not listed
-    assert endpoint_store.count(graph=G_S25) == _statements(S25)
-    assert endpoint_store.count(graph=G_A16) == _statements(A16)
-    assert endpoint_store.count() == _statements(S25) + _statements(A16)
-    assert len(_values(endpoint_store.select(PRODUCTS), "p")) == 4  # no GRAPH clause needed
-    # Loading again reads as many statements but adds no quads.
-    assert endpoint_store.bulk_load(S25) == _statements(S25)
-    assert endpoint_store.count(graph=G_S25) == _statements(S25)
 
 
 def test_ntriples_load_into_a_named_graph(endpoint_store: SparqlEndpointStore, tmp_path: Path) -> None:
@@ -83,46 +67,6 @@ def test_ntriples_load_into_a_named_graph(endpoint_store: SparqlEndpointStore, t
     assert endpoint_store.bulk_load(f, format="ntriples", graph=g) == 2
     assert endpoint_store.graphs() == [g]
     assert endpoint_store.ask(f'ASK {{ <{P1}> skg:hasName "x" }}')
-
-
-def test_drop_graph_keeps_the_other(store: SparqlEndpointStore) -> None:
-    store.drop_graph(G_S25)
-    assert store.graphs() == [G_A16]
-    assert store.count(graph=G_S25) == 0
-    assert len(_values(store.select(PRODUCTS), "p")) == 2
-    store.drop_graph(G_S25)  # dropping a missing graph is fine
-    assert store.count(graph=G_A16) == _statements(A16)
-
-
-def test_select_json_shape(store: SparqlEndpointStore) -> None:
-    q = f"""SELECT ?name ?n ?lang ?typed ?unbound WHERE {{
-      <{P1}> skg:hasName ?name ; skg:hasSpec/skg:hasNumericValue ?n .
-      BIND(STRLANG("bonjour", "fr") AS ?lang)
-      BIND(STRDT("s", xsd:string) AS ?typed)
-      OPTIONAL {{ <{P1}> skg:nothing ?unbound }}
-    }} ORDER BY ?n"""
-    res = store.select(q)
-    assert res["head"] == {"vars": ["name", "n", "lang", "typed", "unbound"]}
-    rows = res["results"]["bindings"]
-    # Virtuoso stores "1249"^^xsd:decimal as an integer: same value, other datatype.
-    assert rows[0]["n"]["type"] == "literal" and Decimal(rows[0]["n"]["value"]) == 1249
-    assert rows[0]["n"]["datatype"] in (O.XSD_DECIMAL, O.XSD_INTEGER)
-    assert rows[0]["name"] == {"type": "literal", "value": "Galaxy S25 Ultra 256GB Titanium Black"}
-    assert rows[0]["lang"] == {"type": "literal", "value": "bonjour", "xml:lang": "fr"}
-    assert rows[0]["typed"] == {"type": "literal", "value": "s"}  # RDF 1.1: xsd:string is the simple literal
-    assert all("unbound" not in r for r in rows)
-    assert {"p": {"type": "uri", "value": P1}} in store.select(PRODUCTS)["results"]["bindings"]
-
-
-def test_ask_and_construct(store: SparqlEndpointStore) -> None:
-    assert store.ask(f"ASK {{ <{P1}> a skgt:Product }}")
-    assert not store.ask(f"ASK {{ <{P1}> a skgt:Category }}")
-    triples = store.construct(f"CONSTRUCT {{ ?p skg:hasName ?n }} WHERE {{ BIND(<{P1}> AS ?p) ?p skg:hasName ?n }}")
-    assert triples == [(f"<{P1}>", f"<{O.HAS_NAME}>", '"Galaxy S25 Ultra 256GB Titanium Black"')]
-    odd = store.construct('CONSTRUCT { skg:a skg:p "line\\nbreak \\"q\\" \\\\"@en } WHERE {}')
-    assert odd == [(f"<{O.SKG}a>", f"<{O.SKG}p>", '"line\\nbreak \\"q\\" \\\\"@en')]
-    described = store.construct(f"DESCRIBE <{P1}>")
-    assert (f"<{P1}>", f"<{O.TYPE}>", f"<{O.PRODUCT}>") in described
 
 
 def test_construct_terms_match_oxigraph(store: SparqlEndpointStore) -> None:
@@ -154,89 +98,14 @@ def test_update_runs_every_form(endpoint_store: SparqlEndpointStore) -> None:
         no_union.insert_where("?p skg:x 1", "?p a skgt:Product", graph=g)
 
 
-def test_explicit_prefixes_still_work(store: SparqlEndpointStore) -> None:
-    assert store.ask(O.sparql_prologue() + f"ASK {{ <{P1}> rdf:type skgt:Product }}")
-    assert store.ask(f"PREFIX skg: <{O.SKG}>\nASK {{ <{P1}> skg:hasName ?n }}")  # the others still added
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        'INSERT DATA { skg:a skg:b "c" }',
-        "PREFIX ex: <http://example.com/>\nDELETE WHERE { ?s ?p ?o }",
-        "# comment first\ndelete { ?s ?p ?o } where { ?s ?p ?o }",
-        "LOAD <http://example.com/data.nq>",
-        "CLEAR ALL",
-        f"DROP GRAPH <{G_S25}>",
-        "WITH <http://x/g> INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }",
-    ],
-)
-def test_updates_are_refused(store: SparqlEndpointStore, query: str) -> None:
-    before = store.count()
-    for method in (store.select, store.ask, store.construct):
-        with pytest.raises(StoreError, match="read-only"):
-            method(query)
-    assert store.count() == before and store.graphs() == sorted([G_S25, G_A16])
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "SELECT * WHERE { SERVICE <http://example.com/sparql> { ?s ?p ?o } }",
-        "SELECT * WHERE { ?s ?p ?o . service silent <http://example.com/sparql> { ?s ?p ?o } }",
-        "ASK { { SELECT ?s { SERVICE<http://e.com/q>{ ?s ?p ?o } } } }",
-        "CONSTRUCT { ?s ?p ?o } WHERE { SERVICE <http://e.com/q> { ?s ?p ?o } }",
-    ],
-)
-def test_service_is_refused(store: SparqlEndpointStore, query: str) -> None:
-    method = {"SELECT": store.select, "ASK": store.ask, "CONSTRUCT": store.construct}[query.split()[0]]
-    with pytest.raises(StoreError, match="SERVICE"):
-        method(query)
-
-
 def test_virtuoso_pragmas_are_refused(store: SparqlEndpointStore) -> None:
     with pytest.raises(StoreError, match="DEFINE"):
         store.select('define get:soft "replace" SELECT * FROM <http://example.com/x> WHERE { ?s ?p ?o }')
 
 
-def test_wrong_query_type_and_malformed_query(store: SparqlEndpointStore) -> None:
-    with pytest.raises(StoreError, match="expected a SELECT query, got ASK"):
-        store.select("ASK { ?s ?p ?o }")
-    with pytest.raises(StoreError, match="got SELECT"):
-        store.ask(PRODUCTS)
-    with pytest.raises(StoreError, match="got SELECT"):
-        store.construct(PRODUCTS)
-    with pytest.raises(StoreError, match="malformed"):
-        store.select("SELEC ?x WHERE { ?x ?p ?o }")
+def test_malformed_query_names_the_undeclared_prefix(store: SparqlEndpointStore) -> None:
     with pytest.raises(StoreError, match="malformed.*nope"):
         store.select("SELECT ?x WHERE { ?x nope:p ?o }")  # undeclared prefix, reported by the server
-
-
-def test_insert_where_reads_the_union_and_counts_new_quads(store: SparqlEndpointStore) -> None:
-    g = O.GRAPH + "test"
-    where = "?p a skgt:Product ; skg:variantOf ?r . ?r skg:belongs ?c"
-    assert store.insert_where("?p skg:belongs ?c", where, graph=g) == 4
-    assert store.insert_where("?p skg:belongs ?c", where, graph=g) == 0
-    assert store.count(graph=g) == 4 and g in store.graphs()
-    store.drop_graph(g)
-    assert store.count(graph=g) == 0 and g not in store.graphs()
-    with pytest.raises(StoreError, match="not a graph IRI"):
-        store.insert_where("?p skg:belongs ?c", where, graph="not an iri")
-
-
-def test_read_only_refuses_writes(store: SparqlEndpointStore, tmp_path: Path) -> None:
-    ro = SparqlEndpointStore(store.query_url, read_only=True)
-    assert len(_values(ro.select(PRODUCTS), "p")) == 4
-    for write in (
-        lambda: ro.bulk_load(A16),
-        lambda: ro.insert_where("?p skg:x 1", "?p a skgt:Product", graph=O.DERIVED_GRAPH),
-        lambda: ro.drop_graph(G_S25),
-        lambda: ro.update(f"DROP GRAPH <{G_S25}>"),
-        lambda: apply_rules(ro),
-    ):
-        with pytest.raises(StoreError, match="read-only"):
-            write()
-    assert store.count(graph=G_S25) == _statements(S25)
 
 
 def test_digest_auth_endpoint(endpoint_store: SparqlEndpointStore, virtuoso) -> None:
@@ -273,20 +142,11 @@ def test_silent_server_times_out() -> None:
         assert time.monotonic() - t0 < 10
 
 
-def test_bad_nquads_names_file_and_line(endpoint_store: SparqlEndpointStore, tmp_path: Path) -> None:
-    bad = tmp_path / "broken.nq"
-    bad.write_text(f'<{P1}> <{O.HAS_NAME}> "ok" <{G_S25}> .\n<{P1}> <{O.HAS_NAME}> "unterminated <{G_S25}> .\n')
-    with pytest.raises(StoreError) as e:
-        endpoint_store.bulk_load(bad)
-    assert "broken.nq" in str(e.value) and "line 2" in str(e.value)
+def test_bad_ntriples_and_server_refusals_name_the_file(endpoint_store: SparqlEndpointStore, tmp_path: Path) -> None:
     quad = tmp_path / "quad.nt"
     quad.write_text(f'<{P1}> <{O.HAS_NAME}> "ok" <{G_S25}> .\n')
     with pytest.raises(StoreError, match=r"quad\.nt, line 1"):
         endpoint_store.bulk_load(quad, format="ntriples", graph=G_S25)
-    with pytest.raises(StoreError, match="no such file"):
-        endpoint_store.bulk_load(tmp_path / "absent.nq")
-    with pytest.raises(StoreError, match="unknown format"):
-        endpoint_store.bulk_load(S25, format="turtle")
     # A statement the line check lets through but the server refuses still names the file.
     odd = tmp_path / "odd.nq"
     odd.write_text(f'<{P1}> <{O.HAS_NAME}> "x"^^<{O.XSD_INTEGER}> <{G_S25}> .\n')
@@ -325,14 +185,6 @@ def test_row_cap_truncation_is_reported(endpoint_store: SparqlEndpointStore, tmp
     # Without a declared cap the store cannot tell, and says nothing (documented).
     blind = SparqlEndpointStore(endpoint_store.query_url)
     assert len(blind.select(everything)["results"]["bindings"]) == 10_000
-
-
-def test_closed_store_raises(endpoint_store: SparqlEndpointStore) -> None:
-    s = SparqlEndpointStore(endpoint_store.query_url)
-    s.close()
-    s.close()  # idempotent
-    with pytest.raises(StoreError, match="closed"):
-        s.ask("ASK {}")
 
 
 # -- the packaged rules derive the same facts on Oxigraph and Virtuoso ----------------
