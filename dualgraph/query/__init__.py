@@ -1,0 +1,1 @@
+"""Question answering over the two graphs: question parsing, graph patterns, SPARQL compilation."""

@@ -1,0 +1,92 @@
+"""What the question parser produces: an intent and one constraint per clause, each with the
+exact span of the question it came from (so grounding and ``--explain`` can point at it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Op = Literal["<", "<=", ">", ">=", "=", "between"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Characters ``start:end`` of the question."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(slots=True)
+class NumericConstraint:
+    """``<attribute> <op> <number> [unit]``, e.g. "at least 8GB of RAM", "under ₹20k", "between 300 and 400".
+
+    ``value``/``high`` are in ``unit`` (canonical, as :mod:`dualgraph.skg.quantities` stores
+    numbers), or raw when the question gave no unit. ``attribute``: the words that name
+    what is measured ("RAM", "battery", "price", "display"), or "" when only the unit says.
+    """
+
+    span: Span
+    op: Op
+    value: float
+    high: float | None = None
+    unit: str | None = None
+    dimension: str | None = None
+    attribute: str = ""
+
+
+@dataclass(slots=True)
+class FeatureConstraint:
+    """A yes/no property: "5G", "wireless charging", "no NFC", "4G only" (``only`` = exclusive)."""
+
+    span: Span
+    phrase: str
+    negated: bool = False
+    only: bool = False
+
+
+@dataclass(slots=True)
+class ValueConstraint:
+    """A categorical value named in the question: "Dynamic AMOLED 2X", "Snapdragon 8 Elite", "Wi-Fi 7"."""
+
+    span: Span
+    phrase: str
+    attribute: str = ""
+    negated: bool = False
+
+
+@dataclass(slots=True)
+class EntityRef:
+    """A named product, range, series, brand or category: "Galaxy S25", "Flip 7", "A series", "phones"."""
+
+    span: Span
+    phrase: str
+    kind: Literal["product", "range", "brand", "category", "unknown"] = "unknown"
+
+
+Constraint = NumericConstraint | FeatureConstraint | ValueConstraint
+
+
+@dataclass(slots=True)
+class Intent:
+    """What kind of answer is wanted.
+
+    ``kind``: list, count, superlative (``direction`` max/min over ``attribute``, top ``k``),
+    compare (which of the named products has more/less of ``attribute``), describe, yesno.
+    """
+
+    kind: Literal["list", "count", "superlative", "compare", "describe", "yesno"] = "list"
+    attribute: str = ""
+    direction: Literal["max", "min"] | None = None
+    k: int = 1
+
+
+@dataclass(slots=True)
+class ParsedQuestion:
+    question: str
+    intent: Intent
+    entities: list[EntityRef] = field(default_factory=list)
+    constraints: list[Constraint] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    """Human-readable notes on each decision, for ``dualgraph ask --explain``."""
