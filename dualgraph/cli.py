@@ -31,6 +31,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         llm_base_url=args.llm_url,
         llm_model=args.llm_model,
         llm_api_key_env=args.llm_api_key_env,
+        embedder_name=args.embedder,
     )
     manifest = build_index(args.dataset, args.index, config)
     print(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -110,7 +111,9 @@ def _cmd_search(args: argparse.Namespace) -> int:
     except FileNotFoundError as e:
         print(f"dualgraph search: {e}", file=sys.stderr)
         return 2
-    embedder, _ = build_models(ModelsConfig(cache_dir=Path(args.index) / "cache"))
+    saved = Path(args.index) / "models.json"
+    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
+    embedder, _ = build_models(models.model_copy(update={"cache_dir": Path(args.index) / "cache", "llm": None}))
     if args.mode == "naive":
         result = tkg.naive(embedder, top_chunks=args.k).retrieve([args.text])[0]
     else:
@@ -167,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
     ix.add_argument("--no-tkg", action="store_true", help="build the Symbolic KG only")
     ix.add_argument("--extractor", choices=["heuristic", "llm", "both"], help="entity extraction (default heuristic: no model)")
+    ix.add_argument("--embedder", help="sentence-transformers model name or path (default: the bundled all-MiniLM-L6-v2)")
     ix.add_argument("--llm-url", help="an OpenAI-compatible server (vLLM, llama.cpp, a hosted one), e.g. http://127.0.0.1:8080")
     ix.add_argument("--llm-model", help="model name sent to the LLM server")
     ix.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")

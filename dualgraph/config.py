@@ -114,7 +114,7 @@ class IndexConfig(BaseModel):
             loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             data.update(loaded.get("index", loaded))
         # Flat CLI overrides ("store_query_url", "tkg_extractor", "llm_model") land in their section.
-        sections = {"store_": ("store",), "tkg_": ("tkg",), "llm_": ("models", "llm")}
+        sections = {"store_": ("store",), "tkg_": ("tkg",), "llm_": ("models", "llm"), "embedder_": ("models", "embedder")}
         for key, value in overrides.items():
             if value is None:
                 continue

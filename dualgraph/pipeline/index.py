@@ -105,6 +105,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]
     t0 = time.time()
     save_store_config(config.store, layout.root)
+    # Queries must embed with the model the index was built with: remember it (never the API key).
+    (layout.root / "models.json").write_text(config.models.model_dump_json(indent=1), encoding="utf-8")
     with open_store(config.store, layout.root) as store:
         if removed or to_replace:
             state.set_stale(True)
