@@ -101,6 +101,7 @@ class IndexConfig(BaseModel):
     progress: bool = Field(True, description="Show progress bars on long steps.")
     store: StoreConfig = Field(default_factory=StoreConfig, description="The SPARQL store the SKG is written to.")
     tkg: TkgConfig = Field(default_factory=TkgConfig, description="The Textual KG build.")
+    patterns: bool = Field(True, description="Build the graph pattern index that grounds question constraints on the SKG.")
     models: ModelsConfig = Field(default_factory=ModelsConfig, description="Embedder and (optional) LLM.")
     cache_dir: Path | None = Field(
         None, description="Model response cache; default INDEX/cache, so re-indexing unchanged text costs nothing."

@@ -142,10 +142,16 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             rules_report = apply_rules(store, rules, progress=config.progress)
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
-        tkg_report = None
+        tkg_report = patterns_report = None
+        models = _LazyModels(config, meter)
         if config.tkg.enabled and state.stale["tkg"]:
-            tkg_report = build_tkg(layout, known, config, store, meter=meter)
+            tkg_report = build_tkg(layout, known, config, store, embedder=models.embedder, llm=models.llm)
             state.set_stale(False, views=("tkg",))
+        if config.patterns and state.stale["patterns"]:
+            from dualgraph.query.patterns import build_pattern_index
+
+            patterns_report = build_pattern_index(store, models.embedder, layout.root / "patterns")
+            state.set_stale(False, views=("patterns",))
         state.checkpoint()
         _remove_dead_shards(layout, known)
         counts = _store_counts(store)
@@ -171,6 +177,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         **counts,
         "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
         "tkg": tkg_report if tkg_report is not None else ("unchanged" if config.tkg.enabled else "disabled"),
+        "patterns": patterns_report if patterns_report is not None else ("unchanged" if config.patterns else "disabled"),
         "model_usage": meter.to_dict(),
         "seconds": {
             "convert": round(t_convert, 3),
@@ -204,6 +211,28 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
             break
         before = after
     return start - before
+
+
+class _LazyModels:
+    """The embedder and LLM, loaded only if a step needs them (loading MiniLM takes seconds)."""
+
+    def __init__(self, config: IndexConfig, meter: TokenMeter) -> None:
+        self._config, self._meter, self._built = config, meter, None
+
+    def _build(self):
+        if self._built is None:
+            from dualgraph.models.factory import build_models
+
+            self._built = build_models(self._config.models, meter=self._meter)
+        return self._built
+
+    @property
+    def embedder(self):
+        return self._build()[0]
+
+    @property
+    def llm(self):
+        return self._build()[1]
 
 
 def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:

@@ -21,7 +21,8 @@ STATE_VERSION = 2
 class IndexState:
     """Per-document records (keyed by metadata path) plus which derived views are stale.
 
-    A view (``"rules"``: the rule-derived graph, ``"tkg"``: the merged Textual KG) is stale
+    A view (``"rules"``: the rule-derived graph, ``"tkg"``: the merged Textual KG,
+    ``"patterns"``: the graph pattern index) is stale
     from the moment a document changes until it has been rebuilt.
 
     >>> import tempfile, pathlib
@@ -32,7 +33,7 @@ class IndexState:
     'h'
     """
 
-    VIEWS = ("rules", "tkg")
+    VIEWS = ("rules", "tkg", "patterns")
 
     def __init__(self, path: Path, documents: dict[str, dict[str, Any]], stale: dict[str, bool]) -> None:
         self.path = path

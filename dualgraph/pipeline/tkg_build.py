@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dualgraph.config import IndexConfig
-from dualgraph.models.base import TokenMeter
-from dualgraph.models.factory import build_models
+from dualgraph.models.base import LLM, Embedder
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import merge_mentions, save_tkg
@@ -31,7 +30,7 @@ def _read_shards(layout: IndexLayout, kind: str, keys: set[str], live: set[tuple
 
 
 def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConfig, store, *,
-              meter: TokenMeter) -> dict[str, Any]:
+              embedder: Embedder, llm: LLM | None) -> dict[str, Any]:
     """Rebuild the merged TKG from the live documents' shards; returns counts for the manifest."""
     t0 = time.time()
     live_docs = [d for d in documents.values() if d.get("loaded") and d.get("tkg_shard")]
@@ -40,7 +39,6 @@ def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConf
     chunks = {r["chunk_id"]: Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]),
                                    tuple(r["products"] or ())) for r in _read_shards(layout, "chunks", keys, live)}
     mentions = [Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)]
-    embedder, llm = build_models(config.models, meter=meter)
     if llm is not None and config.tkg.summarise:
         from dualgraph.tkg.summarise import merge_with_summaries
 

@@ -1,0 +1,349 @@
+"""Parse a shopper's question into an intent, entity mentions and one constraint per clause.
+
+Deterministic and catalog-independent: a small seed lexicon of common feature words plus
+general rules (technology tokens such as "IP68"/"USB-C", "with X"/"supports X" phrases,
+capitalised names with model numbers). Numbers are read by :mod:`dualgraph.query.parse_numbers`.
+Grounding on the graph happens later, so spans stay tight and names are not merged.
+
+>>> p = parse_question("Which samsung phones under £500 have at least 8GB RAM and no NFC?")
+>>> p.intent.kind, [(e.phrase, e.kind) for e in p.entities]
+('list', [('samsung', 'brand'), ('phones', 'category')])
+>>> [(c.op, c.value, c.unit, c.attribute) for c in p.constraints if hasattr(c, "op")]
+[('<', 500.0, 'GBP', 'price'), ('>=', 8.0, 'GB', 'RAM')]
+>>> [(c.phrase, c.negated) for c in p.constraints if hasattr(c, "negated") and not hasattr(c, "attribute")]
+[('NFC', True)]
+>>> p = parse_question("Which has the bigger display, the Galaxy S25 or the Galaxy Z Flip7?")
+>>> p.intent.kind, p.intent.attribute, p.intent.direction, [e.phrase for e in p.entities]
+('compare', 'display', 'max', ['Galaxy S25', 'Galaxy Z Flip7'])
+>>> p = parse_question("top 3 cheapest phones with a 1TB storage option")
+>>> p.intent.kind, p.intent.k, p.intent.direction, p.intent.attribute, p.constraints[0].value
+('superlative', 3, 'min', 'price', 1000.0)
+"""
+
+from __future__ import annotations
+
+import re
+
+from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span,
+                                   ValueConstraint)
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
+from dualgraph.skg.quantities import parse_quantity
+
+__all__ = ["parse_question"]
+
+# --- lexicons (seeds; general rules below catch what they miss) ---------------------------------
+_FEATURE_SEED = [
+    r"reverse\s+wireless\s+charging", r"wireless\s+charging", r"fast\s+charging", r"super\s+fast\s+charging",
+    r"stereo\s+speakers?", r"ir\s+blaster", r"infrared(?:\s+blaster)?", r"(?:3\.5\s*mm\s+)?headphone\s+jack",
+    r"audio\s+jack", r"expandable\s+storage", r"(?:micro\s*sd|sd|memory)\s+card(?:\s+slot)?", r"microsd",
+    r"dual[\s-]sim", r"e-?sim", r"volte", r"vowifi", r"nfc", r"[2345]g(?:\s+lte)?", r"lte", r"gps",
+    r"wi-?fi(?:\s+\d+e?)?", r"bluetooth(?:\s+\d(?:\.\d)?)?", r"usb[\s-]?c", r"usb\s+type[\s-]?c", r"ipx?\d{1,2}",
+    r"[48]k(?:\s+(?:video|recording))?", r"ois", r"optical\s+image\s+stabili[sz]ation",
+    r"(?:in-display\s+|under-display\s+)?fingerprint(?:\s+(?:sensor|scanner|reader))?", r"face\s+(?:unlock|id)",
+    r"water[\s-]?(?:resistance|resistant|proof)", r"dust[\s-]?(?:resistance|resistant|proof)",
+    r"splash[\s-]resistan(?:t|ce)", r"stylus(?:\s+support)?", r"s\s+pen", r"hdr10\+?", r"dolby\s+(?:atmos|vision)",
+    r"always[\s-]on\s+display", r"fm\s+radio", r"satellite\s+(?:connectivity|messaging|sos|calling)",
+    r"uwb", r"ultra[\s-]wideband", r"magsafe", r"qi2?", r"gorilla\s+glass(?:\s+victus\s*\d?\+?)?",
+    r"ai\s+features", r"wireless\s+(?:earbuds\s+)?support", r"touch\s*screen", r"hdmi(?:\s+\d(?:\.\d)?)?",
+]
+_FEATURE_RE = re.compile(r"(?<![\w-])(?:" + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True)) + r")(?![\w-])",
+                         re.I)
+_TECH_TOKEN = re.compile(r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
+                         r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])")
+_CATEGORY = (r"mobile\s+phones?|smart\s*phones?|phones?|mobiles?|handsets?|tablets?|tvs?|televisions?|laptops?"
+             r"|notebooks?|(?:tv\s+|wall\s+)?mounts?|monitors?|headphones?|earbuds?|smart\s*watch(?:es)?"
+             r"|watch(?:es)?|printers?|routers?|consoles?|refrigerators?|fridges?|foldables?")
+_CATEGORY_RE = re.compile(rf"(?<![\w-])(?:{_CATEGORY})(?![\w-])", re.I)
+_NOT_BRAND = frozenset("""which what the a an all any many cheap cheapest best good new latest budget flagship foldable
+rugged gaming camera small large big compact premium affordable top other some these those smart folding unlocked
+refurbished used dual android ios more most how of are is do does show list find me my for with and or in
+under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available""".split())
+_Q_WORDS = frozenset("""Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
+Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Where When Why My Me It
+That This Than Or And Vs""".split())
+_NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+)*|\+")
+_NAME_TAIL = frozenset({"Pro", "Max", "Ultra", "Plus", "plus", "mini", "Mini", "Lite", "lite", "FE", "Edge", "+",
+                        "Neo", "Prime", "Note", "Fold", "Flip", "Fit"})
+_RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
+_VALUE_ATTR = (r"display|screen|panel|chip|chipset|processor|soc|cpu|gpu|os|operating\s+system|sensor|glass"
+               r"|finish|colou?r|material|frame|build")
+_VALUE_FAMILIES = re.compile(
+    r"(?<![\w-])(?:(?:Qualcomm\s+)?Snapdragon|(?:MediaTek\s+)?(?:Dimensity|Helio)|MediaTek|Exynos|Google\s+Tensor"
+    r"|Tensor|Kirin|Unisoc|A\d{2}\s+Bionic|Apple\s+[AM]\d+|Bionic|(?:Dynamic\s+|Super\s+|Fluid\s+)?AMOLED|P?OLED"
+    r"|LTPO|LCD|IPS|QLED|Mini-?LED|Super\s+Retina(?:\s+XDR)?|Retina|Android|iOS|HarmonyOS|HyperOS|OxygenOS"
+    r"|One\s+UI)(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))*", re.I)
+_NEG = re.compile(r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor)|n't|\bdo\s+not|\bdoes\s+not)"
+                  r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
+                  r"|with))*[\s-]+$", re.I)
+_WITH = re.compile(r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
+                   r"|comes\s+with)\s+(?:an?\s+|the\s+|some\s+|any\s+)?", re.I)
+_PHRASE_STOP = frozenset("""and or but under over below above for that which in on at from than by to with without
+less more the a an is are does do has have can within between of priced costing price budget no not non
+only just""".split())
+
+_SUPERLATIVES = [  # (pattern, direction, implied attribute)
+    (r"most\s+expensive|priciest|costliest|dearest", "max", "price"),
+    (r"least\s+expensive|cheapest|most\s+affordable|lowest[\s-]priced", "min", "price"),
+    (r"lightest", "min", "weight"), (r"heaviest", "max", "weight"),
+    (r"thinnest|slimmest", "min", "thickness"), (r"thickest", "max", "thickness"),
+    (r"smallest", "min", "size"), (r"largest|biggest", "max", "size"),
+    (r"highest|best|fastest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
+    (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
+]
+_COMPARATIVES = [
+    (r"more\s+expensive|pricier|costlier|dearer", "max", "price"),
+    (r"cheaper|less\s+expensive|more\s+affordable", "min", "price"),
+    (r"lighter", "min", "weight"), (r"heavier", "max", "weight"),
+    (r"thinner|slimmer", "min", "thickness"), (r"thicker", "max", "thickness"),
+    (r"smaller", "min", "size"), (r"larger|bigger", "max", "size"),
+    (r"better|higher|faster|longer|more|greater|stronger|brighter|newer", "max", ""),
+    (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
+]
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+
+
+class _Claims:
+    """Character ranges already used, so that constraints and entities never overlap."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int]] = []
+
+    def free(self, a: int, b: int) -> bool:
+        return all(b <= s or a >= e for s, e in self.spans)
+
+    def take(self, a: int, b: int) -> None:
+        self.spans.append((a, b))
+
+
+def _span(q: str, a: int, b: int) -> Span:
+    return Span(a, b, q[a:b])
+
+
+def _negated(q: str, start: int, floor: int = 0) -> bool:
+    return _NEG.search(q[max(floor, start - 40):start]) is not None
+
+
+def _only(q: str, start: int, end: int) -> bool:
+    return bool(re.match(r"[\s-]*only\b", q[end:], re.I) or re.search(r"\b(?:only|just)\s+$", q[:start], re.I))
+
+
+def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
+    found: list[tuple[int, int]] = []
+    for m in _FEATURE_RE.finditer(q):
+        if claims.free(*m.span()):
+            found.append(m.span())
+            claims.take(*m.span())
+    for m in _TECH_TOKEN.finditer(q):  # "LDAC", "UFS 4.0", "Wi-Fi" not in the seeds
+        word = m.group().split()[0].rstrip("+")
+        if (claims.free(*m.span()) and not ATTRIBUTE_RE.fullmatch(word) and not _CATEGORY_RE.fullmatch(word)
+                and word not in _Q_WORDS and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
+                and not _VALUE_FAMILIES.match(m.group())):
+            if _RANGE_WORD.match(q, m.end()) or _CATEGORY_RE.match(q, m.end() + 1) or _in_name(q, *m.span()):
+                continue  # "OLED TVs", "X series", "Pixel 9 XL" are names, not features
+            found.append(m.span())
+            claims.take(*m.span())
+    return _build_features(q, found, trace)
+
+
+def _in_name(q: str, a: int, b: int) -> bool:
+    """Whether a token sits next to a capitalised or numbered word: part of a product name."""
+    before = re.search(r"([\w+]+) $", q[:a])
+    after = re.match(r" ([\w+]+)", q[b:])
+    def name_like(w: str) -> bool:
+        return (w[0].isupper() or any(c.isdigit() for c in w)) and w not in _Q_WORDS and not ATTRIBUTE_RE.fullmatch(w)
+    return bool(before and name_like(before.group(1)) or after and name_like(after.group(1)))
+
+
+def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> list[FeatureConstraint]:
+    out: list[FeatureConstraint] = []
+    for a, b in sorted(found):
+        neg = _negated(q, a)
+        if not neg and out and out[-1].negated and re.fullmatch(r"\s*(?:,|or|nor|,\s*or)\s*", q[out[-1].span.end:a]):
+            neg = True  # "without NFC or 5G"
+        only = _only(q, a, b)
+        out.append(FeatureConstraint(_span(q, a, b), q[a:b], neg, only))
+        trace.append(f"feature {q[a:b]!r}" + (" negated" if neg else "") + (" only" if only else ""))
+    return out
+
+
+def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
+    """General rule: lower-case noun phrases after "with"/"has"/"supports" name a feature."""
+    found = []
+    for m in _WITH.finditer(q):
+        words = list(re.finditer(r"[a-z][a-z-]*", q[m.end():m.end() + 40]))
+        taken: list[re.Match[str]] = []
+        pos = m.end()
+        for w in words:
+            if q[pos:m.end() + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
+                break
+            taken.append(w)
+            pos = m.end() + w.end()
+        if not taken or any(re.fullmatch(rf"{pat}", w.group(), re.I)
+                            for w in taken for pat, _, _ in _SUPERLATIVES + _COMPARATIVES):
+            continue
+        a, b = m.end() + taken[0].start(), m.end() + taken[-1].end()
+        last = taken[-1].group()
+        attr_end = [m.end() for m in ATTRIBUTE_RE.finditer(q, a, b)]
+        if (not claims.free(a, b) or b in attr_end or _CATEGORY_RE.fullmatch(last)
+                or _CATEGORY_RE.fullmatch(q[a:b])):
+            continue
+        found.append((a, b))
+        claims.take(a, b)
+    return _build_features(q, found, trace)
+
+
+def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
+    out = []
+    cap = r"(?:[A-Z0-9][\w+.]*|[a-z][A-Z]\w*)"
+    general = re.compile(rf"\b(?:a|an|with|running|by)\s+(?P<v>{cap}(?:\s+{cap})*)(?=\s+(?i:{_VALUE_ATTR})\b)")
+    spans = [(m.start(), m.end()) for m in _VALUE_FAMILIES.finditer(q)]
+    spans += [m.span("v") for m in general.finditer(q)]
+    for a, b in sorted(spans):
+        while b > a and q[b - 1] in ".,":
+            b -= 1
+        phrase = q[a:b]
+        if not claims.free(a, b) or parse_quantity(phrase) is not None or not re.search(r"[A-Za-z]{2}", phrase):
+            continue
+        attr_m = re.match(rf"\s+({_VALUE_ATTR})\b", q[b:], re.I)
+        if attr_m:
+            attr = attr_m.group(1).lower()
+        elif re.search(r"\brunning\s+$|\bon\s+$", q[:a]) or re.match(r"(?:Android|iOS|\w+OS|One UI)", phrase):
+            attr = "os"
+        elif re.match(r"(?i)(?:qualcomm|snapdragon|mediatek|dimensity|helio|exynos|tensor|kirin|unisoc|apple|a\d)",
+                      phrase):
+            attr = "processor"
+        else:
+            attr = "display"
+        claims.take(a, b)
+        out.append(ValueConstraint(_span(q, a, b), phrase, attr, _negated(q, a)))
+        trace.append(f"value {phrase!r} for {attr}")
+    return out
+
+
+def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
+    out: list[EntityRef] = []
+    for m in _CATEGORY_RE.finditer(q):
+        if claims.free(*m.span()):
+            prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[:m.start()])
+            if prev and prev.group(1) not in _NOT_BRAND and not ATTRIBUTE_RE.fullmatch(prev.group(1)) \
+                    and claims.free(*prev.span(1)) and not prev.group(1).endswith(("est", "ing", "able")):
+                out.append(EntityRef(_span(q, *prev.span(1)), prev.group(1), "brand"))
+                claims.take(*prev.span(1))
+                trace.append(f"brand {prev.group(1)!r} before a category word")
+            out.append(EntityRef(_span(q, *m.span()), m.group(), "category"))
+            claims.take(*m.span())
+            trace.append(f"category {m.group()!r}")
+    # Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14").
+    run: list[re.Match[str]] = []
+    parts = [m for m in _NAME_PART.finditer(q) if not (ATTRIBUTE_RE.fullmatch(m.group()) or
+             re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group()))]
+    for m in [*parts, None]:
+        ok = m is not None and claims.free(*m.span()) and (
+            (run and (m.group() in _NAME_TAIL or m.group()[0].isdigit()) and q[run[-1].end():m.start()] == " ")
+            or (m.group()[0].isupper() or re.match(r"[a-z]+[A-Z]", m.group()) or
+                (m.group()[0].isdigit() and run)) and m.group() not in _Q_WORDS
+            and (not run or q[run[-1].end():m.start()] == " "))
+        if ok:
+            run.append(m)  # type: ignore[arg-type]
+            continue
+        if run:
+            out.extend(_name(q, run, claims, trace))
+        run = [m] if m is not None and claims.free(*m.span()) and m.group()[0].isupper() \
+            and (m.group() not in _Q_WORDS or len(m.group()) == 1 and _RANGE_WORD.match(q, m.end())) else []
+    out.sort(key=lambda e: e.span.start)
+    return out
+
+
+def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:
+    a, b = run[0].start(), run[-1].end()
+    phrase = q[a:b]
+    if r := _RANGE_WORD.match(q, b):
+        b, kind = r.end(), "range"
+    elif any(ch.isdigit() for ch in phrase):
+        kind = "product"
+    elif _CATEGORY_RE.match(q, b + 1):
+        kind = "brand"
+    else:
+        kind = "unknown"
+    claims.take(a, b)
+    trace.append(f"{kind} name {q[a:b]!r}")
+    return [EntityRef(_span(q, a, b), q[a:b], kind)]  # type: ignore[arg-type]
+
+
+def _attribute_near(q: str, pos: int) -> str:
+    window = q[pos:pos + 40]
+    m = ATTRIBUTE_RE.search(window)
+    if m and len(window[:m.start()].split()) <= 3 and not re.search(r"[,?]", window[:m.start()]):
+        return attribute_label(m.group(1))
+    return ""
+
+
+def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
+    low = q.lower()
+    for n in numerics:  # "at least 8GB" is no superlative, "more than 120Hz" no comparison
+        low = low[:n.span.start] + " " * (n.span.end - n.span.start) + low[n.span.end:]
+    names = [e for e in entities if e.kind in ("product", "range", "unknown")]
+    if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low):
+        trace.append("intent count")
+        return Intent("count")
+    if re.search(r"\btell\s+me\s+(?:more\s+)?about\b|\bdescribe\b|\b(?:specs|specifications|details|features|"
+                 r"overview)\s+(?:of|for|on)\b|\bwhat\s+(?:are|is)\s+the\s+specs?\b", low):
+        trace.append("intent describe")
+        return Intent("describe")
+    for pat, direction, implied in _COMPARATIVES:
+        if m := re.search(rf"\b(?:{pat})\b", low):
+            if len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low):
+                attr = _attribute_near(q, m.end()) or implied
+                if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end():])):
+                    attr = _attribute_near(q, m.end() + f.end())
+                trace.append(f"intent compare: {m.group()!r} -> {direction} {attr or '?'}")
+                return Intent("compare", attr, direction)  # type: ignore[arg-type]
+    if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):
+        f = re.search(r"\b(?:for|on|in\s+terms\s+of|by)\s+", q)
+        attr = _attribute_near(q, f.end()) if f else ""
+        trace.append(f"intent compare: two names, attribute {attr or '?'}")
+        return Intent("compare", attr)
+    for pat, direction, implied in _SUPERLATIVES:
+        if m := re.search(rf"\b(?:{pat})\b", low):
+            attr = _attribute_near(q, m.end()) or implied
+            k = 1
+            if km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low):
+                k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
+            elif km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+(?:{pat})\b", low):
+                k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
+            trace.append(f"intent superlative: {m.group()!r} -> {direction} {attr or '?'} k={k}")
+            return Intent("superlative", attr, direction, k)  # type: ignore[arg-type]
+    if re.match(r"\s*(?:does|do|is|are|can|has|have|will|did|would|could)\b", low) \
+            and not re.match(r"\s*(?:is|are)\s+there\b", low):
+        trace.append("intent yesno")
+        return Intent("yesno")
+    trace.append("intent list")
+    return Intent("list")
+
+
+def parse_question(question: str, *, currency: str | None = None) -> ParsedQuestion:
+    """Intent, entities and constraints of ``question``; bare prices take ``currency``.
+
+    >>> p = parse_question("Does the Zephyr X2 Pro support 5G?")
+    >>> p.intent.kind, p.entities[0].phrase, p.constraints[0].phrase
+    ('yesno', 'Zephyr X2 Pro', '5G')
+    >>> p = parse_question("phones under 20k with 4G only", currency="INR")
+    >>> [(c.op, c.value, c.unit) for c in p.constraints[:1]], p.constraints[1].only
+    ([('<', 20000.0, 'INR')], True)
+    """
+    q, trace, claims = question, [], _Claims()
+    features = _features(q, claims, [])
+    values = _values(q, claims, trace)
+    numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
+    # A feature word that names what a number measures ("15W wireless charging") is the attribute.
+    features = [f for f in features if not any(a < f.span.end and f.span.start < b for a, b in used)]
+    claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]
+    claims.spans += used + [(v.span.start, v.span.end) for v in values]
+    trace.extend(f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "")
+                 for f in features)
+    entities = _entities(q, claims, trace)
+    features += _with_phrases(q, claims, trace)
+    intent = _intent(q, entities, numerics, trace)
+    constraints: list[NumericConstraint | FeatureConstraint | ValueConstraint] = [*numerics, *features, *values]
+    constraints.sort(key=lambda c: c.span.start)
+    return ParsedQuestion(q, intent, entities, constraints, trace)

@@ -1,0 +1,260 @@
+"""Numeric clauses of a shopper's question: "under ₹20k", "at least 8GB of RAM", "between 300 and 400".
+
+Numbers and units go through :mod:`dualgraph.skg.quantities`, so a question's numbers land in
+the same canonical units the graph stores ("1TB" is 1000 GB, "6.7-inch" is 170.18 mm).
+
+Conventions (documented decisions):
+
+* "under/below/less than N" → ``<``; "over/more than/above/exceeding N" → ``>``;
+  "at least N", "N or more", "N+", "minimum N" → ``>=``; "at most/up to/no more than N",
+  "N or less", "maximum N" → ``<=``; "between A and B", "from A to B", "A-B" → ``between``
+  (inclusive).
+* A number with a unit but no comparator ("50MP camera", "1TB storage option") is ``=``.
+  A bare number with no comparator and no unit ("iPhone 17", "Android 15") is no constraint.
+* "k"/"thousand" ×1e3, "lakh"/"lac" ×1e5, "crore" ×1e7, "million" ×1e6. An amount with a
+  lakh/crore multiplier, or a bare "20k" that nothing else names, is a price.
+* A currency word or symbol makes the unit an ISO code; "pounds" is money, not mass.
+* The attribute is the nearest attribute word after the number (up to three words, within the
+  clause), else the last one before it in the clause; price words ("cost", "budget",
+  "cheaper") name the price, and a currency amount with no attribute is the price.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from dualgraph.query.model import NumericConstraint, Span
+from dualgraph.skg.quantities import convert, normalise_unit
+
+__all__ = ["ATTRIBUTE_RE", "PRICE_WORDS", "attribute_label", "find_numeric"]
+
+# Attribute words, longest first so "refresh rate" wins over "rate".
+_ATTRIBUTES = [
+    "refresh rate", "battery life", "battery capacity", "screen size", "display size", "screen-to-body ratio",
+    "internal storage", "storage capacity", "charging speed", "wired charging", "wireless charging",
+    "fast charging", "main camera", "rear camera", "front camera", "selfie camera", "ultrawide camera",
+    "telephoto camera", "camera resolution", "clock speed", "processor speed", "peak brightness",
+    "pixel density", "optical zoom", "digital zoom", "zoom", "battery", "display", "screen", "RAM", "ROM",
+    "memory", "storage", "charging", "charger", "camera", "weight", "thickness", "height", "width", "depth",
+    "processor", "CPU", "GPU", "chipset", "brightness", "resolution", "warranty", "size", "capacity",
+    "wattage", "power", "speed", "price", "cost", "costs", "costing", "priced", "budget", "spend", "pay",
+]
+ATTRIBUTE_RE = re.compile(r"\b(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]+") for a in _ATTRIBUTES) + r")\b",
+                          re.I)
+PRICE_WORDS = frozenset({"price", "cost", "costs", "costing", "priced", "budget", "spend", "pay", "cheaper",
+                         "pricier", "costlier", "cheap", "expensive"})
+
+_CUR_SYMBOL = r"(?:US\$|UK£|₹|£|\$|€|Rs\.?|INR|GBP|USD|EUR)"
+_CUR_WORDS = {"rupee": "INR", "rupees": "INR", "rs": "INR", "rs.": "INR", "inr": "INR", "pound": "GBP",
+              "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "dollar": "USD", "dollars": "USD", "bucks": "USD",
+              "usd": "USD", "euro": "EUR", "euros": "EUR", "eur": "EUR"}
+_CUR_POST = r"(?:rupees?|Rs\.?|INR|pounds?|quid|GBP|dollars?|bucks|USD|euros?|EUR)"
+_MULT = {"k": 1e3, "thousand": 1e3, "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7,
+         "crores": 1e7, "cr": 1e7, "million": 1e6, "mn": 1e6}
+_NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
+_MENTION = re.compile(
+    rf"(?:(?<![\w])(?P<pre>{_CUR_SYMBOL}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
+    r"(?P<plus1>\+)?", re.I)
+_UNIT_AFTER = re.compile(r"(?:\s*-\s*|\s*)(?P<unit>\"|[^\W\d_][^\W\d_/²]*(?:/[a-z]+)?|%|°[CF])", re.I)
+_CUR_AFTER = re.compile(rf"\s*(?P<cur>{_CUR_POST})(?![\w])", re.I)
+_CUE_WORDS = frozenset({"under", "over", "above", "below", "between", "from", "at", "up", "to", "exactly", "max",
+                        "min", "maximum", "minimum", "within", "beneath", "sub", "than", "of", "with"})
+_K_FEATURE = re.compile(r"\s*(?:video|recording|resolution|display|screen|tv|hdr|uhd|camera|monitor|panel)", re.I)
+
+_BEFORE = [  # (pattern ending right before the number, op); the longest phrases first
+    (r"(?:no|not)\s+(?:more|greater|higher|bigger|larger|heavier)\s+than|not\s+exceeding", "<="),
+    (r"(?:no|not)\s+(?:less|fewer|lower|smaller|lighter)\s+than", ">="),
+    (r"at\s+least|minimum(?:\s+of)?|min\.?|starting\s+(?:at|from)|upwards\s+of", ">="),
+    (r"at\s+most|up\s*to|maximum(?:\s+of)?|max\.?|within|tops", "<="),
+    (r"under|below|beneath|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|cheaper\s+than|lighter\s+than"
+     r"|thinner\s+than|sub", "<"),
+    (r"over|above|more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than|exceeding|beyond"
+     r"|in\s+excess\s+of|pricier\s+than|costlier\s+than|heavier\s+than|faster\s+than|longer\s+than", ">"),
+    (r"exactly|precisely|of|with|equal\s+to", "="),
+]
+_BEFORE_RE = [(re.compile(rf"(?<![\w])(?:{p})\s*$", re.I), op) for p, op in _BEFORE]
+_AFTER_RE = [
+    (re.compile(r"\s*(?:or|and)\s+(?:more|higher|above|greater|larger|bigger|over|up|better|faster|longer)\b"
+                r"|(?-i:\s*plus)\b|\s*(?:minimum|min\.?|at\s+least)(?![\w])", re.I), ">="),
+    (re.compile(r"\s*(?:or|and)\s+(?:less|fewer|lower|below|smaller|under|down|cheaper|lighter|thinner)\b"
+                r"|\s*(?:maximum|max\.?|at\s+most|tops)(?![\w])", re.I), "<="),
+]
+_CLAUSE_STOP = re.compile(r"[,;?!:()]|\b(?:and|with|without|that|which|but|or|while|having|for|in|from|under|over"
+                          r"|than|who|where|by|at|on|to)\b", re.I)
+
+
+@dataclass
+class _Mention:
+    start: int
+    end: int
+    value: float  # the number times its multiplier, in the unit as written
+    unit: str | None  # the unit as written (a currency as its ISO code)
+    mult: bool
+    plus: bool
+
+
+def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
+    out: list[_Mention] = []
+    for m in _MENTION.finditer(q):
+        start, end = m.start("num"), m.end()
+        if any(a < end and start < b for a, b in blocked):
+            continue
+        if not m.group("pre") and start and re.match(r"[\w.,]", q[start - 1]):
+            continue  # inside a name or a number: "S25", "v2.1"
+        unit = None
+        if m.group("pre"):
+            start, unit = m.start("pre"), normalise_unit(m.group("pre"))[0]
+        raw = m.group("num").replace(",", "")
+        value = float(raw)
+        k_token = m.group("k")
+        if k_token:
+            if k_token == "K" and not unit and _K_FEATURE.match(q, end):
+                continue  # "8K video" is a feature, not 8000
+            value *= 1e3
+        elif m.group("mult"):
+            value *= _MULT[m.group("mult").lower()]
+        mult = bool(k_token or m.group("mult"))
+        plus = bool(m.group("plus1"))
+        if unit is None and (c := _CUR_AFTER.match(q, end)):
+            unit, end = _CUR_WORDS.get(c.group("cur").lower()) or normalise_unit(c.group("cur"))[0], c.end()
+        elif unit is None and (u := _UNIT_AFTER.match(q, end)) and u.group("unit") not in _NOT_UNITS \
+                and normalise_unit(u.group("unit")) is not None and not mult:
+            unit, end = u.group("unit"), u.end()
+        elif unit is None and not mult and re.match(r"[^\W\d_]", q[end:end + 1]):
+            continue  # glued to letters that are no unit: "5G", "S25", "2X"
+        if unit is None and not mult and (w := re.search(r"(?<![\w-])([A-Z][\w-]*)\s+$", q[:start])) \
+                and w.group(1).lower() not in _CUE_WORDS:
+            continue  # a model or version number: "Aero 5", "Android 15"
+        if not plus and q.startswith("+", end):
+            plus, end = True, end + 1
+        out.append(_Mention(start, end, value, unit, mult, plus))
+    return out
+
+
+def _canonical(value: float, unit: str | None) -> tuple[float, str | None, str | None]:
+    if unit is None:
+        return value, None, None
+    canon, dim, _ = normalise_unit(unit) or (unit, None, 1.0)
+    if dim == "currency":
+        return value, canon, "currency"
+    return convert(value, unit, canon) if canon else value, canon, dim
+
+
+def attribute_label(word: str) -> str:
+    """The attribute as recorded: price words become "price", acronyms stay upper-case."""
+    w = re.sub(r"[\s-]+", " ", word.strip())
+    if w.lower() in PRICE_WORDS:
+        return "price"
+    return w if w.isupper() else w.lower()
+
+
+def _free(m: re.Match[str] | None, used: list[tuple[int, int]]) -> re.Match[str] | None:
+    return m if m is not None and m.span(1) not in used else None
+
+
+def _attribute_after(q: str, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
+    window = q[pos:pos + 40]
+    window = re.sub(r"^\s*(?:of\s+)?(?:the\s+)?", lambda m: " " * len(m.group()), window, flags=re.I)
+    stop = _CLAUSE_STOP.search(window)
+    window = window[:stop.start()] if stop else window
+    m = ATTRIBUTE_RE.search(window)
+    if m and len(window[:m.start()].split()) <= 2:
+        return _free(ATTRIBUTE_RE.search(q, pos + m.start()), used)
+    return None
+
+
+def _attribute_before(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
+    text = q[lo:pos]
+    cut = 0
+    for s in re.finditer(r"[,;?!:]|\b(?:and|with|without|that|which|but|or|while|having)\b", text, re.I):
+        cut = s.end()
+    found = None
+    for m in ATTRIBUTE_RE.finditer(q, lo + cut, pos):
+        found = _free(m, used) or found
+    return found
+
+
+def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]],
+                 trace: list[str]) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
+    """Numeric constraints of question ``q`` and the spans of the attribute words they used.
+
+    >>> cs, _ = find_numeric("phones with at least 8GB of RAM under £500", currency=None, blocked=[], trace=[])
+    >>> [(c.op, c.value, c.unit, c.attribute) for c in cs]
+    [('>=', 8.0, 'GB', 'RAM'), ('<', 500.0, 'GBP', 'price')]
+    """
+    ms = _mentions(q, blocked)
+    out: list[NumericConstraint] = []
+    used: list[tuple[int, int]] = []
+    i, prev_end = 0, 0
+    while i < len(ms):
+        m = ms[i]
+        start, end, op, high_m = m.start, m.end, None, None
+        # Ranges: "between A and B", "from A to B", "A to B", "A-B".
+        if i + 1 < len(ms):
+            n = ms[i + 1]
+            gap = q[m.end:n.start]
+            lead = re.search(r"(?<![\w])(between|from)\s*$", q[prev_end:m.start], re.I)
+            if (re.fullmatch(r"\s*(?:-|–|—|to)\s*", gap) or (lead and lead.group(1).lower() == "between"
+                                                             and re.fullmatch(r"\s*and\s*", gap, re.I))):
+                op, high_m, end = "between", n, n.end
+                if lead:
+                    start = prev_end + lead.start()
+                i += 1
+        if op is None:
+            before = q[prev_end:start]
+            for rx, cue_op in _BEFORE_RE:
+                if (b := rx.search(before)) is not None:
+                    op = cue_op
+                    if cue_op != "=":
+                        start = prev_end + b.start()
+                    break
+            for rx, cue_op in _AFTER_RE:
+                if (a := rx.match(q, end)) is not None:
+                    op, end = cue_op, a.end()
+                    break
+            if m.plus and op in (None, "="):
+                op = ">="
+        unit = m.unit or (high_m.unit if high_m else None)
+        value = m.value
+        if high_m and not m.mult and high_m.mult:  # "from 10 to 15 thousand"
+            value *= high_m.value / _strip_mult(q, high_m)
+        op = op or "="
+        attr_m = _attribute_after(q, end, used) or _attribute_before(q, prev_end, start, used)
+        attr = attribute_label(attr_m.group(1)) if attr_m else ""
+        if op == "=" and unit is None and not m.mult and attr != "price":
+            trace.append(f"number {q[m.start:m.end]!r}: bare, no comparator: not a constraint")
+            i += 1
+            continue
+        if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
+            op = "<="  # "a budget of 30000" is a ceiling
+        cue = q[start:end].lower()
+        if not attr and re.search(r"cheaper|pricier|costlier", cue):
+            attr = "price"
+        dim_unit = unit
+        mult = m.mult or bool(high_m and high_m.mult)
+        if dim_unit is None and (attr == "price" or mult and not attr):
+            attr = "price"
+            dim_unit = currency
+            trace.append(f"number {q[m.start:m.end]!r}: a price" + (f" in the default {currency}" if currency else ""))
+        val, canon, dim = _canonical(value, dim_unit)
+        high = _canonical(high_m.value, dim_unit)[0] if high_m else None
+        if dim == "currency" and attr != "price":
+            attr, attr_m = "price", None
+        span = Span(start, end, q[start:end])
+        if attr_m:
+            used.append(attr_m.span(1))
+        out.append(NumericConstraint(span, op, val, high, canon, dim, attr))  # type: ignore[arg-type]
+        trace.append(f"numeric {span.text!r}: {attr or '?'} {op} {val}" + (f"..{high}" if high is not None else "")
+                     + (f" {canon}" if canon else ""))
+        prev_end = end
+        i += 1
+    return out, used
+
+
+def _strip_mult(q: str, m: _Mention) -> float:
+    """The number of a mention as written, without its multiplier."""
+    num = _MENTION.match(q, m.start)
+    raw = num.group("num") if num else "1"
+    return float(raw.replace(",", "")) or 1.0

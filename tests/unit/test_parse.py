@@ -1,0 +1,203 @@
+"""Question parser: intents, numeric/feature/value constraints and entity mentions.
+
+All products, brands and questions here are invented."""
+
+import pytest
+
+from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueConstraint
+from dualgraph.query.parse import parse_question
+
+
+def nums(p):
+    return [(c.op, c.value, c.high, c.unit, c.attribute) for c in p.constraints if isinstance(c, NumericConstraint)]
+
+
+def feats(p):
+    return [(c.phrase, c.negated, c.only) for c in p.constraints if isinstance(c, FeatureConstraint)]
+
+
+def vals(p):
+    return [(c.phrase, c.attribute) for c in p.constraints if isinstance(c, ValueConstraint)]
+
+
+def ents(p):
+    return [(e.phrase, e.kind) for e in p.entities]
+
+
+NUMERIC = [
+    ("Which phones under GBP 500 are there?", None, [("<", 500.0, None, "GBP", "price")]),
+    ("phones with at least 8GB of RAM", None, [(">=", 8.0, None, "GB", "RAM")]),
+    ("a phone with a 5000mAh or more battery", None, [(">=", 5000.0, None, "mAh", "battery")]),
+    ("phones with a 6.7-inch or larger display", None, [(">=", 170.18, None, "mm", "display")]),
+    ("tablets priced between 300 and 400", None, [("between", 300.0, 400.0, None, "price")]),
+    ("tablets priced between 300 and 400", "EUR", [("between", 300.0, 400.0, "EUR", "price")]),
+    ("phones under 20k", "INR", [("<", 20000.0, None, "INR", "price")]),
+    ("phones under 20k", None, [("<", 20000.0, None, None, "price")]),
+    ("phones from 10 to 15 thousand", "INR", [("between", 10000.0, 15000.0, "INR", "price")]),
+    ("screens with more than 120Hz refresh rate", None, [(">", 120.0, None, "Hz", "refresh rate")]),
+    ("phones weighing no more than 200 g", None, [("<=", 200.0, None, "g", "")]),
+    ("phones above ₹1.2 lakh", None, [(">", 120000.0, None, "INR", "price")]),
+    ("phones with a 1TB storage option", None, [("=", 1000.0, None, "GB", "storage")]),
+    ("phones with 8GB+ RAM", None, [(">=", 8.0, None, "GB", "RAM")]),
+    ("phones with a 50MP camera", None, [("=", 50.0, None, "MP", "camera")]),
+    ("laptops with at most 16 GB memory", None, [("<=", 16.0, None, "GB", "memory")]),
+    ("phones with up to 45W charging", None, [("<=", 45.0, None, "W", "charging")]),
+    ("phones below $300", None, [("<", 300.0, None, "USD", "price")]),
+    ("phones costing less than 250 pounds", None, [("<", 250.0, None, "GBP", "price")]),
+    ("phones over €900", None, [(">", 900.0, None, "EUR", "price")]),
+    ("chips with a clock speed greater than 2.4 GHz", None, [(">", 2.4e9, None, "Hz", "clock speed")]),
+    ("phones with a battery exceeding 6000 mAh", None, [(">", 6000.0, None, "mAh", "battery")]),
+    ("a minimum 12GB RAM", None, [(">=", 12.0, None, "GB", "RAM")]),
+    ("maximum 180 grams weight", None, [("<=", 180.0, None, "g", "weight")]),
+    ("phones with 90Hz or less refresh rate", None, [("<=", 90.0, None, "Hz", "refresh rate")]),
+    ("phones with 256 GB or higher storage", None, [(">=", 256.0, None, "GB", "storage")]),
+    ("phones at Rs. 15,000 or lower", None, [("<=", 15000.0, None, "INR", "price")]),
+    ("phones priced 2 crore", None, [("=", 2e7, None, None, "price")]),
+    ("phones with a budget of 30000", "INR", [("<=", 30000.0, None, "INR", "price")]),
+    ("phones cheaper than 400 USD", None, [("<", 400.0, None, "USD", "price")]),
+    ("£300-£400 phones", None, [("between", 300.0, 400.0, "GBP", "price")]),
+    ("phones with 2TB storage and a price under 1 lakh", "INR",
+     [("=", 2000.0, None, "GB", "storage"), ("<", 100000.0, None, "INR", "price")]),
+    ("phones with at least 8GB of RAM under £500", None,
+     [(">=", 8.0, None, "GB", "RAM"), ("<", 500.0, None, "GBP", "price")]),
+    ("screens of 6 to 6.5 inches", None, [("between", 152.4, 165.1, "mm", "")]),
+]
+
+
+@pytest.mark.parametrize("question,currency,expected", NUMERIC)
+def test_numeric(question, currency, expected):
+    assert nums(parse_question(question, currency=currency)) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "Tell me about the Aero 5", "Does the Quill X5 run Android 15?", "Which Nimbus phones have 5G?",
+    "phones with 8K video",
+])
+def test_model_numbers_are_no_constraints(question):
+    assert nums(parse_question(question)) == []
+
+
+FEATURES = [
+    ("phones with 5G", [("5G", False, False)]),
+    ("phones with no 5G", [("5G", True, False)]),
+    ("phones without NFC", [("NFC", True, False)]),
+    ("phones that don't support NFC", [("NFC", True, False)]),
+    ("phones lacking wireless charging", [("wireless charging", True, False)]),
+    ("phones that are not 5G", [("5G", True, False)]),
+    ("phones with 4G only", [("4G", False, True)]),
+    ("only 4G phones", [("4G", False, True)]),
+    ("phones without NFC or eSIM", [("NFC", True, False), ("eSIM", True, False)]),
+    ("phones with an IR blaster and a headphone jack",
+     [("IR blaster", False, False), ("headphone jack", False, False)]),
+    ("phones with IP68, USB-C and Wi-Fi 7",
+     [("IP68", False, False), ("USB-C", False, False), ("Wi-Fi 7", False, False)]),
+    ("phones with expandable storage and dual SIM",
+     [("expandable storage", False, False), ("dual SIM", False, False)]),
+    ("phones with a memory card slot and VoLTE", [("memory card slot", False, False), ("VoLTE", False, False)]),
+    ("phones with stereo speakers and fast charging",
+     [("stereo speakers", False, False), ("fast charging", False, False)]),
+    ("phones that record 8K video", [("8K video", False, False)]),
+    ("earbuds with LDAC", [("LDAC", False, False)]),  # an unseen acronym
+    ("laptops with HDMI 2.1", [("HDMI 2.1", False, False)]),
+    ("watches with fall detection", [("fall detection", False, False)]),  # general "with X" rule
+    ("phones that support satellite messaging", [("satellite messaging", False, False)]),
+]
+
+
+@pytest.mark.parametrize("question,expected", FEATURES)
+def test_features(question, expected):
+    assert feats(parse_question(question)) == expected
+
+
+def test_number_attribute_is_not_a_feature():
+    p = parse_question("phones with 15W wireless charging")
+    assert feats(p) == [] and nums(p) == [("=", 15.0, None, "W", "wireless charging")]
+
+
+VALUES = [
+    ("phones with a Snapdragon 8 Elite chip", [("Snapdragon 8 Elite", "chip")]),
+    ("phones with a Dynamic AMOLED 2X display", [("Dynamic AMOLED 2X", "display")]),
+    ("tablets running Android 15", [("Android 15", "os")]),
+    ("phones with a MediaTek Dimensity processor", [("MediaTek Dimensity", "processor")]),
+    ("phones with a Crystal Prism panel", [("Crystal Prism", "panel")]),  # general rule
+]
+
+
+@pytest.mark.parametrize("question,expected", VALUES)
+def test_values(question, expected):
+    assert vals(parse_question(question)) == expected
+
+
+ENTITIES = [
+    ("Which has a larger display, the Orbit S25 or the Orbit Z Flip7?",
+     [("Orbit S25", "product"), ("Orbit Z Flip7", "product")]),
+    ("Tell me about the Zento Note 14 Pro", [("Zento Note 14 Pro", "product")]),
+    ("Which phones in the A series have NFC?", [("phones", "category"), ("A series", "range")]),
+    ("How many zentro phones are there?", [("zentro", "brand"), ("phones", "category")]),
+    ("Which Helix tablets have 5G?", [("Helix", "brand"), ("tablets", "category")]),
+    ("mounts for TVs up to 65 inches", [("mounts", "category"), ("TVs", "category")]),
+    ("Is the iPhone 17 Pro waterproof?", [("iPhone 17 Pro", "product")]),
+    ("Flip 7 vs Fold 7", [("Flip 7", "product"), ("Fold 7", "product")]),
+]
+
+
+@pytest.mark.parametrize("question,expected", ENTITIES)
+def test_entities(question, expected):
+    assert ents(parse_question(question)) == expected
+
+
+INTENTS = [
+    ("Which phones have 5G?", ("list", "", None, 1)),
+    ("Show me laptops under $900", ("list", "", None, 1)),
+    ("How many phones have NFC?", ("count", "", None, 1)),
+    ("What is the number of tablets under £200?", ("count", "", None, 1)),
+    ("What is the cheapest phone with 5G?", ("superlative", "price", "min", 1)),
+    ("the most expensive Helix tablet", ("superlative", "price", "max", 1)),
+    ("Which phone has the biggest battery?", ("superlative", "battery", "max", 1)),
+    ("phones with the highest refresh rate", ("superlative", "refresh rate", "max", 1)),
+    ("the lightest phone", ("superlative", "weight", "min", 1)),
+    ("top 3 phones with the largest display", ("superlative", "display", "max", 3)),
+    ("the 5 cheapest tablets", ("superlative", "price", "min", 5)),
+    ("top five phones with the most RAM", ("superlative", "RAM", "max", 5)),
+    ("thinnest laptop under 2 kg", ("superlative", "thickness", "min", 1)),
+    ("Which has the bigger display, the Orbit S25 or the Orbit Z Flip7?", ("compare", "display", "max", 1)),
+    ("Is the Quill X5 better than the Quill X6 for battery?", ("compare", "battery", "max", 1)),
+    ("Which is cheaper, the Aero 5 or the Aero 5 Plus?", ("compare", "price", "min", 1)),
+    ("Flip 7 or Fold 7: which is lighter?", ("compare", "weight", "min", 1)),
+    ("Nova 12 vs Nova 12 Pro", ("compare", "", None, 1)),
+    ("Tell me about the Zento Note 14 Pro", ("describe", "", None, 1)),
+    ("What are the specs of the Vega 9 XL?", ("describe", "", None, 1)),
+    ("Does the Zephyr X2 Pro support 5G?", ("yesno", "", None, 1)),
+    ("Is the Lumo P7 waterproof?", ("yesno", "", None, 1)),
+    ("Which phones have at least 8GB RAM and at most 200 g?", ("list", "", None, 1)),
+    ("Are there any phones under 20k?", ("list", "", None, 1)),
+]
+
+
+@pytest.mark.parametrize("question,expected", INTENTS)
+def test_intent(question, expected):
+    i = parse_question(question).intent
+    assert (i.kind, i.attribute, i.direction, i.k) == expected
+
+
+@pytest.mark.parametrize("question", [q for q, *_ in NUMERIC] + [q for q, _ in FEATURES] + [q for q, _ in VALUES]
+                         + [q for q, _ in ENTITIES] + [q for q, _ in INTENTS])
+def test_spans_exact_and_disjoint(question):
+    p = parse_question(question, currency="INR")
+    spans = [c.span for c in p.constraints] + [e.span for e in p.entities]
+    for s in spans:
+        assert question[s.start:s.end] == s.text
+    spans.sort(key=lambda s: s.start)
+    for a, b in zip(spans, spans[1:]):
+        assert a.end <= b.start, (a, b)
+    assert p.trace
+
+
+def test_full_question():
+    p = parse_question("Which kestrel phones under £500 have at least 8GB RAM, a 120Hz display and no NFC?")
+    assert p.intent.kind == "list"
+    assert ents(p) == [("kestrel", "brand"), ("phones", "category")]
+    assert nums(p) == [("<", 500.0, None, "GBP", "price"), (">=", 8.0, None, "GB", "RAM"),
+                       ("=", 120.0, None, "Hz", "display")]
+    assert feats(p) == [("NFC", True, False)]
+    assert any("intent list" in line for line in p.trace)
