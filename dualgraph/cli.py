@@ -147,6 +147,55 @@ def _cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ask(args: argparse.Namespace) -> int:
+    from dualgraph.models.factory import ModelsConfig, build_models
+    from dualgraph.query.compiler import Compiler
+    from dualgraph.query.patterns import PatternIndex
+    from dualgraph.query.render import render_markdown
+    from dualgraph.query.safety import QueryResult
+    from dualgraph.stores.base import StoreError
+    from dualgraph.stores.factory import load_store_config, open_store
+
+    index = Path(args.index)
+    saved = index / "models.json"
+    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
+    embedder, _ = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": None}))
+    try:
+        patterns = PatternIndex.load(index / "patterns", embedder)
+        with open_store(load_store_config(index).with_password_from_env(), index, read_only=True) as store:
+            answer = Compiler(store, patterns, currency=args.currency).answer(args.question)
+    except (FileNotFoundError, StoreError) as e:
+        print(f"dualgraph ask: {e}", file=sys.stderr)
+        return 2
+    out = {"question": answer.question, "answer_list": answer.answer_list, "value": answer.value,
+           "confidence": round(answer.confidence, 3), "error": answer.error, "strategy": "skg"}
+    if args.explain:
+        out["sparql"] = answer.sparql
+        out["trace"] = answer.trace
+    if args.json:
+        print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
+        return 0 if answer.error is None else 1
+    if answer.error:
+        print(f"error: {answer.error}")
+    if answer.answer_list is not None:
+        print(f"{len(answer.answer_list)} products:")
+        for name in answer.answer_list:
+            print(f"  {name}")
+    if answer.value is not None:
+        print(f"value: {answer.value}")
+    print(f"confidence: {answer.confidence:.2f}")
+    if args.explain:
+        print("\ntrace:")
+        for line in answer.trace:
+            print(f"  {line}")
+        if answer.sparql:
+            vars_ = list(answer.rows[0]) if answer.rows else []
+            print()
+            print(render_markdown(QueryResult(query=answer.sparql, vars=vars_, rows=answer.rows,
+                                              total_rows=len(answer.rows), truncated=answer.truncated), max_rows=20))
+    return 0 if answer.error is None else 1
+
+
 def _cmd_import_icecat(args: argparse.Namespace) -> int:
     from dualgraph.corpus.icecat import import_icecat
 
@@ -212,6 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--chars", type=int, default=160, help="characters of each chunk to show")
     se.add_argument("--json", action="store_true", help="print JSON")
     se.set_defaults(func=_cmd_search)
+
+    ak = sub.add_parser("ask", help="answer one question over the Symbolic KG (zero-token compiler)")
+    ak.add_argument("question", help="the question")
+    ak.add_argument("--index", required=True, help="index directory")
+    ak.add_argument("--explain", action="store_true", help="print every grounding decision and the SPARQL")
+    ak.add_argument("--currency", help="currency of bare prices ('under 20k'); default: the catalog's most common")
+    ak.add_argument("--json", action="store_true", help="print JSON")
+    ak.set_defaults(func=_cmd_ask)
 
     iic = sub.add_parser("import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)")
     iic.add_argument("source", nargs="+", help="NDJSON file(s), one product per line")

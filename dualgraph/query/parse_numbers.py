@@ -154,6 +154,14 @@ def _free(m: re.Match[str] | None, used: list[tuple[int, int]]) -> re.Match[str]
     return m if m is not None and m.span(1) not in used else None
 
 
+def _measures_something_else(unit: str | None) -> bool:
+    """Whether ``unit`` is a known non-currency unit (mAh, GB, inch …)."""
+    if not unit:
+        return False
+    known = normalise_unit(unit)
+    return known is not None and known[1] != "currency"
+
+
 def _attribute_after(q: str, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
     window = q[pos:pos + 40]
     window = re.sub(r"^\s*(?:of\s+)?(?:the\s+)?", lambda m: " " * len(m.group()), window, flags=re.I)
@@ -221,7 +229,11 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
         if high_m and not m.mult and high_m.mult:  # "from 10 to 15 thousand"
             value *= high_m.value / _strip_mult(q, high_m)
         op = op or "="
-        attr_m = _attribute_after(q, end, used) or _attribute_before(q, prev_end, start, used)
+        attr_m = _attribute_after(q, end, used)
+        if attr_m is not None and attribute_label(attr_m.group(1)) == "price" and _measures_something_else(unit):
+            # "a battery of at least 5000 mAh costing under …": a non-currency unit is never the price
+            attr_m = None
+        attr_m = attr_m or _attribute_before(q, prev_end, start, used)
         attr = attribute_label(attr_m.group(1)) if attr_m else ""
         if op == "=" and unit is None and not m.mult and attr != "price":
             trace.append(f"number {q[m.start:m.end]!r}: bare, no comparator: not a constraint")

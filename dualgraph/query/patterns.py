@@ -334,6 +334,7 @@ class PatternIndex:
     """Patterns searchable by meaning (FAISS over ``text``) and by exact names (BM25 over
     :attr:`Pattern.lexical_text`), fused by reciprocal rank.
 
+    >>> import numpy as np
     >>> class Toy:  # a two-word toy embedder, for this example only
     ...     name, dim = "toy", 2
     ...     def embed(self, texts, *, stage="default"):

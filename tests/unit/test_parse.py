@@ -201,3 +201,10 @@ def test_full_question():
                        ("=", 120.0, None, "Hz", "display")]
     assert feats(p) == [("NFC", True, False)]
     assert any("intent list" in line for line in p.trace)
+
+
+def test_a_price_word_after_a_measured_number_does_not_make_it_a_price():
+    pq = parse_question("Which phones with a battery of at least 5000 mAh cost under £400?")
+    by_unit = {c.unit: c for c in pq.constraints if hasattr(c, "unit")}
+    assert by_unit["mAh"].attribute.lower() == "battery" and by_unit["mAh"].op == ">="
+    assert by_unit["GBP"].attribute == "price" and by_unit["GBP"].op == "<"

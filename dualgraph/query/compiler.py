@@ -1,0 +1,331 @@
+"""The deterministic NL→SPARQL compiler: parse, ground each constraint, emit one query, run it.
+
+No model calls and no tokens: :func:`~dualgraph.query.parse.parse_question` reads the question,
+:class:`~dualgraph.query.grounding.Grounder` grounds every constraint and entity on its own,
+and :class:`Compiler` assembles one ``SELECT`` over products::
+
+    SELECT DISTINCT ?p ?name WHERE {
+      ?p a skgt:Product ; skg:hasName ?name .
+      <one block per grounded constraint, fresh ?s1/?v1, ?s2/?v2 ...>  FILTER(...)
+    } ORDER BY ?name
+
+Everything is ANDed: named products/ranges (``VALUES ?p``), a brand (name prefix), a category,
+and each constraint. Per intent:
+
+- list → distinct product names; count → ``COUNT(DISTINCT ?p)``;
+- superlative → products grouped with ``MAX``/``MIN`` of the attribute's value, ordered; the
+  top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one);
+- compare → the same, restricted to the named products (k = 1, ties kept);
+- describe → the named product's specs (section, entry, value);
+- yesno → the constrained list restricted to the named product: "yes" when it is in it.
+
+Constraints whose grounding is unresolved are left out (each one halves the confidence and is
+in the trace); an unresolved named product makes compare/describe/yesno fail with ``error``.
+Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding, norm_tokens, token_match
+from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span, \
+    ValueConstraint
+from dualgraph.query.parse import parse_question
+from dualgraph.query.patterns import PatternIndex
+from dualgraph.query.safety import check_query, run_select
+
+__all__ = ["Compiled", "Answer", "Compiler"]
+
+_NAMED = ("product", "range", "unknown")
+_HINT_STOP = frozenset("""and or but with without under over below above for that which in on at from than by to
+is are does do has have can the a an of priced costing price phones phone""".split())
+
+
+@dataclass(slots=True)
+class Compiled:
+    """One compiled question: the SPARQL (``None`` when it could not be compiled), and why."""
+
+    question: str
+    intent: Intent
+    sparql: str | None
+    parsed: ParsedQuestion
+    groundings: list[Grounding] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    confidence: float = 0.0
+    error: str | None = None
+    named_products: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Answer:
+    """What the compiled query returned: names for lists, ``value`` for count/superlative/compare/yesno."""
+
+    question: str
+    intent: str
+    answer_list: list[str] = field(default_factory=list)
+    value: Any = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    sparql: str | None = None
+    trace: list[str] = field(default_factory=list)
+    confidence: float = 0.0
+    error: str | None = None
+    truncated: bool = False
+
+
+def _attr_hint(q: str, end: int) -> str:
+    """Words right after a number ("at least 8 *cores*"), when the parser found no attribute."""
+    words = []
+    for w in re.findall(r"[A-Za-z][\w-]*|[^\sA-Za-z]", q[end:])[:4]:
+        if not re.match(r"[A-Za-z]", w) or w.casefold() in _HINT_STOP:
+            break
+        words.append(w)
+    return " ".join(words[:3])
+
+
+class Compiler:
+    """Compile questions over ``store`` with the pattern index built from it.
+
+    ``currency``: the currency of bare prices ("under 20k"); ``row_cap``: rows kept per query.
+    """
+
+    def __init__(self, store, patterns: PatternIndex, *, currency: str | None = None, row_cap: int = 1000,
+                 timeout_s: float = 20.0) -> None:
+        self.store = store
+        self.patterns = patterns
+        self.currency = currency
+        self.row_cap = row_cap
+        self.timeout_s = timeout_s
+        self.grounder = Grounder(store, patterns, currency=currency)
+
+    # -- compile ----------------------------------------------------------------------------
+
+    def compile(self, question: str) -> Compiled:
+        parsed = parse_question(question, currency=self.currency)
+        intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
+        trace.append(f"intent {intent.kind}" + (f" {intent.direction} {intent.attribute!r} k={intent.k}"
+                                                  if intent.direction else ""))
+        out = Compiled(question, intent, None, parsed, trace=trace)
+        g = self.grounder
+        constraints = list(parsed.constraints)
+        groundings: list[Grounding] = []
+        penalty = 1.0
+
+        # catalog names spelled out in the question win over the parser's split of them
+        entities = list(parsed.entities)
+        for a, b in self._spot(question):
+            def inside(x) -> bool:
+                return x.span.start < b and a < x.span.end
+            entities = [e for e in entities if not inside(e)]
+            dropped = [c for c in constraints if inside(c)]
+            constraints = [c for c in constraints if not inside(c)]
+            entities.append(EntityRef(Span(a, b, question[a:b]), question[a:b], "product"))
+            trace.append(f"catalog name {question[a:b]!r} found in the question"
+                         + (f" (absorbs {[c.span.text for c in dropped]})" if dropped else ""))
+        entities.sort(key=lambda e: e.span.start)
+
+        # entities (a "=" number right after a name is part of it: "Alpha One 128GB")
+        named: list[Grounding] = []
+        scope: list[Grounding] = []
+        for e in entities:
+            if e.kind in _NAMED:
+                after = [c for c in constraints if isinstance(c, NumericConstraint) and c.op == "="
+                         and c.span.start >= e.span.end and not question[e.span.end:c.span.start].strip()]
+                if after:
+                    c = after[0]
+                    merged = EntityRef(type(e.span)(e.span.start, c.span.end, question[e.span.start:c.span.end]),
+                                       question[e.span.start:c.span.end], e.kind)
+                    gm = g.entity(merged, trace)
+                    if gm.resolved:
+                        trace.append(f"{c.span.text!r} read as part of the name {merged.phrase!r}")
+                        constraints.remove(c)
+                        named.append(gm)
+                        continue
+                ge = g.entity(e, trace)
+                named.append(ge)
+            else:
+                scope.append(g.entity(e, trace))
+        groundings += named + scope
+
+        for c in constraints:
+            if isinstance(c, NumericConstraint):
+                hint = "" if c.attribute else _attr_hint(question, c.span.end)
+                gc = g.numeric(c, trace, hint=hint)
+            elif isinstance(c, FeatureConstraint):
+                gc = g.feature(c, trace)
+            elif isinstance(c, ValueConstraint):
+                gc = g.value(c, trace)
+            else:  # pragma: no cover - the parser makes only these
+                continue
+            if gc.resolved and gc.confidence < MIN_CONFIDENCE:
+                gc.resolved = False
+                trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
+            groundings.append(gc)
+        out.groundings = groundings
+
+        # named products
+        needs_named = intent.kind in ("compare", "describe", "yesno")
+        products: list[str] = []
+        for ge in named:
+            if ge.resolved:
+                products += [p for p in ge.products if p not in products]
+            else:
+                penalty *= 0.5
+        bad = [ge for ge in named if not ge.resolved]
+        if needs_named and (bad or not products):
+            what = ", ".join(repr(ge.source.phrase) for ge in bad) or "no product named"
+            out.error = f"could not find the product(s): {what}"
+            out.trace.append(out.error)
+            out.confidence = 0.1
+            return out
+        out.named_products = products
+
+        blocks: list[str] = []
+        filters: list[str] = []
+        if products:
+            blocks.append("VALUES ?p { " + " ".join(f"<{p}>" for p in products) + " }")
+        i = 0
+        for gr in scope + groundings[len(named) + len(scope):]:
+            if not gr.resolved:
+                if gr.kind != "category":
+                    penalty *= 0.5
+                continue
+            if gr.name_filter:
+                filters.append(gr.name_filter)
+            if gr.snippet:
+                i += 1
+                s, v = f"?s{i}", f"?v{i}"
+                blocks.append(gr.snippet.replace("{s}", s).replace("{v}", v))
+                filters += [f.replace("{v}", v) for f in gr.filters]
+
+        confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
+        order = None
+        if intent.kind in ("superlative", "compare"):
+            attr = intent.attribute
+            if not attr:
+                nums = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
+                if nums:
+                    order = Grounding(None, "attribute", snippet=nums[0].snippet, pattern=nums[0].pattern,
+                                      confidence=nums[0].confidence)
+                    trace.append("no attribute named: ordering by the question's numeric constraint")
+            if order is None:
+                order = g.attribute(attr, trace)
+            if not order.resolved:
+                out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
+                out.trace.append(out.error)
+                out.confidence = 0.1
+                return out
+            confs.append(order.confidence)
+            blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
+
+        where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
+        where += [f"FILTER({f})" for f in filters]
+        body = "\n  ".join(where)
+        if intent.kind == "count":
+            sparql = f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
+        elif order is not None:
+            agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
+            sparql = (f"SELECT ?p ?name ({agg}(?val) AS ?value) WHERE {{\n  {body}\n}}\n"
+                      f"GROUP BY ?p ?name\nORDER BY {sort}(?value) ?name")
+        elif intent.kind == "describe":
+            sparql = ("SELECT ?p ?name ?section ?entry ?value WHERE {\n  " + body +
+                      "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
+                      "  ?e skg:hasName ?entry . OPTIONAL { ?e skg:inSection/skg:hasName ?section }\n"
+                      "  ?vv skg:hasName ?value .\n}\nORDER BY ?name ?section ?entry ?value")
+        else:
+            sparql = f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"
+        check_query(sparql)
+        out.sparql = sparql
+        out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
+        trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
+        return out
+
+    def _spot(self, question: str) -> list[tuple[int, int]]:
+        """Spans of the question that spell a product or range name (tolerant tokens), longest first."""
+        toks = [(m.group().casefold(), m.start(), m.end())
+                for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
+        words = [t for t, _, _ in toks]
+        found: list[tuple[int, int, int]] = []
+        for p in self.grounder.named_patterns():
+            name = norm_tokens(p.name or "")
+            n = len(name)
+            if n < 2 or n > len(words):
+                continue
+            for i in range(len(words) - n + 1):
+                if words[i:i + n] == name and token_match(name, words[i:]):
+                    found.append((n, toks[i][1], toks[i + n - 1][2]))
+        spans: list[tuple[int, int]] = []
+        for _, a, b in sorted(found, key=lambda x: (-x[0], x[1])):
+            if all(b <= x or a >= y for x, y in spans):
+                spans.append((a, b))
+        return sorted(spans)
+
+    # -- answer -----------------------------------------------------------------------------
+
+    def answer(self, question: str) -> Answer:
+        try:
+            comp = self.compile(question)
+        except Exception as e:  # a bug or a refused query must not take the caller down
+            return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
+        intent = comp.intent
+        ans = Answer(question, intent.kind, sparql=comp.sparql, trace=comp.trace, confidence=comp.confidence,
+                     error=comp.error)
+        if comp.sparql is None:
+            return ans
+        try:
+            res = run_select(self.store, comp.sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
+        except Exception as e:
+            ans.error = f"{type(e).__name__}: {e}"
+            ans.confidence = 0.0
+            return ans
+        ans.rows, ans.truncated = res.rows, res.truncated
+        if res.truncated:
+            ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
+        names = _distinct(r["name"]["value"] for r in res.rows if "name" in r)
+        if intent.kind == "count":
+            ans.value = int(res.rows[0]["count"]["value"]) if res.rows else 0
+        elif intent.kind in ("superlative", "compare"):
+            k = 1 if intent.kind == "compare" else max(1, intent.k)
+            top = _top_with_ties(res.rows, k)
+            ans.answer_list = _distinct(r["name"]["value"] for r in top)
+            ans.value = ans.answer_list[0] if len(ans.answer_list) == 1 else (ans.answer_list or None)
+            if len(top) > k:
+                ans.trace.append(f"ties kept: {len(top)} products share the top {k} values")
+        elif intent.kind == "describe":
+            ans.answer_list = names
+            ans.value = names[0] if len(names) == 1 else names
+        elif intent.kind == "yesno":
+            ans.answer_list = names
+            ans.value = "yes" if names else "no"
+        else:
+            ans.answer_list = names
+        return ans
+
+
+def _distinct(items) -> list[str]:
+    seen: dict[str, None] = {}
+    for x in items:
+        seen.setdefault(x, None)
+    return list(seen)
+
+
+def _top_with_ties(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """Rows (already ordered best first) up to the ``k``-th product, plus every row tied with it.
+
+    >>> r = [{"value": {"value": v}} for v in ("9", "7", "7", "5")]
+    >>> len(_top_with_ties(r, 2)), len(_top_with_ties(r, 1)), len(_top_with_ties(r, 4))
+    (3, 1, 4)
+    """
+    rows = [r for r in rows if "value" in r]
+    if len(rows) <= k:
+        return rows
+    cut = float(rows[k - 1]["value"]["value"])
+    out = rows[:k]
+    for r in rows[k:]:
+        if float(r["value"]["value"]) == cut:
+            out.append(r)
+        else:
+            break
+    return out
