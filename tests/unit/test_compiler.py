@@ -16,6 +16,7 @@ import pytest
 
 from dualgraph.corpus.model import Variant
 from dualgraph.query.compiler import Compiler
+from dualgraph.query.grounding import norm_tokens, token_match
 from dualgraph.query.model import EntityRef, FeatureConstraint, NumericConstraint, Span
 from dualgraph.query.patterns import PatternIndex, collect_patterns
 from dualgraph.query.safety import check_query
