@@ -14,8 +14,13 @@ and each constraint. Per intent:
 
 - list → distinct product names; count → ``COUNT(DISTINCT ?p)``;
 - superlative → products grouped with ``MAX``/``MIN`` of the attribute's value, ordered; the
-  top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one);
-- compare → the same, restricted to the named products (k = 1, ties kept);
+  top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one).
+  ``value`` is the extreme *number* when the question asks for it ("What is the lowest price
+  of …", "How much does the cheapest … cost?"), else one product name (the first by name of
+  the tied winners; every winner is in ``answer_list``);
+- compare → the same, restricted to the named products (k = 1, ties kept, ``value`` one name).
+  A question the parser read as a list becomes a compare when two or more catalog names
+  resolve and it holds a comparative ("is the nova lite cheaper than the zenith basic");
 - describe → the named product's specs (section, entry, value);
 - yesno → the constrained list restricted to the named product: "yes" when it is in it.
 
@@ -33,7 +38,8 @@ from typing import Any
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding, norm_tokens, token_match
 from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span, \
     ValueConstraint
-from dualgraph.query.parse import parse_question
+from dualgraph.query.parse import comparative, parse_question
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.safety import check_query, run_select
 
@@ -165,6 +171,17 @@ class Compiler:
             groundings.append(gc)
         out.groundings = groundings
 
+        # compare is decided once names are resolved: "is the nova lite cheaper than the zenith basic"
+        named_ok = [ge for ge in named if ge.resolved and ge.products]
+        if intent.kind == "list" and len(named_ok) >= 2:
+            cmp = comparative(question, [(c.span.start, c.span.end) for c in constraints
+                                         if isinstance(c, NumericConstraint)])
+            if cmp:
+                intent = Intent("compare", cmp[1], cmp[0])  # type: ignore[arg-type]
+                out.intent = intent
+                trace.append(f"intent list → compare: {len(named_ok)} catalog names and a comparative "
+                             f"({cmp[0]} {cmp[1] or '?'})")
+
         # named products
         needs_named = intent.kind in ("compare", "describe", "yesno")
         products: list[str] = []
@@ -186,6 +203,7 @@ class Compiler:
         filters: list[str] = []
         if products:
             blocks.append("VALUES ?p { " + " ".join(f"<{p}>" for p in products) + " }")
+        filters += [ge.name_filter for ge in named if ge.resolved and ge.name_filter]
         i = 0
         for gr in scope + groundings[len(named) + len(scope):]:
             if not gr.resolved:
@@ -290,7 +308,13 @@ class Compiler:
             k = 1 if intent.kind == "compare" else max(1, intent.k)
             top = _top_with_ties(res.rows, k)
             ans.answer_list = _distinct(r["name"]["value"] for r in top)
-            ans.value = ans.answer_list[0] if len(ans.answer_list) == 1 else (ans.answer_list or None)
+            if intent.kind == "superlative" and top and _asks_value(question, intent.attribute):
+                ans.value = _number(top[0]["value"]["value"])  # "what is the lowest price …": the number
+                ans.trace.append(f"the question asks for the value: {ans.value}")
+            elif k == 1:  # one name; ties stay in answer_list, the first by name is the value
+                ans.value = ans.answer_list[0] if ans.answer_list else None
+            else:
+                ans.value = ans.answer_list or None
             if len(top) > k:
                 ans.trace.append(f"ties kept: {len(top)} products share the top {k} values")
         elif intent.kind == "describe":
@@ -302,6 +326,61 @@ class Compiler:
         else:
             ans.answer_list = names
         return ans
+
+
+_HEAD = re.compile(r"\s*(?:(?P<how>how\s+much)|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
+                   re.I | re.S)
+_HEAD_END = re.compile(r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
+                       r"is|are|you|any|across)\b|[,?;:]", re.I)
+_PRODUCT_NOUN = re.compile(r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
+                           r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
+                           re.I)
+
+
+def _same_attribute(a: str, b: str) -> bool:
+    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~ "price")."""
+    wa, wb = ({"price" if w in PRICE_WORDS else w for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
+    return bool(wa & wb)
+
+
+def _asks_value(question: str, attribute: str = "") -> bool:
+    """Whether a superlative question asks for the extreme *value* of ``attribute`` (its ordering
+    attribute, "" = price) rather than for the product.
+
+    "What is the lowest price of …", "What's the biggest battery capacity …", "How much does the
+    cheapest … cost?" ask for a number; "Which …", "What is the cheapest phone …" for a product, and
+    so does a question about another attribute ("What is the weight of the cheapest phone?").
+
+    >>> [_asks_value(q, a) for q, a in (("What is the lowest price of the Nova X1?", "price"),
+    ...  ("What is the cheapest phone?", "price"), ("What's the biggest battery capacity on it?", "battery capacity"),
+    ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
+    ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
+    ...  ("How much does the phone with the biggest battery cost?", "battery"))]
+    [True, False, True, True, False, True, False, False]
+    """
+    attribute = attribute or "price"
+    m = _HEAD.match(question)
+    if not m:
+        return False
+    rest = m.group("rest")
+    if m.group("how"):
+        named = ATTRIBUTE_RE.match(rest.strip())
+        if named:  # "how much RAM does …"
+            return _same_attribute(named.group(), attribute)
+        # "how much does … cost": the price
+        return _same_attribute("price", attribute) or not re.search(r"(?i)\b(?:cost|costs|pay|spend)\b", rest)
+    rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
+    end = _HEAD_END.search(rest)
+    head = rest[:end.start()] if end else rest
+    if _PRODUCT_NOUN.search(head):
+        return False
+    named = ATTRIBUTE_RE.search(head)
+    return bool(named) and _same_attribute(named.group(), attribute)
+
+
+def _number(text: str) -> int | float:
+    x = float(text)
+    return int(x) if x.is_integer() else x
 
 
 def _distinct(items) -> list[str]:

@@ -22,7 +22,10 @@ What each form grounds to:
 - :class:`ValueConstraint` → a ``spec_value`` pattern whose values name the phrase
   (exact value IRIs when the value list has it, else a word-bounded REGEX on value names).
 - :class:`EntityRef` product/range/unknown → range (all its variants) or product IRIs by a
-  tolerant name match (case, spacing "Flip 7" = "Flip7", punctuation); brand → a name-prefix
+  tolerant name match (case, spacing "Flip 7" = "Flip7", punctuation); a product whose full
+  name is the mention wins over a range of the same name; an unknown word that is neither but
+  a whole word in ≥ 2 product names ("Pixel" in "Acme Pixel 9") → a word-bounded REGEX on
+  product names; brand → a name-prefix
   filter ``STRSTARTS(LCASE(?name), "brand")`` on product names (brand nodes do not exist in the
   graph, and names start with the brand on the shop pages we index); category → category
   patterns by name (singular/plural tolerant), dropped when it covers the whole catalog.
@@ -431,8 +434,8 @@ class Grounder:
         brand = e.phrase.casefold().strip()
         n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
         if not n:
-            # a range or category of that name is the next best thing
-            g = self._named(EntityRef(e.span, e.phrase, "range"), trace)
+            # a range, a product line word inside names ("Pixel phones"), or a category is the next best thing
+            g = self._named(EntityRef(e.span, e.phrase, "unknown"), trace)
             if g.resolved:
                 return g
             return _fail(e, "brand", f"no product name starts with {brand!r}", trace)
@@ -462,6 +465,22 @@ class Grounder:
         return Grounding(e, "category", snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:belongs {{s}} .",
                          confidence=0.85, candidates=[(p.name or "", 1.0) for p in hits])
 
+    def _name_word(self, e: EntityRef, want: list[str], trace: list[str]) -> Grounding | None:
+        """A bare word that is no product or range name but a whole token in several product names
+        ("Pixel" in "Acme Pixel 9") → a word-bounded filter on product names, like a brand."""
+        if not want or not all(w.isalpha() for w in want):
+            return None
+        hits = [p for p in self._by_kind.get("product", [])
+                if any(t[i:i + len(want)] == want for t in [norm_tokens(p.name or "")]
+                       for i in range(len(t) - len(want) + 1))]
+        if len(hits) < 2:
+            return None
+        rx = r"\b" + r"\s*".join(re.escape(w) for w in want) + r"\b"
+        trace.append(f"name word {e.phrase!r}: no product or range of that name; a whole word in {len(hits)} "
+                     f"product names → name filter")
+        return Grounding(e, "name-word", name_filter=f"REGEX(STR(?name), {_lit(rx)}, \"i\")", confidence=0.7,
+                         candidates=[(p.name or "", 0.7) for p in hits[:5]])
+
     def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
         want = norm_tokens(e.phrase)
         scored: list[tuple[float, Pattern]] = []
@@ -472,6 +491,15 @@ class Grounder:
                     scored.append((base, p))
                 elif token_match(want, name):
                     scored.append((base - 0.1, p))
+        exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
+        if exact:  # a product spelled out in full is that product, even when a range has the same name
+            names = sorted({p.name or "" for p in exact})
+            products = sorted({p.node_iri for p in exact})
+            trace.append(f"entity {e.phrase!r} → product {names} (exact product name; not expanding a range)")
+            return Grounding(e, "entity", products=products, confidence=0.98,
+                             candidates=[(p.name or "", 0.98) for p in exact[:5]])
+        if not scored and e.kind == "unknown" and (g := self._name_word(e, want, trace)) is not None:
+            return g
         if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
             for p, _ in self._search(e.phrase, ["range", "product"], k=10):
                 name = set(norm_tokens(p.name or ""))

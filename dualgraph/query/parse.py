@@ -29,7 +29,7 @@ from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, Numeric
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
 from dualgraph.skg.quantities import parse_quantity
 
-__all__ = ["parse_question"]
+__all__ = ["parse_question", "comparative"]
 
 # --- lexicons (seeds; general rules below catch what they miss) ---------------------------------
 _FEATURE_SEED = [
@@ -99,6 +99,13 @@ _COMPARATIVES = [
     (r"better|higher|faster|longer|more|greater|stronger|brighter|newer", "max", ""),
     (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
 ]
+_VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")
+    (r"charges|charge|charging|recharges?|charged", "charging"),
+    (r"weighs|weigh|weighing", "weight"),
+    (r"lasts|last|lasting", "battery"),
+    (r"costs|cost|costing|sells\s+for|retails\s+for", "price"),
+]
+_VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
@@ -278,10 +285,50 @@ def _attribute_near(q: str, pos: int) -> str:
     return ""
 
 
-def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
+def _verb_attribute(low: str, start: int) -> str:
+    """The attribute a verb right before ``start`` names: "charges faster" → charging, "weighs less" → weight."""
+    for pat, attr in _VERB_ATTRS:
+        if re.search(rf"\b(?:{pat}){_VERB_GAP}", low[:start]):
+            return attr
+    return ""
+
+
+def _comparative(q: str, low: str) -> tuple[str, str, str] | None:
+    """The first comparative in ``low`` (``q`` lower-cased, numbers blanked): (word, direction, attribute)."""
+    for pat, direction, implied in _COMPARATIVES:
+        if m := re.search(rf"\b(?:{pat})\b", low):
+            attr = _verb_attribute(low, m.start()) or _attribute_near(q, m.end()) or implied
+            if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end():])):
+                attr = _attribute_near(q, m.end() + f.end())
+            return m.group(), direction, attr
+    return None
+
+
+def _blank(q: str, spans) -> str:
     low = q.lower()
-    for n in numerics:  # "at least 8GB" is no superlative, "more than 120Hz" no comparison
-        low = low[:n.span.start] + " " * (n.span.end - n.span.start) + low[n.span.end:]
+    for a, b in spans:
+        low = low[:a] + " " * (b - a) + low[b:]
+    return low
+
+
+def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> tuple[str, str] | None:
+    """(direction, attribute) of the question's comparative, ignoring ``blocked`` spans (numbers:
+    "more than 8GB" is no comparison); ``None`` when there is none. The attribute may be "".
+
+    >>> comparative("is the nova lite cheaper than the zenith basic")
+    ('min', 'price')
+    >>> comparative("which of the orbit flip7 and nova lite charges faster")
+    ('max', 'charging')
+    >>> comparative("phones with more than 8GB RAM", [(12, 26)]) is None
+    True
+    """
+    cmp = _comparative(question, _blank(question, blocked or []))
+    return (cmp[1], cmp[2]) if cmp else None
+
+
+def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
+    # "at least 8GB" is no superlative, "more than 120Hz" no comparison
+    low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
     names = [e for e in entities if e.kind in ("product", "range", "unknown")]
     if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low):
         trace.append("intent count")
@@ -290,14 +337,10 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
                  r"overview)\s+(?:of|for|on)\b|\bwhat\s+(?:are|is)\s+the\s+specs?\b", low):
         trace.append("intent describe")
         return Intent("describe")
-    for pat, direction, implied in _COMPARATIVES:
-        if m := re.search(rf"\b(?:{pat})\b", low):
-            if len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low):
-                attr = _attribute_near(q, m.end()) or implied
-                if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end():])):
-                    attr = _attribute_near(q, m.end() + f.end())
-                trace.append(f"intent compare: {m.group()!r} -> {direction} {attr or '?'}")
-                return Intent("compare", attr, direction)  # type: ignore[arg-type]
+    if (cmp := _comparative(q, low)) and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
+        word, direction, attr = cmp
+        trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
+        return Intent("compare", attr, direction)  # type: ignore[arg-type]
     if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):
         f = re.search(r"\b(?:for|on|in\s+terms\s+of|by)\s+", q)
         attr = _attribute_near(q, f.end()) if f else ""
@@ -305,7 +348,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         return Intent("compare", attr)
     for pat, direction, implied in _SUPERLATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
-            attr = _attribute_near(q, m.end()) or implied
+            attr = _verb_attribute(low, m.start()) or _attribute_near(q, m.end()) or implied
             k = 1
             if km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low):
                 k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]

@@ -40,17 +40,26 @@ class HashBowEmbedder:
         return out / np.where(n == 0, 1.0, n)
 
 
-# name, range, category, RAM GB, storage GB, battery mAh, screen inch, panel, cores, 5G, NFC, price GBP
-_COLS = "name rng cat ram sto bat inch panel cores g5 nfc price".split()
+# name, range, category, RAM GB, storage GB, battery mAh, screen inch, panel, cores, 5G, NFC, price GBP,
+# wired charging W, weight g
+_COLS = "name rng cat ram sto bat inch panel cores g5 nfc price chg wt".split()
 CATALOG = [dict(zip(_COLS, r)) for r in [
-    ("Nova X1 128GB", "Nova X1", "smartphones", 8, 128, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 799),
-    ("Nova X1 1TB", "Nova X1", "smartphones", 12, 1000, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 1099),
-    ("Nova Lite", "Nova Lite", "smartphones", 4, 64, 4000, 6.1, "IPS LCD", 4, False, False, 299),
-    ("Orbit Phone 7", "Orbit Phone 7", "smartphones", 8, 256, 4500, 6.5, "OLED", 8, True, None, 499),
-    ("Orbit Phone 7 Pro", "Orbit Phone 7 Pro", "smartphones", 12, 512, 5500, 6.8, "LTPO OLED", 8, True, True, 899),
-    ("Zenith Basic", "Zenith Basic", "smartphones", 2, 32, 3000, 5.5, "IPS LCD", 4, False, False, 299),
-    ("Zenith Tab 10", "Zenith Tab 10", "tablets", 6, 128, 8000, 10.5, "IPS LCD", 8, False, None, 349),
-    ("Orbit Flip7", "Orbit Flip7", "smartphones", 8, 256, 4000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 999),
+    ("Nova X1 128GB", "Nova X1", "smartphones", 8, 128, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 799, 45, 196),
+    ("Nova X1 1TB", "Nova X1", "smartphones", 12, 1000, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 1099, 45, 196),
+    ("Nova Lite", "Nova Lite", "smartphones", 4, 64, 4000, 6.1, "IPS LCD", 4, False, False, 299, 15, 172),
+    ("Orbit Phone 7", "Orbit Phone 7", "smartphones", 8, 256, 4500, 6.5, "OLED", 8, True, None, 499, 27, 187),
+    ("Orbit Phone 7 Pro", "Orbit Phone 7 Pro", "smartphones", 12, 512, 5500, 6.8, "LTPO OLED", 8, True, True, 899,
+     65, 221),
+    ("Zenith Basic", "Zenith Basic", "smartphones", 2, 32, 3000, 5.5, "IPS LCD", 4, False, False, 299, 10, 165),
+    ("Zenith Tab 10", "Zenith Tab 10", "tablets", 6, 128, 8000, 10.5, "IPS LCD", 8, False, None, 349, 20, 480),
+    ("Orbit Flip7", "Orbit Flip7", "smartphones", 8, 256, 4000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 999, 25, 188),
+    # a product named exactly like its range, which has a second variant
+    ("Orbit Phone 8", "Orbit Phone 8", "smartphones", 8, 128, 4700, 6.4, "OLED", 8, True, True, 599, 45, 190),
+    ("Orbit Phone 8 256GB", "Orbit Phone 8", "smartphones", 8, 256, 4700, 6.4, "OLED", 8, True, True, 649, 45, 190),
+    # a product line word ("Aura") inside names, never a product or range name itself
+    ("Zenith Aura 5", "Zenith Aura 5", "smartphones", 6, 128, 5000, 6.6, "IPS LCD", 8, True, False, 399, 33, 180),
+    ("Zenith Aura 5 Plus", "Zenith Aura 5 Plus", "smartphones", 8, 256, 6000, 6.8, "IPS LCD", 8, True, True, 549,
+     33, 205),
 ]]
 
 
@@ -59,7 +68,8 @@ def _variant(r: dict) -> Variant:
     specs = [("Memory:RAM", f"{r['ram']} GB"), ("Memory:Internal Storage", sto),
              ("Battery:Capacity", f"{r['bat']} mAh"), ("Display:Screen Size", f"{r['inch']} inches"),
              ("Display:Type", r["panel"]), ("Processor:CPU Cores", str(r["cores"])),
-             ("Network:5G", "Yes" if r["g5"] else "No"), ("Network:4G", "Yes")]
+             ("Network:5G", "Yes" if r["g5"] else "No"), ("Network:4G", "Yes"),
+             ("Charging:Wired Charging", f"{r['chg']} W"), ("Body:Weight", f"{r['wt']} g")]
     if r["nfc"] is not None:  # missing data: neither has nor lacks NFC
         specs.append(("Connectivity:NFC", "Yes" if r["nfc"] else "No"))
     specs.append(("Price", f"{r['price']}.00 GBP"))
@@ -222,3 +232,96 @@ def test_token_names():
     assert token_match(norm_tokens("Flip 7"), norm_tokens("Orbit Flip7"))
     assert not token_match(norm_tokens("Orbit Phone 7"), norm_tokens("Orbit Phone 7 Pro"))
     assert token_match(norm_tokens("Orbit Phone 7 Pro"), norm_tokens("Orbit Phone 7 Pro"))
+
+
+# -- exact names, value answers, compare after name resolution, verb attributes, name words ------
+
+
+def test_exact_product_name_beats_range(compiler):
+    ans = compiler.answer("Does the Orbit Phone 8 have at least 256GB storage?")
+    assert ans.value == "no", (ans.sparql, ans.trace)  # the 128GB product alone, not its 256GB sibling
+    ans = compiler.answer("Tell me about the orbit phone 8")
+    assert ans.answer_list == ["Orbit Phone 8"], ans.trace
+    gr = compiler.grounder.entity(EntityRef(Span(0, 13, "Orbit-Phone 8"), "Orbit-Phone 8", "product"), [])
+    assert len(gr.products) == 1 and not gr.ranges
+
+
+def test_range_expands_without_an_exact_product(compiler):
+    gr = compiler.grounder.entity(EntityRef(Span(0, 7, "Nova X1"), "Nova X1", "range"), [])
+    assert len(gr.products) == len(names(lambda r: r["rng"] == "Nova X1")) and gr.ranges
+
+
+VALUE_CASES = [
+    ("What is the lowest price of the Nova X1?", lambda r: r["rng"] == "Nova X1", "price", min),
+    ("What's the biggest battery capacity available on an Orbit phone?",
+     lambda r: r["name"].startswith("Orbit") and r["cat"] == "smartphones", "bat", max),
+    ("What is the fastest charging wattage among zenith phones?",
+     lambda r: r["name"].startswith("Zenith") and r["cat"] == "smartphones", "chg", max),
+    ("How much does the cheapest phone with 5G cost?", lambda r: r["cat"] == "smartphones" and r["g5"], "price", min),
+    ("What is the price of the most expensive tablet?", lambda r: r["cat"] == "tablets", "price", max),
+]
+
+
+@pytest.mark.parametrize("question,pred,col,fn", VALUE_CASES, ids=[q for q, *_ in VALUE_CASES])
+def test_superlative_value_answers(compiler, question, pred, col, fn):
+    ans = compiler.answer(question)
+    assert ans.error is None, ans.trace
+    best = fn(r[col] for r in CATALOG if pred(r))
+    assert ans.value == best, (ans.sparql, ans.trace)
+    assert sorted(ans.answer_list) == names(lambda r: pred(r) and r[col] == best)
+
+
+def test_which_superlative_value_is_one_name_ties_kept(compiler):
+    ans = compiler.answer("Which is the cheapest phone?")
+    tied = names(lambda r: r["cat"] == "smartphones" and r["price"] == 299)
+    assert sorted(ans.answer_list) == tied and ans.value == tied[0]
+    ans = compiler.answer("What is the cheapest phone?")  # asks for a product, not a number
+    assert ans.value == tied[0]
+    ans = compiler.answer("What is the weight of the cheapest phone?")  # not the price: the product
+    assert ans.value == tied[0]
+    top = max(r["bat"] for r in CATALOG if r["cat"] == "smartphones")
+    assert compiler.answer("Which phone has the biggest battery?").value == names(
+        lambda r: r["cat"] == "smartphones" and r["bat"] == top)[0]
+
+
+COMPARE_LOWER = [
+    ("which is cheaper, nova lite or orbit flip7", "Nova Lite"),
+    ("show the bigger battery of orbit phone 7 pro and zenith basic", "Orbit Phone 7 Pro"),
+    ("which of orbit flip7 and nova lite charges faster", "Orbit Flip7"),
+    ("which of orbit flip7 and orbit phone 7 pro weighs less", "Orbit Flip7"),
+    ("which of nova lite and zenith aura 5 plus lasts longer", "Zenith Aura 5 Plus"),
+]
+
+
+@pytest.mark.parametrize("question,winner", COMPARE_LOWER, ids=[q for q, _ in COMPARE_LOWER])
+def test_compare_decided_after_name_resolution(compiler, question, winner):
+    ans = compiler.answer(question)
+    assert ans.intent == "compare" and ans.error is None, ans.trace
+    assert ans.value == winner, (ans.sparql, ans.trace)
+
+
+def test_compare_verbs_and_ties(compiler):
+    ans = compiler.answer("Which costs less, the Orbit Flip7 or the Nova Lite?")
+    assert ans.value == "Nova Lite", ans.trace
+    ans = compiler.answer("Which weighs less, the Orbit Flip7 or the Zenith Basic?")
+    assert ans.value == "Zenith Basic", ans.trace
+    ans = compiler.answer("Which is cheaper, the Nova Lite or the Zenith Basic?")  # both 299
+    assert sorted(ans.answer_list) == ["Nova Lite", "Zenith Basic"] and ans.value == "Nova Lite"
+
+
+def test_more_than_a_number_is_no_compare(compiler):
+    ans = compiler.answer("nova lite and zenith basic with more than 2 GB RAM")
+    assert ans.intent == "list", ans.trace
+
+
+def test_name_word_filter(compiler):
+    ans = compiler.answer("Which Aura models have NFC?")
+    assert sorted(ans.answer_list) == names(lambda r: " Aura " in f" {r['name']} " and r["nfc"] is True), ans.trace
+    assert "REGEX(STR(?name)" in ans.sparql and any("name word 'Aura'" in t for t in ans.trace)
+    ans = compiler.answer("Which Aura phones have at least 8GB RAM?")  # read as a brand first
+    assert ans.answer_list == names(lambda r: " Aura " in f" {r['name']} " and r["ram"] >= 8), ans.trace
+
+
+def test_name_word_needs_two_products(compiler):
+    gr = compiler.grounder.entity(EntityRef(Span(0, 4, "Tab"), "Tab", "unknown"), [])
+    assert gr.kind != "name-word"  # only one product has the word

@@ -165,6 +165,12 @@ INTENTS = [
     ("Which is cheaper, the Aero 5 or the Aero 5 Plus?", ("compare", "price", "min", 1)),
     ("Flip 7 or Fold 7: which is lighter?", ("compare", "weight", "min", 1)),
     ("Nova 12 vs Nova 12 Pro", ("compare", "", None, 1)),
+    ("Which charges faster, the Aero 5 or the Aero 5 Plus?", ("compare", "charging", "max", 1)),
+    ("Which weighs less, the Aero 5 or the Aero 5 Plus?", ("compare", "weight", "min", 1)),
+    ("Does the Aero 5 last longer than the Aero 5 Plus?", ("compare", "battery", "max", 1)),
+    ("Which costs more, the Aero 5 or the Aero 5 Plus?", ("compare", "price", "max", 1)),
+    ("Which phone charges the fastest?", ("superlative", "charging", "max", 1)),
+    ("Which tablet weighs the least?", ("superlative", "weight", "min", 1)),
     ("Tell me about the Zento Note 14 Pro", ("describe", "", None, 1)),
     ("What are the specs of the Vega 9 XL?", ("describe", "", None, 1)),
     ("Does the Zephyr X2 Pro support 5G?", ("yesno", "", None, 1)),
@@ -208,3 +214,13 @@ def test_a_price_word_after_a_measured_number_does_not_make_it_a_price():
     by_unit = {c.unit: c for c in pq.constraints if hasattr(c, "unit")}
     assert by_unit["mAh"].attribute.lower() == "battery" and by_unit["mAh"].op == ">="
     assert by_unit["GBP"].attribute == "price" and by_unit["GBP"].op == "<"
+
+
+def test_comparative_helper():
+    from dualgraph.query.parse import comparative
+    assert comparative("is the aero 5 cheaper than the aero 6") == ("min", "price")
+    assert comparative("which of aero 5 and aero 6 has a bigger battery") == ("max", "battery")
+    assert comparative("which of aero 5 and aero 6 lasts longer") == ("max", "battery")
+    assert comparative("aero 5 and aero 6") is None
+    q = "aero phones with more than 8GB RAM"
+    assert comparative(q, [(q.index("more"), len(q) - 4)]) is None
