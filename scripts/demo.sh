@@ -14,3 +14,5 @@ SELECT DISTINCT ?name ?price ?mah WHERE {
      skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Battery" ; skg:inEntry/skg:hasName "Capacity" ; skg:hasNumericValue ?mah .
   FILTER(?mah >= 5000 && ?price < 15000)
 } ORDER BY ?price LIMIT 5'
+echo "--- the same kind of question in words, compiled to SPARQL with zero tokens (add --explain for the trace):"
+.venv/bin/dualgraph ask --index "$OUT/index" "Which 5G phones under Rs 10000 have a battery of at least 6000 mAh?"

