@@ -116,6 +116,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             store.drop_graph(O.DERIVED_GRAPH)
             store.drop_graph(O.TEXT_GRAPH)
             collect_vocabulary_garbage(store)
+        if any(r["status"] == "ok" for r in rows):
+            state.set_stale(True)  # new text alone (a page without specs) changes the TKG too
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
         state.record(
             {r["meta_path"]: _doc_state(r, loaded=r["status"] == "ok")

@@ -153,3 +153,12 @@ def test_ray_runner_matches_inline(tmp_path):
     a = build_index(tmp_path / "ds", tmp_path / "ix-inline", INLINE)
     b = build_index(tmp_path / "ds", tmp_path / "ix-ray", IndexConfig(runner="ray", progress=False, batch_size=1))
     assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {k: b[k] for k in ("products", "triples", "specs", "features")}
+
+
+def test_a_page_with_text_but_no_specs_reaches_the_tkg(tmp_path):
+    write_dataset(tmp_path / "ds", PAGES)
+    first = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
+    write_dataset(tmp_path / "ds", [("guide", "# Buying guide\n\nStereo speakers matter for films.", [])])
+    second = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
+    assert second["documents"]["converted"] == 1
+    assert second["tkg"] != "unchanged" and second["tkg"]["chunks"] > first["tkg"]["chunks"]
