@@ -93,6 +93,13 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     stages += [convert_stage, shard_stage(str(layout.shards))]
     if config.tkg.enabled:
         stages.append(tkg_shard_stage(str(layout.tkg_shards)))
+    # A view whose recipe changed is rebuilt even when no document did.
+    rules_sig = _signature([r.model_dump() for r in rules])
+    state.check_signature("rules", rules_sig)
+    state.check_signature("tkg", _signature([config.tkg.model_dump(), config.models.embedder.model_dump(),
+                                             config.models.llm.model if config.models.llm else None]))
+    # patterns describe derived facts too (features), so they follow the rules
+    state.check_signature("patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig]))
     t0 = time.time()
     rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
     t_convert = time.time() - t0
@@ -213,6 +220,12 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
             break
         before = after
     return start - before
+
+
+def _signature(parts: Any) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 class _LazyModels:

@@ -40,6 +40,7 @@ class IndexState:
         self.journal = path.with_name(path.stem + ".journal.jsonl")
         self.documents = documents
         self.stale = {v: stale.get(v, True) for v in self.VIEWS}
+        self.signatures: dict[str, str] = {}
         self._fh = None
 
     @classmethod
@@ -52,6 +53,8 @@ class IndexState:
             if data.get("version") == STATE_VERSION:
                 docs, stale = data["documents"], data["stale"]
         state = cls(path, docs, stale)
+        if path.is_file() and data.get("version") == STATE_VERSION:
+            state.signatures = dict(data.get("signatures", {}))
         if state.journal.is_file():
             for line in state.journal.read_text(encoding="utf-8").splitlines():
                 try:
@@ -64,6 +67,8 @@ class IndexState:
     def _apply(self, entry: dict[str, Any]) -> None:
         if "stale" in entry:
             self.stale[entry["view"]] = entry["stale"]
+        elif "signature" in entry:
+            self.signatures[entry["view"]] = entry["signature"]
         elif "drop" in entry:
             self.documents.pop(entry["drop"], None)
         else:
@@ -89,12 +94,19 @@ class IndexState:
         if changes:
             self._append(changes)
 
+    def check_signature(self, view: str, signature: str) -> None:
+        """Mark ``view`` stale when what builds it (rules, models, settings) changed since it was built."""
+        if self.signatures.get(view) != signature:
+            self.set_stale(True, views=(view,))
+            self._append([{"view": view, "signature": signature}])
+
     def checkpoint(self) -> None:
         """Write the whole state and empty the journal."""
         if self._fh is not None:
             self._fh.close()
             self._fh = None
         write_json_atomic(
-            self.path, {"version": STATE_VERSION, "documents": self.documents, "stale": self.stale}
+            self.path,
+            {"version": STATE_VERSION, "documents": self.documents, "stale": self.stale, "signatures": self.signatures},
         )
         self.journal.unlink(missing_ok=True)

@@ -162,3 +162,20 @@ def test_a_page_with_text_but_no_specs_reaches_the_tkg(tmp_path):
     second = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
     assert second["documents"]["converted"] == 1
     assert second["tkg"] != "unchanged" and second["tkg"]["chunks"] > first["tkg"]["chunks"]
+
+
+def test_changed_rules_are_applied_without_reconverting(tmp_path):
+    write_dataset(tmp_path / "ds", PAGES)
+    build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("""rules:
+  - id: only-category
+    description: Products belong to their range's category.
+    where: "?p skg:variantOf ?r . ?r skg:belongs ?c ."
+    insert: "?p skg:belongs ?c ."
+""")
+    m = build_index(tmp_path / "ds", tmp_path / "ix", INLINE.model_copy(update={"rules_path": rules}))
+    assert m["documents"]["converted"] == 0 and m["rules"] != "unchanged" and m["patterns"] != "unchanged"
+    assert m["features"] == 0 and m["derived_triples"] == m["products"]
+    again = build_index(tmp_path / "ds", tmp_path / "ix", INLINE.model_copy(update={"rules_path": rules}))
+    assert again["rules"] == "unchanged" and again["patterns"] == "unchanged"
