@@ -40,9 +40,11 @@ __all__ = ["PROMPT_PATH", "PROMPT_VERSION", "SPARQL_SCHEMA", "TEMPERATURES", "Ca
 
 PROMPT_PATH = Path(__file__).parent / "prompts" / "sparql_generation.v1.md"
 PROMPT_VERSION = "sparql_generation.v1"
+# No maxLength: llama.cpp compiles a long maxLength into a grammar of nested optionals that crashes
+# its server; ``max_tokens`` bounds the answer instead.
 SPARQL_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"sparql": {"type": "string", "maxLength": 2000}},
+    "properties": {"sparql": {"type": "string"}},
     "required": ["sparql"],
 }
 TEMPERATURES = (0.0, 0.3, 0.7)
@@ -232,7 +234,8 @@ class LLMSparqlGenerator:
                 cl = Clause(text, "numeric", f"parsed: {item.attribute or '?'} {bound} {item.unit or ''}".rstrip())
                 if item.dimension == "currency":
                     cl.note += " (a price)"
-                    cl.extra.append(f'price: ?p skg:hasPrice ?v{{i}} ; skg:hasCurrency "{item.unit or self.currency}" .')
+                    cur = item.unit or self.currency
+                    cl.extra.append(f'price: ?p skg:hasPrice ?v{{i}} ; skg:hasCurrency "{cur}" .')
                     clauses.append(cl)
                     continue
                 searches.append((cl, f"{item.attribute} {text}".strip(), ("spec_numeric",)))
@@ -246,6 +249,9 @@ class LLMSparqlGenerator:
             elif isinstance(item, EntityRef):
                 kinds = ("category",) if item.kind == "category" else ("product", "range", "category")
                 cl = Clause(text, f"entity ({item.kind})")
+                if item.kind in ("brand", "unknown"):  # a name part, not a catalog node: match the names
+                    needle = json.dumps(item.phrase.casefold())
+                    cl.extra.append(f"name: FILTER(CONTAINS(LCASE(STR(?name)), {needle}))")
                 searches.append((cl, item.phrase, kinds))
             else:  # pragma: no cover - a new constraint type
                 continue

@@ -130,7 +130,7 @@ def test_update_is_refused_and_store_untouched(store, index):
     c0 = out.candidates[0]
     assert c0.status == "failed" and "refused" in c0.error
     assert out.chosen == 1 and sorted(out.answer_list) == NFC_PHONES
-    assert not store.select(f'SELECT ?s WHERE {{ ?s skg:hasName "injected" }}')["results"]["bindings"]
+    assert not store.select('SELECT ?s WHERE { ?s skg:hasName "injected" }')["results"]["bindings"]
 
 
 def test_syntax_error_is_dropped(store, index):
