@@ -102,8 +102,17 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_search(args: argparse.Namespace) -> int:
+def _index_embedder(index: Path):
+    """The (cached) embedder an index was built with, so queries land in the same vector space."""
     from dualgraph.models.factory import ModelsConfig, build_models
+
+    saved = index / "models.json"
+    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
+    embedder, _ = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": None}))
+    return embedder
+
+
+def _cmd_search(args: argparse.Namespace) -> int:
     from dualgraph.tkg.loader import TextualKG
 
     try:
@@ -111,9 +120,7 @@ def _cmd_search(args: argparse.Namespace) -> int:
     except FileNotFoundError as e:
         print(f"dualgraph search: {e}", file=sys.stderr)
         return 2
-    saved = Path(args.index) / "models.json"
-    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
-    embedder, _ = build_models(models.model_copy(update={"cache_dir": Path(args.index) / "cache", "llm": None}))
+    embedder = _index_embedder(Path(args.index))
     if args.mode == "naive":
         result = tkg.naive(embedder, top_chunks=args.k).retrieve([args.text])[0]
     else:
@@ -148,7 +155,6 @@ def _cmd_search(args: argparse.Namespace) -> int:
 
 
 def _cmd_ask(args: argparse.Namespace) -> int:
-    from dualgraph.models.factory import ModelsConfig, build_models
     from dualgraph.query.compiler import Compiler
     from dualgraph.query.patterns import PatternIndex
     from dualgraph.query.render import render_markdown
@@ -157,9 +163,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     from dualgraph.stores.factory import load_store_config, open_store
 
     index = Path(args.index)
-    saved = index / "models.json"
-    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
-    embedder, _ = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": None}))
+    embedder = _index_embedder(index)
     try:
         patterns = PatternIndex.load(index / "patterns", embedder)
         with open_store(load_store_config(index).with_password_from_env(), index, read_only=True) as store:
