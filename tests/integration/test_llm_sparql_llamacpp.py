@@ -20,15 +20,13 @@ for _d in (Path(__file__).parent, Path(__file__).parent.parent / "unit"):
     if str(_d) not in sys.path:
         sys.path.insert(0, str(_d))
 from llamacpp import MODEL_NAME, missing_runtime  # noqa: E402
-from test_compiler import CATALOG, HashBowEmbedder, _variant  # noqa: E402
+from test_compiler import HashBowEmbedder, catalog_store  # noqa: E402
 
 from dualgraph.models.base import TokenMeter  # noqa: E402
 from dualgraph.models.openai_chat import OpenAIChatLLM  # noqa: E402
 from dualgraph.query.compiler import Compiler  # noqa: E402
 from dualgraph.query.llm_sparql import LLMSparqlGenerator  # noqa: E402
 from dualgraph.query.patterns import PatternIndex, collect_patterns  # noqa: E402
-from dualgraph.skg.rules import apply_rules, load_rules  # noqa: E402
-from dualgraph.skg.triples import convert_document  # noqa: E402
 from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(missing_runtime() is not None, reason=str(missing_runtime()))]
@@ -38,14 +36,7 @@ QUESTIONS = ["Which phones have 5G?", "Which phones without NFC cost under £600
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> OxigraphStore:
-    tmp = tmp_path_factory.mktemp("skg")
-    st = OxigraphStore.in_memory()
-    for i, r in enumerate(CATALOG):
-        f = tmp / f"doc{i}.nq"
-        f.write_text(convert_document(f"doc-{i}", [_variant(r)]).nquads, encoding="utf-8")
-        st.bulk_load(f)
-    apply_rules(st, load_rules())
-    return st
+    return catalog_store(tmp_path_factory.mktemp("skg"))
 
 
 def test_generation_structure_with_the_real_model(llamacpp, store):

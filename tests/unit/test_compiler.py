@@ -80,9 +80,8 @@ def names(pred) -> list[str]:
     return sorted(r["name"] for r in CATALOG if pred(r))
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory) -> OxigraphStore:
-    tmp: Path = tmp_path_factory.mktemp("skg")
+def catalog_store(tmp: Path) -> OxigraphStore:
+    """The fixture catalog through the real converter and rules, one document per row, in memory."""
     st = OxigraphStore.in_memory()
     for i, r in enumerate(CATALOG):
         f = tmp / f"doc{i}.nq"
@@ -90,6 +89,11 @@ def store(tmp_path_factory) -> OxigraphStore:
         st.bulk_load(f)
     apply_rules(st, load_rules())
     return st
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory) -> OxigraphStore:
+    return catalog_store(tmp_path_factory.mktemp("skg"))
 
 
 @pytest.fixture(scope="module")

@@ -19,14 +19,12 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, HashBowEmbedder, _variant, names  # noqa: E402
+from test_compiler import CATALOG, HashBowEmbedder, catalog_store, names  # noqa: E402
 
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter  # noqa: E402
 from dualgraph.query.compiler import Compiler  # noqa: E402
 from dualgraph.query.llm_sparql import LLMSparqlGenerator, extract_sparql  # noqa: E402
 from dualgraph.query.patterns import PatternIndex, collect_patterns  # noqa: E402
-from dualgraph.skg.rules import apply_rules, load_rules  # noqa: E402
-from dualgraph.skg.triples import convert_document  # noqa: E402
 from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
 
 SKG = "https://w3id.org/dualgraph/skg#"
@@ -76,14 +74,7 @@ class ScriptedLLM:
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory) -> OxigraphStore:
-    tmp = tmp_path_factory.mktemp("skg")
-    st = OxigraphStore.in_memory()
-    for i, r in enumerate(CATALOG):
-        f = tmp / f"doc{i}.nq"
-        f.write_text(convert_document(f"doc-{i}", [_variant(r)]).nquads, encoding="utf-8")
-        st.bulk_load(f)
-    apply_rules(st, load_rules())
-    return st
+    return catalog_store(tmp_path_factory.mktemp("skg"))
 
 
 @pytest.fixture(scope="module")
