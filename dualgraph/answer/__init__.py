@@ -1,0 +1,1 @@
+"""Answers: records, strategies (SKG, TKG, fallback, router, agentic), text rendering."""

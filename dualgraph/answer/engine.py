@@ -1,0 +1,207 @@
+"""Open an index once and answer batches of questions with any strategy.
+
+>>> AskConfig().strategy
+'skg+tkg_fb'
+
+:class:`EngineSpec` is the picklable recipe bulk answering hands to Ray workers; each worker
+opens its own :class:`QAEngine` (embedder, read-only store, Textual KG) once.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts
+from dualgraph.answer.strategies import STRATEGIES, Outcome, Toolkit, run_strategy
+from dualgraph.answer.writer import LLMWriter, template_text
+from dualgraph.models.factory import LLMConfig
+
+__all__ = ["AskConfig", "QAEngine", "EngineSpec"]
+
+
+class AskConfig(BaseModel):
+    """How questions are answered."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    strategy: str = Field("skg+tkg_fb", description=f"Answering strategy, one of: {', '.join(STRATEGIES)}.")
+    currency: str | None = Field(None, description="Currency of bare prices ('under 20k'); None: the catalog's most common.")
+    min_confidence: float = Field(0.6, ge=0, le=1, description="Symbolic answers grounded with less confidence "
+                                  "than this fall back to the text (fallback strategies, agentic).")
+    empty_min_confidence: float = Field(0.8, ge=0, le=1, description="An empty symbolic answer is trusted only "
+                                        "with at least this confidence; else the text is consulted.")
+    max_steps: int = Field(4, ge=1, le=20, description="Agentic: most steps per question.")
+    max_agent_tokens: int = Field(6000, ge=100, description="Agentic with an LLM: token budget per question.")
+    llm: LLMConfig | None = Field(None, description="An OpenAI-compatible chat server; None: zero-token answering.")
+    llm_sparql: bool = Field(True, description="With an LLM: generate SPARQL with it (compiler query as the draft).")
+    llm_candidates: int = Field(3, ge=1, le=10, description="With an LLM: SPARQL candidates per question.")
+    llm_router: bool = Field(True, description="With an LLM: route with it (the example router is its fallback).")
+    llm_writer: bool = Field(True, description="With an LLM: write answer text with it (templates otherwise).")
+    rows_in_record: int = Field(200, ge=0, description="Result rows copied into each answer record.")
+
+
+class EngineSpec(BaseModel):
+    """A picklable recipe for a :class:`QAEngine` (what Ray workers receive)."""
+
+    index_dir: Path = Field(..., description="The index directory built by `dualgraph index`.")
+    config: AskConfig = Field(default_factory=AskConfig, description="Answering settings.")
+
+    def __call__(self) -> QAEngine:
+        return QAEngine.open(self.index_dir, self.config)
+
+
+class QAEngine:
+    """Answers questions over one index. Build it with :meth:`open`; close it when done."""
+
+    def __init__(self, kit: Toolkit, *, config: AskConfig, writer: LLMWriter | None = None, closers=(),
+                 meter=None) -> None:
+        self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
+
+    @classmethod
+    def open(cls, index_dir: str | Path, config: AskConfig | None = None) -> QAEngine:
+        from dualgraph.answer.agentic import Planner
+        from dualgraph.answer.router import ExampleRouter, LLMRouter
+        from dualgraph.answer.sources import SymbolicSource, TextualSource
+        from dualgraph.models.base import TokenMeter
+        from dualgraph.models.factory import ModelsConfig, build_models
+        from dualgraph.query.compiler import Compiler
+        from dualgraph.query.patterns import PatternIndex
+        from dualgraph.stores.factory import load_store_config, open_store
+
+        config = config or AskConfig()
+        if config.strategy not in STRATEGIES:
+            raise ValueError(f"unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        index = Path(index_dir)
+        if not (index / "manifest.json").is_file():
+            raise FileNotFoundError(f"{index} is not an index directory (no manifest.json): run `dualgraph index` first")
+        saved = index / "models.json"
+        models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
+        meter = TokenMeter()
+        embedder, llm = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": config.llm}),
+                                     meter=meter)
+        store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
+        patterns = PatternIndex.load(index / "patterns", embedder)
+        compiler = Compiler(store, patterns, currency=config.currency)
+        generator = None
+        if llm is not None and config.llm_sparql:
+            from dualgraph.query.llm_sparql import LLMSparqlGenerator
+
+            generator = LLMSparqlGenerator(llm, patterns, store, n_candidates=config.llm_candidates, compiler=compiler,
+                                           currency=config.currency)
+        textual = None
+        if (index / "tkg" / "entity_index").is_dir():
+            from dualgraph.tkg.loader import TextualKG
+
+            textual = TextualSource(TextualKG.open(index).entity_vote(embedder), currency=config.currency)
+
+        def probe(question: str):
+            c = compiler.compile(question)
+            grounded = sum(1 for g in c.groundings if getattr(g, "resolved", False))
+            return c.intent.kind, grounded, c.confidence
+
+        router = ExampleRouter(embedder, probe=probe)
+        if llm is not None and config.llm_router:
+            router = LLMRouter(llm, router)
+        agent = Planner()
+        if llm is not None:
+            from dualgraph.answer.agent_llm import LLMAgent
+
+            agent = LLMAgent(llm, fallback=agent, max_steps=config.max_steps, max_tokens=config.max_agent_tokens)
+        kit = Toolkit(SymbolicSource(compiler, generator=generator), textual, router, agent,
+                      min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
+                      max_steps=config.max_steps)
+        writer = LLMWriter(llm) if llm is not None and config.llm_writer else None
+        return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter)
+
+    def close(self) -> None:
+        for close in self._closers:
+            close()
+        self._closers.clear()
+
+    def __enter__(self) -> QAEngine:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- answering --------------------------------------------------------------------------
+
+    def answer(self, question: str, *, strategy: str | None = None, qid: str = "0") -> AnswerRecord:
+        """One question (see :meth:`answer_batch`)."""
+        return self.answer_batch([(qid, question)], strategy=strategy)[0]
+
+    def answer_batch(self, items: list[tuple[str, str]], *, strategy: str | None = None) -> list[AnswerRecord]:
+        """One :class:`AnswerRecord` per ``(id, question)``, in order; strategies run batched."""
+        name = strategy or self.config.strategy
+        questions = [q for _, q in items]
+        t0 = time.perf_counter()
+        outcomes = run_strategy(name, questions, self.kit)
+        texts, writer_tokens = self._texts(questions, outcomes)
+        share = (time.perf_counter() - t0) / max(1, len(items))  # batched work: each question's share
+        return [self._record(qid, q, name, o, text, wt, share)
+                for (qid, q), o, text, wt in zip(items, outcomes, texts, writer_tokens)]
+
+    def _texts(self, questions: list[str], outcomes: list[Outcome]) -> tuple[list[str], list[TokenCounts]]:
+        texts = [template_text(o.result.intent, o.result.answer_list, o.result.value,
+                               source="tkg" if o.result.source == "tkg" else "skg",
+                               phrase=_phrase(o.result)) for o in outcomes]
+        tokens = [TokenCounts() for _ in outcomes]
+        for i, o in enumerate(outcomes):
+            if o.text:
+                texts[i] = o.text
+        if self.writer is None:
+            return texts, tokens
+        items, where = [], []
+        for i, (q, o) in enumerate(zip(questions, outcomes)):
+            if o.text:
+                continue
+            where.append(i)
+            r = o.result
+            items.append({"question": q, "context": "\n\n".join(u.context for u in o.used if u.context),
+                          "answer_list": r.answer_list, "value": r.value,
+                          "choose_from": r.candidates if r.source == "tkg" else None})
+        for i, res in zip(where, self.writer.write(items)):
+            tokens[i] = TokenCounts(prompt=res.prompt_tokens, completion=res.completion_tokens)
+            parsed = res.parsed if isinstance(res.parsed, dict) else None
+            if res.error or parsed is None:
+                outcomes[i].trace.append(f"llm writer failed ({res.error or 'no JSON'}); template text kept")
+                continue
+            texts[i] = str(parsed.get("answer") or texts[i])
+            chosen = parsed.get("answer_list")
+            if isinstance(chosen, list) and outcomes[i].result.source == "tkg":
+                allowed = set(outcomes[i].result.candidates)
+                outcomes[i].result.answer_list = [n for n in dict.fromkeys(chosen) if n in allowed]
+                outcomes[i].trace.append(f"llm chose {len(outcomes[i].result.answer_list)} products from the text's candidates")
+        return texts, tokens
+
+    def _record(self, qid: str, question: str, strategy: str, o: Outcome, text: str, writer_tokens: TokenCounts,
+                seconds: float) -> AnswerRecord:
+        r = o.result
+        sym = next((u for u in o.used if u.source == "skg"), None)
+        tokens = o.tokens + writer_tokens
+        for u in o.used:
+            tokens = tokens + u.tokens
+        trace = [t for u in o.used for t in u.trace] + o.trace
+        errors = [u.error for u in o.used if u.error]
+        ev = Evidence(sparql=r.sparql or (sym.sparql if sym else None),
+                      rows=(r.rows or (sym.rows if sym else []))[: self.config.rows_in_record],
+                      rows_total=r.rows_total or (sym.rows_total if sym else 0),
+                      chunk_ids=[c for u in o.used for c in u.chunk_ids],
+                      sources=o.route, confidence=sym.confidence if sym else None, trace=trace)
+        failed = r.error if (r.error and r.empty) else None
+        if failed is None and r.empty and errors and all(u.error for u in o.used):
+            failed = "; ".join(errors)
+        return AnswerRecord(id=qid, question=question, answer=text if not failed else "", answer_list=r.answer_list,
+                            value=r.value, strategy=strategy, route=o.route, evidence=ev, tokens=tokens,
+                            latency_s=round(seconds, 4), error=failed)
+
+
+def _phrase(r: Any) -> str | None:
+    for t in r.trace:
+        if "anchored on " in t:
+            return t.split("anchored on ", 1)[1].split(":", 1)[0].strip("'\"")
+    return None

@@ -1,0 +1,194 @@
+"""The two retrieval views as answer sources: each turns a question into a :class:`SourceResult`.
+
+A source answers with structure (``answer_list``/``value``), the context an LLM would read
+(``context``: Markdown), its evidence (SPARQL and rows, or chunk ids) and a ``confidence``
+that the strategies use to decide on a fallback. Sources never raise for a bad question:
+failures come back as ``error``.
+
+- :class:`SymbolicSource`: the zero-token compiler, or, when an LLM generator is given,
+  LLM-written SPARQL candidates (with the compiler's query as a draft) run and ranked.
+- :class:`TextualSource`: Textual KG retrieval read by :mod:`dualgraph.answer.text_reader`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from dualgraph.answer.record import TokenCounts
+from dualgraph.answer.text_reader import fold_corpus, read_products
+from dualgraph.query.parse import parse_question
+from dualgraph.query.render import render_markdown
+from dualgraph.query.safety import QueryResult
+
+__all__ = ["SourceResult", "SymbolicSource", "TextualSource", "plain_rows"]
+
+ROWS_KEPT = 200
+"""Rows copied into an answer record's evidence (the full count is kept in ``rows_total``)."""
+
+
+@dataclass(slots=True)
+class SourceResult:
+    """What one source made of one question."""
+
+    source: str
+    intent: str = "list"
+    answer_list: list[str] | None = None
+    value: Any = None
+    confidence: float = 0.0
+    context: str = ""
+    sparql: str | None = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    rows_total: int = 0
+    chunk_ids: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    """Textual: every product the retrieved text names, best first (what an LLM may choose from)."""
+    trace: list[str] = field(default_factory=list)
+    tokens: TokenCounts = field(default_factory=TokenCounts)
+    seconds: float = 0.0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def empty(self) -> bool:
+        return not self.answer_list and self.value in (None, [], "")
+
+
+def plain_rows(rows: list[dict[str, Any]], limit: int = ROWS_KEPT) -> list[dict[str, Any]]:
+    """W3C JSON bindings → ``{var: value}`` (IRIs shortened to their local name).
+
+    >>> plain_rows([{"name": {"type": "literal", "value": "A"}, "p": {"type": "uri", "value": "http://x#p1"}}])
+    [{'name': 'A', 'p': 'p1'}]
+    """
+    out = []
+    for row in rows[:limit]:
+        out.append({k: (b["value"].rsplit("#", 1)[-1] if b.get("type") == "uri" else b["value"])
+                    for k, b in row.items()})
+    return out
+
+
+class SymbolicSource:
+    """The Symbolic KG: ``compiler`` always; ``generator`` (an LLMSparqlGenerator) when an LLM is set."""
+
+    name = "skg"
+
+    def __init__(self, compiler, *, generator=None) -> None:
+        self.compiler = compiler
+        self.generator = generator
+
+    def ask(self, questions: list[str]) -> list[SourceResult]:
+        if self.generator is not None:
+            return self._generated(questions)
+        return [self._compiled(q) for q in questions]
+
+    def _compiled(self, question: str) -> SourceResult:
+        t0 = time.perf_counter()
+        a = self.compiler.answer(question)
+        r = SourceResult("skg", intent=a.intent, answer_list=a.answer_list if a.sparql else None, value=a.value,
+                         confidence=a.confidence, sparql=a.sparql, rows=plain_rows(a.rows), rows_total=len(a.rows),
+                         trace=[f"skg: {t}" for t in a.trace], error=a.error)
+        if a.error is None and a.sparql is None:
+            r.error = "the question could not be compiled to SPARQL"
+        if a.sparql:
+            vars_ = list(a.rows[0]) if a.rows else []
+            r.context = render_markdown(QueryResult(query=a.sparql, vars=vars_, rows=a.rows, total_rows=len(a.rows),
+                                                    truncated=getattr(a, "truncated", False)), max_rows=50)
+        r.seconds = time.perf_counter() - t0
+        return r
+
+    def _generated(self, questions: list[str]) -> list[SourceResult]:
+        t0 = time.perf_counter()
+        out = []
+        for g in self.generator.generate(questions):
+            intent = parse_question(g.question).intent.kind
+            r = SourceResult("skg", intent=intent, sparql=g.sparql, rows=plain_rows(g.rows), rows_total=g.total_rows,
+                             tokens=TokenCounts(prompt=g.prompt_tokens, completion=g.completion_tokens), error=g.error)
+            r.trace = [f"skg: llm sparql, {len(g.candidates)} candidates, chosen {g.chosen} ({g.source})"]
+            r.trace += [f"skg: candidate #{c.index} t={c.temperature} {c.status} agreement={c.agreement}"
+                        + (f" error={c.error}" if c.error else "") for c in g.candidates]
+            if g.sparql:
+                r.answer_list = g.answer_list
+                r.value = _value_from_rows(intent, g.rows, g.answer_list)
+                r.confidence = _agreement(g)
+                vars_ = list(g.rows[0]) if g.rows else []
+                r.context = render_markdown(QueryResult(query=g.sparql, vars=vars_, rows=g.rows,
+                                                        total_rows=g.total_rows, truncated=g.truncated), max_rows=50)
+            out.append(r)
+        spent = (time.perf_counter() - t0) / max(1, len(out))
+        for r in out:
+            r.seconds = spent
+        return out
+
+
+def _agreement(g) -> float:
+    """Share of candidates that ran and agree with the chosen one (the draft alone: 0.5)."""
+    if g.source == "draft":
+        return 0.5
+    chosen = next((c for c in g.candidates if c.index == g.chosen), None)
+    if chosen is None or not g.candidates:
+        return 0.0
+    return round(chosen.agreement / len(g.candidates), 3)
+
+
+def _value_from_rows(intent: str, rows: list[dict[str, Any]], names: list[str]) -> Any:
+    if intent == "count" and rows:
+        first = rows[0]
+        for b in first.values():
+            try:
+                return int(float(b["value"]))
+            except (TypeError, ValueError):
+                continue
+        return None
+    if intent in ("superlative", "compare", "describe") and names:
+        return names[0]
+    if intent == "yesno":
+        return "yes" if names else "no"
+    return None
+
+
+class TextualSource:
+    """The Textual KG through entity-vote retrieval; products read from the retrieved text."""
+
+    name = "tkg"
+
+    def __init__(self, retriever, *, currency: str | None = None, max_chunks_in_context: int = 8) -> None:
+        self.retriever = retriever
+        self.currency = currency
+        self.max_chunks = max_chunks_in_context
+        links = getattr(retriever, "entity_chunks", {})
+        self._chunk_count = lambda e: len(links.get(e, ()))
+        chunks = getattr(getattr(retriever, "packer", None), "chunks", None) or {}
+        self._total = len(chunks) or None
+        self._corpus = fold_corpus(chunks) if chunks else None
+        self._names = sorted({p for c in chunks.values() for p in c.products})
+
+    def ask(self, questions: list[str]) -> list[SourceResult]:
+        t0 = time.perf_counter()
+        try:
+            voted = self.retriever.retrieve(questions)
+            exhaustive = self.retriever.retrieve(questions, exhaustive=True)
+        except Exception as e:  # noqa: BLE001 - a failing retriever becomes an error per question
+            return [SourceResult("tkg", error=f"tkg retrieval: {type(e).__name__}: {e}") for _ in questions]
+        spent = (time.perf_counter() - t0) / max(1, len(questions))
+        out = []
+        for q, v, x in zip(questions, voted, exhaustive):
+            intent = parse_question(q, currency=self.currency).intent
+            reading = read_products(q, v, x, chunk_count=self._chunk_count, total_chunks=self._total,
+                                     corpus=self._corpus, names=self._names)
+            r = SourceResult("tkg", intent=intent.kind, confidence=reading.confidence, trace=[f"tkg: {t}" for t in reading.trace],
+                             chunk_ids=[c.chunk_id for c in v.chunks], candidates=reading.candidates, seconds=spent)
+            r.answer_list = reading.products
+            if intent.kind == "count":
+                r.value = len(reading.products)
+            elif intent.kind in ("superlative", "compare", "describe") and reading.products:
+                r.value = reading.products[0]
+            elif intent.kind == "yesno":
+                r.value = "yes" if reading.products else "no"
+            r.context = "\n\n".join(f"[{c.chunk_id}] ({', '.join(c.chunk.products) or 'no product'})\n{c.chunk.text.strip()}"
+                                    for c in v.chunks[: self.max_chunks])
+            out.append(r)
+        return out

@@ -1,0 +1,197 @@
+"""The seven answering strategies, each a batch function over a :class:`Toolkit`.
+
+==============  ===========================================================================
+``tkg``         Textual KG only.
+``skg``         Symbolic KG only (the compiler; LLM SPARQL when an LLM is configured).
+``concat``      both always run; the symbolic answer stands unless it needs a fallback.
+``skg+tkg_fb``  symbolic first; the text is consulted when the symbolic answer fails *or*
+                is doubtful (default).
+``router``      one retriever per question, chosen by the router.
+``router+tkg_fb`` the router's choice, with the fallback when it chose the specs.
+``agentic``     a bounded plan: answer, check, consult the other view, reconcile, stop
+                (an LLM tool loop when an LLM is configured: :mod:`dualgraph.answer.agentic`).
+==============  ===========================================================================
+
+"Doubtful" (:func:`needs_fallback`): an error, no query, a grounding confidence under
+``min_confidence`` (a constraint was dropped or matched weakly), or an empty answer whose
+grounding was not near-certain — an empty list from a fully grounded query is an answer
+("no Samsung phone has an IR blaster"), an empty list after a shaky grounding is not.
+
+On a fallback both answers are reconciled (:func:`reconcile`): when both views return
+products and they overlap, the overlap is the answer (the specs scope it, the text confirms
+the fact the specs lack); otherwise the text's answer, unless it found nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dualgraph.answer.record import TokenCounts
+from dualgraph.answer.sources import SourceResult
+
+__all__ = ["STRATEGIES", "Toolkit", "Outcome", "needs_fallback", "reconcile", "run_strategy"]
+
+STRATEGIES = ("tkg", "skg", "concat", "skg+tkg_fb", "router", "router+tkg_fb", "agentic")
+LIST_INTENTS = ("list", "yesno")
+ANCHORED = 0.8
+"""A textual answer this confident was anchored on a phrase of the question, not guessed."""
+
+
+@dataclass
+class Toolkit:
+    """What the strategies work with. ``textual`` may be None (an index without a Textual KG)."""
+
+    symbolic: object
+    textual: object | None = None
+    router: object | None = None
+    agent: object | None = None
+    min_confidence: float = 0.6
+    empty_min_confidence: float = 0.8
+    max_steps: int = 4
+
+
+@dataclass
+class Outcome:
+    """A strategy's answer to one question: the chosen structure and everything consulted."""
+
+    result: SourceResult
+    route: list[str]
+    used: list[SourceResult] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    tokens: TokenCounts = field(default_factory=TokenCounts)
+    """Tokens spent outside the sources (router, agent)."""
+    text: str | None = None
+    """Answer text already written (the LLM agent's own answer); None: rendered later."""
+
+
+def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_confidence: float = 0.8) -> str | None:
+    """Why ``r`` should not be trusted alone, or None.
+
+    >>> needs_fallback(SourceResult("skg", error="boom"))
+    'failed: boom'
+    >>> needs_fallback(SourceResult("skg", answer_list=["A"], confidence=0.9, sparql="q")) is None
+    True
+    >>> needs_fallback(SourceResult("skg", answer_list=[], confidence=0.7, sparql="q"))
+    'empty answer after a doubtful grounding (confidence 0.70)'
+    """
+    if r.error:
+        return f"failed: {r.error}"
+    if r.source == "skg" and not r.sparql:
+        return "no query"
+    if r.confidence < min_confidence:
+        return f"low confidence {r.confidence:.2f}"
+    if r.empty and r.confidence < empty_min_confidence:
+        return f"empty answer after a doubtful grounding (confidence {r.confidence:.2f})"
+    if r.intent in ("superlative", "compare") and r.value is None:
+        return f"{r.intent} without a winner"
+    return None
+
+
+def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:
+    """The answer after a fallback (see the module docstring)."""
+    if txt.error:
+        trace.append(f"text failed too ({txt.error}); keeping the symbolic answer")
+        return sym
+    if sym.answer_list and txt.answer_list and sym.intent in LIST_INTENTS and not sym.error:
+        both = [p for p in sym.answer_list if p in set(txt.answer_list)]
+        if both:
+            trace.append(f"specs and text agree on {len(both)} of {len(sym.answer_list)}/{len(txt.answer_list)} products:"
+                         " the overlap is the answer")
+            joint = SourceResult("skg+tkg", intent=sym.intent, answer_list=both,
+                                 value=("yes" if both else "no") if sym.intent == "yesno" else None,
+                                 confidence=max(sym.confidence, txt.confidence), context=sym.context + "\n\n" + txt.context,
+                                 sparql=sym.sparql, rows=sym.rows, rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
+            return joint
+    if (txt.empty or txt.confidence < ANCHORED) and not sym.error and sym.sparql:
+        trace.append("the text found nothing it can stand on (no phrase of the question anchors it); "
+                     "keeping the symbolic answer")
+        return sym
+    trace.append("the text's answer replaces the symbolic one")
+    return txt
+
+
+def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], outcomes: list[Outcome]) -> None:
+    """Consult the text for every doubtful symbolic answer (one batch), then reconcile."""
+    todo = []
+    for i, r in enumerate(first):
+        why = needs_fallback(r, min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
+        if why and kit.textual is not None:
+            outcomes[i].trace.append(f"fallback to text: {why}")
+            todo.append(i)
+        elif why:
+            outcomes[i].trace.append(f"would fall back ({why}) but the index has no Textual KG")
+    if not todo:
+        return
+    texts = kit.textual.ask([questions[i] for i in todo])
+    for i, t in zip(todo, texts):
+        o = outcomes[i]
+        o.route.append("tkg")
+        o.used.append(t)
+        o.result = reconcile(first[i], t, o.trace)
+
+
+def _textual(kit: Toolkit, questions: list[str]) -> list[SourceResult]:
+    if kit.textual is None:
+        return [SourceResult("tkg", error="this index has no Textual KG (indexed with --no-tkg)") for _ in questions]
+    return kit.textual.ask(questions)
+
+
+def run_strategy(name: str, questions: list[str], kit: Toolkit) -> list[Outcome]:
+    """One :class:`Outcome` per question, in order."""
+    if name not in STRATEGIES:
+        raise ValueError(f"unknown strategy {name!r}; choose one of {', '.join(STRATEGIES)}")
+    if not questions:
+        return []
+    if name == "tkg":
+        return [Outcome(r, ["tkg"], [r]) for r in _textual(kit, questions)]
+    if name == "agentic":
+        if kit.agent is None:
+            raise ValueError("the agentic strategy needs an agent in the toolkit")
+        return kit.agent.run(questions, kit)
+    if name in ("router", "router+tkg_fb"):
+        return _routed(kit, questions, fallback=name == "router+tkg_fb")
+    first = kit.symbolic.ask(questions)
+    outcomes = [Outcome(r, ["skg"], [r]) for r in first]
+    if name == "concat":
+        texts = _textual(kit, questions)
+        for i, (o, t) in enumerate(zip(outcomes, texts)):
+            o.route.append("tkg")
+            o.used.append(t)
+            why = needs_fallback(first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
+            if why:
+                o.trace.append(f"symbolic answer doubtful ({why})")
+                o.result = reconcile(first[i], t, o.trace)
+            else:
+                o.result = SourceResult(**{**_fields(first[i]), "context": first[i].context + "\n\n" + t.context,
+                                           "chunk_ids": t.chunk_ids})
+                o.trace.append("symbolic answer kept; the text is added as context")
+    elif name == "skg+tkg_fb":
+        _fallback(kit, questions, first, outcomes)
+    return outcomes
+
+
+def _fields(r: SourceResult) -> dict:
+    return {k: getattr(r, k) for k in r.__slots__}
+
+
+def _routed(kit: Toolkit, questions: list[str], *, fallback: bool) -> list[Outcome]:
+    if kit.router is None:
+        raise ValueError("the router strategies need a router in the toolkit")
+    decisions = kit.router.route(questions)
+    outcomes: list[Outcome | None] = [None] * len(questions)
+    by_method: dict[str, list[int]] = {}
+    for i, d in enumerate(decisions):
+        by_method.setdefault(d.method, []).append(i)
+    for method, idx in by_method.items():
+        qs = [questions[i] for i in idx]
+        results = kit.symbolic.ask(qs) if method == "skg" else _textual(kit, qs)
+        for i, r in zip(idx, results):
+            d = decisions[i]
+            outcomes[i] = Outcome(r, [method], [r], trace=[f"router → {d.method} (skg score {d.score}): " + "; ".join(d.why)],
+                                  tokens=TokenCounts(prompt=d.prompt_tokens, completion=d.completion_tokens))
+    done: list[Outcome] = [o for o in outcomes if o is not None]
+    if fallback and "skg" in by_method:
+        idx = by_method["skg"]
+        sub = [done[i] for i in idx]
+        _fallback(kit, [questions[i] for i in idx], [o.result for o in sub], sub)
+    return done

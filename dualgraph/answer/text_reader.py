@@ -1,0 +1,195 @@
+"""Read product answers out of retrieved text without a model.
+
+The Textual KG has no product filter, so a list answer comes from the *phrase* the question
+hinges on: the most specific Textual KG entity whose whole name is in the question ("S Pen",
+"plastic-free packaging", "IP68"). Every product whose text (any chunk of its page) contains
+that phrase is an answer; products are ranked by the best vote of their chunks. When no
+entity name occurs in the question, the products of the top voted chunks are the answer,
+with a low confidence — that is a guess and says so.
+
+>>> from dualgraph.tkg.model import Chunk
+>>> from dualgraph.tkg.retrieval import Retrieval, ScoredChunk, ScoredEntity
+>>> c1 = ScoredChunk(Chunk("c1", "d1", "Comes with an S Pen.", products=("Tab A",)), 0.9, 5)
+>>> c2 = ScoredChunk(Chunk("c2", "d2", "A large screen.", products=("Tab B",)), 0.5, 4)
+>>> ex = Retrieval("Which tablets come with an S Pen?", [c1], [c1, c2],
+...                entities=[ScoredEntity("e1", "S Pen", 1.0, lexical=2.0)], exhaustive=True)
+>>> read_products(ex.question, ex, ex, chunk_count=lambda e: 1).products
+['Tab A']
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from dualgraph.tkg.model import Chunk
+from dualgraph.tkg.retrieval import Retrieval
+
+__all__ = ["Reading", "read_products", "fold_corpus"]
+
+GUESS_CHUNKS = 3
+"""Voted chunks whose products are the answer when no phrase anchors the question."""
+NEAR_WINDOW = 5
+"""Words of an anchor phrase count as said together within this many words."""
+SCOPE_ONLY = 0.5
+"""Confidence of an answer read from product names alone."""
+HUB_SHARE = 0.25
+"""An entity in more than this share of the chunks names a topic, not a distinguishing fact."""
+_STOP = frozenset("""a an the in on at of for to with from by and or is are be do does can which what who
+that this these those it its you your my me i""".split())
+_GENERIC = frozenset("""phone phones smartphone smartphones tablet tablets laptop laptops product products device devices
+model models one ones which what with have has support supports feature features the a an and or""".split())
+
+
+@dataclass(slots=True)
+class Reading:
+    products: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    phrase: str | None = None
+    confidence: float = 0.0
+    trace: list[str] = field(default_factory=list)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"['’]s\b", "", text)  # possessives: "Samsung's S Pen" is not "samsung s s pen"
+    return " ".join(re.findall(r"\w+", text))
+
+
+def fold_corpus(chunks: Mapping[str, Chunk]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Every chunk's text folded the way anchors are matched, with its products."""
+    return {cid: (_fold(c.text), tuple(c.products)) for cid, c in chunks.items()}
+
+
+def _contains(text: str, phrase: str) -> bool:
+    return f" {phrase} " in f" {text} "
+
+
+def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
+    """``phrase`` as written, or all its words within ``window`` words of each other
+    ("packaging is 100% plastic-free" holds "plastic free packaging").
+
+    >>> _near("the packaging is 100 plastic free and light", "plastic free packaging")
+    True
+    >>> _near("plastic parts and much later some packaging " + "x " * 10 + "free", "plastic free packaging")
+    False
+    """
+    if _contains(text, phrase):
+        return True
+    words = phrase.split()
+    if len(words) < 2 or any(f" {w} " not in f" {text} " for w in words):
+        return False
+    tokens = text.split()
+    where = {w: [i for i, t in enumerate(tokens) if t == w] for w in set(words)}
+    rarest = min(where, key=lambda w: len(where[w]))
+    for i in where[rarest]:
+        if all(any(abs(j - i) < window for j in where[w]) for w in where if w != rarest):
+            return True
+    return False
+
+
+def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
+    """The longest run of the question's words around ``phrase`` that the text still contains.
+
+    Extraction often keeps only part of a phrase ("plastic" of "plastic-free packaging"); the
+    question's own wording, when the text holds it, is the sharper anchor. Runs may not start
+    or end on a function word.
+
+    >>> _expand("which products ship in plastic free packaging".split(), "plastic",
+    ...         ["our plastic free packaging uses wood", "plastic parts"])
+    'plastic free packaging'
+    """
+    target = phrase.split()
+    n = len(target)
+    starts = [i for i in range(len(words) - n + 1) if words[i:i + n] == target]
+    if not starts:
+        return phrase
+    best = phrase
+    for i in starts:
+        for a in range(i, -1, -1):
+            for b in range(i + n, len(words) + 1):
+                run = words[a:b]
+                if len(run) <= len(best.split()) or run[0] in _STOP or run[-1] in _STOP:
+                    continue
+                cand = " ".join(run)
+                if any(_contains(t, cand) for t in texts):
+                    best = cand
+    return best
+
+
+def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
+                  chunk_count: Callable[[str], int] | None = None, total_chunks: int | None = None,
+                  corpus: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
+                  names: Iterable[str] | None = None) -> Reading:
+    """Products the retrieved text supports for ``question`` (see the module docstring).
+
+    ``corpus``: every chunk as ``chunk_id → (folded text, products)`` (:func:`fold_corpus`);
+    with it the anchor phrase is looked up in all the text, not only in what retrieval found,
+    so a product whose page says it but ranked low is not lost (a linear scan per question).
+    ``names``: every product name; entity names found inside product names scope the answer.
+    """
+    out = Reading()
+    ranked: dict[str, float] = {}
+    for c in [*voted.candidates, *exhaustive.candidates]:
+        for p in c.chunk.products:
+            ranked[p] = max(ranked.get(p, 0.0), c.score)
+    out.candidates = sorted(ranked, key=lambda p: (-ranked[p], p))
+
+    named = [e for e in exhaustive.entities if e.lexical is not None and _fold(e.name)
+             and not set(_fold(e.name).split()) <= _GENERIC]
+    if chunk_count is not None and total_chunks:
+        hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]
+        if hubs:
+            out.trace.append("too common to anchor: " + ", ".join(e.name for e in hubs))
+        named = [e for e in named if e not in hubs]
+    # A name that is part of product names ("Samsung", "Pixel") says which products, not what
+    # they must have: it scopes the answer instead of anchoring it.
+    folded_names = {p: _fold(p) for p in (names or ())}
+    scope = sorted({_fold(e.name) for e in named if any(_contains(n, _fold(e.name)) for n in folded_names.values())})
+    named = [e for e in named if _fold(e.name) not in scope]
+    if scope:
+        out.trace.append("scope from product names: " + ", ".join(repr(x) for x in scope))
+
+    def in_scope(product: str) -> bool:
+        name = folded_names.get(product) or _fold(product)
+        return all(_contains(name, x) for x in scope)
+
+    if named:
+        fq = _fold(question)
+        # the longest name is the most specific phrase; among equals, one said as written
+        # beats one whose words are scattered, then the rarer one
+        key = max(named, key=lambda e: (len(_fold(e.name).split()), _contains(fq, _fold(e.name)),
+                                        -(chunk_count(e.entity_id) if chunk_count else 0)))
+        pool = corpus if corpus is not None else {c.chunk_id: (_fold(c.chunk.text), c.chunk.products)
+                                                   for c in exhaustive.candidates}
+        score = {c.chunk_id: c.score for c in [*voted.candidates, *exhaustive.candidates]}
+        texts = [t for t, _ in pool.values()]
+        phrase = _expand(fq.split(), _fold(key.name), texts)
+        if phrase != _fold(key.name):
+            out.trace.append(f"anchor {key.name!r} widened to the question's words {phrase!r}, found in the text")
+        hits: dict[str, float] = {}
+        for cid, (text, products) in pool.items():
+            if _near(text, phrase):
+                for p in products:
+                    if in_scope(p):
+                        hits[p] = max(hits.get(p, 0.0), score.get(cid, 0.0))
+        out.phrase = phrase
+        out.products = sorted(hits, key=lambda p: (-hits[p], p))
+        out.confidence = 0.8 if out.products else 0.2
+        out.trace.append(f"anchored on {phrase!r}: {len(out.products)} products whose text contains it")
+        return out
+    if scope and folded_names:
+        out.products = sorted((p for p in folded_names if in_scope(p)), key=lambda p: (-ranked.get(p, 0.0), p))
+        out.confidence = SCOPE_ONLY
+        out.trace.append(f"no phrase beyond product names: every product whose name holds the scope "
+                         f"({len(out.products)})")
+        return out
+    guess: list[str] = []
+    for c in voted.chunks[:GUESS_CHUNKS]:
+        guess += [p for p in c.chunk.products if p not in guess and in_scope(p)]
+    out.products = guess
+    out.confidence = 0.3 if guess else 0.0
+    out.trace.append(f"no catalog phrase in the question: products of the top {GUESS_CHUNKS} voted chunks (a guess)")
+    return out
