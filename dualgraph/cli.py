@@ -154,50 +154,86 @@ def _cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_ask(args: argparse.Namespace) -> int:
-    from dualgraph.query.compiler import Compiler
-    from dualgraph.query.patterns import PatternIndex
-    from dualgraph.query.render import render_markdown
-    from dualgraph.query.safety import QueryResult
-    from dualgraph.stores.base import StoreError
-    from dualgraph.stores.factory import load_store_config, open_store
+def _ask_config(args: argparse.Namespace):
+    from dualgraph.answer.engine import AskConfig
+    from dualgraph.models.factory import LLMConfig
 
-    index = Path(args.index)
-    embedder = _index_embedder(index)
+    llm = None
+    if args.llm_url:
+        if not args.llm_model:
+            raise ValueError("--llm-url needs --llm-model")
+        llm = LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env)
+    return AskConfig(strategy=args.strategy, currency=args.currency, llm=llm)
+
+
+def _print_answer(record, *, explain: bool) -> None:
+    if record.error:
+        print(f"error: {record.error}")
+    print(record.answer)
+    if record.value is not None and not isinstance(record.value, list):
+        print(f"value: {record.value}")
+    ev = record.evidence
+    conf = f", symbolic confidence {ev.confidence:.2f}" if ev.confidence is not None else ""
+    tokens = f", {record.tokens.total} LLM tokens" if record.tokens.total else ""
+    print(f"[{record.strategy}: {' > '.join(record.route) or '-'}{conf}{tokens}, {record.latency_s * 1000:.0f} ms]")
+    if explain:
+        print("\ntrace:")
+        for line in ev.trace:
+            print(f"  {line}")
+        if ev.sparql:
+            from dualgraph.query.render import render_markdown
+            from dualgraph.query.safety import QueryResult
+
+            vars_ = list(ev.rows[0]) if ev.rows else []
+            rows = [{k: {"type": "literal", "value": str(v)} for k, v in r.items()} for r in ev.rows]
+            print()
+            print(render_markdown(QueryResult(query=ev.sparql, vars=vars_, rows=rows, total_rows=ev.rows_total),
+                                  max_rows=20))
+        if ev.chunk_ids:
+            print("\nchunks: " + ", ".join(ev.chunk_ids[:10]))
+
+
+def _cmd_ask(args: argparse.Namespace) -> int:
+    from dualgraph.answer.engine import EngineSpec, QAEngine
+    from dualgraph.stores.base import StoreError
+
+    if bool(args.questions) == bool(args.question):
+        print("dualgraph ask: give either a QUESTION or --questions FILE (with --out)", file=sys.stderr)
+        return 2
     try:
-        patterns = PatternIndex.load(index / "patterns", embedder)
-        with open_store(load_store_config(index).with_password_from_env(), index, read_only=True) as store:
-            answer = Compiler(store, patterns, currency=args.currency).answer(args.question)
-    except (FileNotFoundError, StoreError) as e:
+        config = _ask_config(args)
+    except ValueError as e:
         print(f"dualgraph ask: {e}", file=sys.stderr)
         return 2
-    out = {"question": answer.question, "answer_list": answer.answer_list, "value": answer.value,
-           "confidence": round(answer.confidence, 3), "error": answer.error, "strategy": "skg"}
-    if args.explain:
-        out["sparql"] = answer.sparql
-        out["trace"] = answer.trace
+    if args.questions:
+        from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+
+        if not args.out:
+            print("dualgraph ask: --questions needs --out ANSWERS.jsonl", file=sys.stderr)
+            return 2
+        bulk = BulkAnswerConfig(runner=args.runner or "ray", ray_address=args.ray_address, batch_size=args.batch_size,
+                                concurrency=args.concurrency, resume=not args.no_resume, progress=not args.no_progress)
+        spec = EngineSpec(index_dir=Path(args.index).resolve(), config=config)
+        try:
+            spec.config.model_validate(spec.config.model_dump())
+            report = bulk_answer(args.questions, args.out, engine_factory=spec, strategy=config.strategy, config=bulk)
+        except (FileNotFoundError, StoreError, ValueError) as e:
+            print(f"dualgraph ask: {e}", file=sys.stderr)
+            return 2
+        print(report.model_dump_json(indent=1))
+        return 0
+    try:
+        engine = QAEngine.open(args.index, config)
+    except (FileNotFoundError, StoreError, ValueError) as e:
+        print(f"dualgraph ask: {e}", file=sys.stderr)
+        return 2
+    with engine:
+        record = engine.answer(args.question)
     if args.json:
-        print(json.dumps(out, indent=1, ensure_ascii=False, default=str))
-        return 0 if answer.error is None else 1
-    if answer.error:
-        print(f"error: {answer.error}")
-    if answer.answer_list is not None:
-        print(f"{len(answer.answer_list)} products:")
-        for name in answer.answer_list:
-            print(f"  {name}")
-    if answer.value is not None:
-        print(f"value: {answer.value}")
-    print(f"confidence: {answer.confidence:.2f}")
-    if args.explain:
-        print("\ntrace:")
-        for line in answer.trace:
-            print(f"  {line}")
-        if answer.sparql:
-            vars_ = list(answer.rows[0]) if answer.rows else []
-            print()
-            print(render_markdown(QueryResult(query=answer.sparql, vars=vars_, rows=answer.rows,
-                                              total_rows=len(answer.rows), truncated=answer.truncated), max_rows=20))
-    return 0 if answer.error is None else 1
+        print(record.model_dump_json(indent=1))
+    else:
+        _print_answer(record, explain=args.explain)
+    return 0 if record.error is None else 1
 
 
 def _cmd_import_icecat(args: argparse.Namespace) -> int:
@@ -266,13 +302,33 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--json", action="store_true", help="print JSON")
     se.set_defaults(func=_cmd_search)
 
-    ak = sub.add_parser("ask", help="answer one question over the Symbolic KG (zero-token compiler)")
-    ak.add_argument("question", help="the question")
+    from dualgraph.answer.strategies import STRATEGIES
+
+    ak = sub.add_parser("ask", help="answer a question, or a whole questions file (bulk, on Ray Data)",
+                        description="One question: `dualgraph ask --index DIR \"question\"`. Bulk: `dualgraph ask --index DIR "
+                        "--questions QUESTIONS.json --out ANSWERS.jsonl [--strategy NAME]` (SpecsQA format; resumable).")
+    ak.add_argument("question", nargs="?", help="the question (omit with --questions)")
     ak.add_argument("--index", required=True, help="index directory")
-    ak.add_argument("--explain", action="store_true", help="print every grounding decision and the SPARQL")
+    ak.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="answering strategy (default skg+tkg_fb)")
+    ak.add_argument("--explain", action="store_true", help="print every decision, the SPARQL and its rows")
     ak.add_argument("--currency", help="currency of bare prices ('under 20k'); default: the catalog's most common")
-    ak.add_argument("--json", action="store_true", help="print JSON")
+    ak.add_argument("--json", action="store_true", help="print the answer record as JSON")
+    ak.add_argument("--questions", help="a questions file (JSON object keyed by id, each with 'question')")
+    ak.add_argument("--out", help="answers file to write (JSON Lines, one record per question)")
+    ak.add_argument("--runner", choices=["ray", "inline"], help="bulk: Ray Data actors (default) or in-process")
+    ak.add_argument("--ray-address", help="bulk: an existing Ray cluster; default: local Ray")
+    ak.add_argument("--batch-size", type=int, default=8, help="bulk: questions per engine call")
+    ak.add_argument("--concurrency", type=int, help="bulk: engine actors on Ray")
+    ak.add_argument("--no-resume", action="store_true", help="bulk: overwrite OUT instead of resuming it")
+    ak.add_argument("--no-progress", action="store_true", help="bulk: no progress bar")
+    ak.add_argument("--llm-url", help="an OpenAI-compatible server: LLM SPARQL, router, agent and answer text")
+    ak.add_argument("--llm-model", help="model name sent to the LLM server")
+    ak.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     ak.set_defaults(func=_cmd_ask)
+
+    from dualgraph.eval.cli import add_eval_parser
+
+    add_eval_parser(sub)
 
     iic = sub.add_parser("import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)")
     iic.add_argument("source", nargs="+", help="NDJSON file(s), one product per line")

@@ -7,8 +7,9 @@ The loop stops at ``max_steps`` or when the question's ``max_tokens`` are spent;
 question that ends without an accepted answer gets the deterministic plan's answer
 (:class:`dualgraph.answer.agentic.Planner`), and the trace says so.
 
-Self-check: a final answer may only name products that some observation named; unknown
-names are sent back once for revision, then dropped. Questions are stepped together, so
+Self-check: an answer given before any tool was used is sent back once; a final answer may
+only name products that some observation named (unknown names are sent back once for
+revision, then dropped). Questions are stepped together, so
 each step is one batched LLM call.
 """
 
@@ -27,13 +28,15 @@ from dualgraph.query.parse import parse_question
 __all__ = ["LLMAgent", "ACTION_SCHEMA", "AGENT_PROMPT_VERSION"]
 
 AGENT_PROMPT_VERSION = "agent-v1"
+# No maxLength/maxItems: llama.cpp unrolls them into grammars that fail to compile (and can take
+# the server down); max_tokens bounds the answer instead.
 ACTION_SCHEMA = {
     "type": "object",
     "properties": {
         "action": {"enum": ["skg", "tkg", "answer"]},
-        "input": {"type": "string", "maxLength": 500},
-        "answer": {"type": "string", "maxLength": 4000},
-        "answer_list": {"type": "array", "items": {"type": "string"}, "maxItems": 200},
+        "input": {"type": "string"},
+        "answer": {"type": "string"},
+        "answer_list": {"type": "array", "items": {"type": "string"}},
         "value": {"type": ["string", "number", "null"]},
     },
     "required": ["action"],
@@ -127,6 +130,12 @@ class LLMAgent:
         return text[: self.max_observation_chars]
 
     def _check(self, s: _State, act: dict[str, Any], step: int) -> None:
+        if not s.used and not s.revised:  # an answer from no evidence at all is a guess
+            s.revised = True
+            s.trace.append(f"agent step {step}: self-check: answered before using any tool; asked to use one")
+            s.messages.append({"role": "assistant", "content": json.dumps(act, ensure_ascii=False)})
+            s.messages.append({"role": "user", "content": "Use the skg or tkg tool first; answer from its result."})
+            return
         names = [str(n) for n in act.get("answer_list") or []]
         unknown = [n for n in names if n not in s.seen]
         if unknown and not s.revised:

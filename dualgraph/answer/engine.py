@@ -41,6 +41,8 @@ class AskConfig(BaseModel):
     llm_candidates: int = Field(3, ge=1, le=10, description="With an LLM: SPARQL candidates per question.")
     llm_router: bool = Field(True, description="With an LLM: route with it (the example router is its fallback).")
     llm_writer: bool = Field(True, description="With an LLM: write answer text with it (templates otherwise).")
+    llm_context_chars: int = Field(12000, ge=500, description="With an LLM: most characters of retrieved context "
+                                   "given to the answer writer and, per observation, to the agent (fit the model's window).")
     rows_in_record: int = Field(200, ge=0, description="Result rows copied into each answer record.")
 
 
@@ -110,11 +112,12 @@ class QAEngine:
         if llm is not None:
             from dualgraph.answer.agent_llm import LLMAgent
 
-            agent = LLMAgent(llm, fallback=agent, max_steps=config.max_steps, max_tokens=config.max_agent_tokens)
+            agent = LLMAgent(llm, fallback=agent, max_steps=config.max_steps, max_tokens=config.max_agent_tokens,
+                             max_observation_chars=config.llm_context_chars)
         kit = Toolkit(SymbolicSource(compiler, generator=generator), textual, router, agent,
                       min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
                       max_steps=config.max_steps)
-        writer = LLMWriter(llm) if llm is not None and config.llm_writer else None
+        writer = LLMWriter(llm, max_context_chars=config.llm_context_chars) if llm is not None and config.llm_writer else None
         return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter)
 
     def close(self) -> None:

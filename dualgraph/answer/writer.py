@@ -79,10 +79,11 @@ class LLMWriter:
         for it in items:
             context = it["context"][: self.max_context_chars] or "(no context was found)"
             draft = {"answer_list": it.get("answer_list"), "value": it.get("value")}
-            props: dict[str, Any] = {"answer": {"type": "string", "maxLength": 4000}}
+            # no maxLength/maxItems: llama.cpp unrolls them into grammars that fail to compile
+            props: dict[str, Any] = {"answer": {"type": "string"}}
             choose = bool(it.get("choose_from"))
             if choose:
-                props["answer_list"] = {"type": "array", "items": {"enum": it["choose_from"][:200]}, "maxItems": 200}
+                props["answer_list"] = {"type": "array", "items": {"enum": it["choose_from"][:200]}}
             schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
             user = (f"Question: {it['question']}\n\nContext:\n{context}\n\n"
                     f"Structured answer found so far: {json.dumps(draft, ensure_ascii=False, default=str)}\n\n"

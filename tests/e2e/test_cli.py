@@ -128,10 +128,11 @@ def test_reindex_is_idempotent(index, tmp_path):
 
 def test_ask_compiles_a_question_and_answers_from_the_table(index):
     ix, _ = index
-    res = run("ask", "--index", ix, "--json", "--explain",
+    res = run("ask", "--index", ix, "--json", "--strategy", "skg",
               "Which phones with a battery of at least 5000 mAh cost under Rs 30000?", check=False)
     out = json.loads(res.stdout)
     want = {r["model"] for r in source_rows()
             if r["battery_mah"] and int(r["battery_mah"]) >= 5000 and int(r["price_inr"]) < 30000}
     assert set(out["answer_list"]) == want
-    assert "SELECT" in out["sparql"] and out["trace"]
+    assert out["strategy"] == "skg" and out["route"] == ["skg"]
+    assert "SELECT" in out["evidence"]["sparql"] and out["evidence"]["trace"]

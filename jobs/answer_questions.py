@@ -1,0 +1,31 @@
+"""Ray Job: bulk-answer a questions file on the cluster this job runs in (``ray_address="auto"``).
+
+The index directory must be on storage every worker sees; each engine actor opens it read-only.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from dualgraph.answer.engine import AskConfig, EngineSpec
+from dualgraph.answer.strategies import STRATEGIES
+from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("index")
+    ap.add_argument("questions")
+    ap.add_argument("out")
+    ap.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb")
+    ap.add_argument("--concurrency", type=int, default=None, help="engine actors (default: up to 2 per node's CPUs)")
+    ap.add_argument("--batch-size", type=int, default=16)
+    args = ap.parse_args()
+    spec = EngineSpec(index_dir=args.index, config=AskConfig(strategy=args.strategy))
+    cfg = BulkAnswerConfig(runner="ray", ray_address="auto", concurrency=args.concurrency, batch_size=args.batch_size)
+    print(bulk_answer(args.questions, args.out, engine_factory=spec, strategy=args.strategy, config=cfg)
+          .model_dump_json(indent=2))
+
+
+if __name__ == "__main__":
+    main()
