@@ -2,7 +2,7 @@
 
 The Textual KG has no product filter, so a list answer comes from the *phrase* the question
 hinges on: the most specific Textual KG entity whose whole name is in the question ("S Pen",
-"plastic-free packaging", "IP68"). Every product whose text (any chunk of its page) contains
+"recycled aluminium frame", "IP68"). Every product whose text (any chunk of its page) contains
 that phrase is an answer; products are ranked by the best vote of their chunks. When no
 entity name occurs in the question, the products of the top voted chunks are the answer,
 with a low confidence — that is a guess and says so.
@@ -69,11 +69,11 @@ def _contains(text: str, phrase: str) -> bool:
 
 def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
     """``phrase`` as written, or all its words within ``window`` words of each other
-    ("packaging is 100% plastic-free" holds "plastic free packaging").
+    ("a frame of 100% recycled aluminium" holds "recycled aluminium frame").
 
-    >>> _near("the packaging is 100 plastic free and light", "plastic free packaging")
+    >>> _near("its frame is 100 recycled aluminium and light", "recycled aluminium frame")
     True
-    >>> _near("plastic parts and much later some packaging " + "x " * 10 + "free", "plastic free packaging")
+    >>> _near("recycled parts and much later a frame " + "x " * 10 + "aluminium", "recycled aluminium frame")
     False
     """
     if _contains(text, phrase):
@@ -93,13 +93,13 @@ def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
 def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
     """The longest run of the question's words around ``phrase`` that the text still contains.
 
-    Extraction often keeps only part of a phrase ("plastic" of "plastic-free packaging"); the
+    Extraction often keeps only part of a phrase ("bamboo" of "bamboo-fibre casing"); the
     question's own wording, when the text holds it, is the sharper anchor. Runs may not start
     or end on a function word.
 
-    >>> _expand("which products ship in plastic free packaging".split(), "plastic",
-    ...         ["our plastic free packaging uses wood", "plastic parts"])
-    'plastic free packaging'
+    >>> _expand("which kettles have a bamboo fibre casing".split(), "bamboo",
+    ...         ["its bamboo fibre casing stays cool", "bamboo handle"])
+    'bamboo fibre casing'
     """
     target = phrase.split()
     n = len(target)

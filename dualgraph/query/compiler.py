@@ -18,14 +18,26 @@ and each constraint. Per intent:
   ``value`` is the extreme *number* when the question asks for it ("What is the lowest price
   of …", "How much does the cheapest … cost?"), else one product name (the first by name of
   the tied winners; every winner is in ``answer_list``);
+  A tie-breaker ("… the longest battery life *at the lowest price*") adds a second
+  aggregate ``?value2`` ordered after ``?value``; products tie only when equal on both;
 - compare → the same, restricted to the named products (k = 1, ties kept, ``value`` one name).
   A question the parser read as a list becomes a compare when two or more catalog names
   resolve and it holds a comparative ("is the nova lite cheaper than the zenith basic");
 - describe → the named product's specs (section, entry, value);
 - yesno → the constrained list restricted to the named product: "yes" when it is in it.
 
-Constraints whose grounding is unresolved are left out (each one halves the confidence and is
-in the trace); an unresolved named product makes compare/describe/yesno fail with ``error``.
+Before grounding, :class:`~dualgraph.query.spotting.CatalogSpotter` looks up what the parser
+cannot know: catalog names in any case, category names ("phone cases"), lower-case brands, and
+plain words that are values next to a word naming their entry ("wall mounts"). Several
+categories are alternatives (united, not ANDed). Entries are chosen within the question's scope
+and widened to same-named entries of other sections (:mod:`~dualgraph.query.entry_choice`).
+
+Confidence: the weakest resolved grounding's confidence (lexical/exact matches score high, a
+prose-mention fallback 0.4, an entry matched only by the search 0.45), halved for each constraint
+or named product that could not be grounded (and so was left out). A capitalised plain word
+opening a sentence ("Gaming matters most …") that names nothing is not counted as an unresolved
+name. Constraints whose grounding is unresolved are left out (and in the trace); an unresolved
+named product makes compare/describe/yesno fail with ``error``.
 Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select``).
 """
 
@@ -35,13 +47,16 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding, norm_tokens, token_match
-from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span, \
+from dualgraph.query.entry_choice import scope_entries
+from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
+from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, \
     ValueConstraint
 from dualgraph.query.parse import comparative, parse_question
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.safety import check_query, run_select
+from dualgraph.query.spotting import CatalogSpotter
+from dualgraph.skg.quantities import normalise_unit
 
 __all__ = ["Compiled", "Answer", "Compiler"]
 
@@ -105,6 +120,7 @@ class Compiler:
         self.row_cap = row_cap
         self.timeout_s = timeout_s
         self.grounder = Grounder(store, patterns, currency=currency)
+        self.spotter = CatalogSpotter(patterns.patterns)
 
     # -- compile ----------------------------------------------------------------------------
 
@@ -119,18 +135,17 @@ class Compiler:
         groundings: list[Grounding] = []
         penalty = 1.0
 
-        # catalog names spelled out in the question win over the parser's split of them
-        entities = list(parsed.entities)
-        for a, b in self._spot(question):
-            def inside(x) -> bool:
-                return x.span.start < b and a < x.span.end
-            entities = [e for e in entities if not inside(e)]
-            dropped = [c for c in constraints if inside(c)]
-            constraints = [c for c in constraints if not inside(c)]
-            entities.append(EntityRef(Span(a, b, question[a:b]), question[a:b], "product"))
-            trace.append(f"catalog name {question[a:b]!r} found in the question"
-                         + (f" (absorbs {[c.span.text for c in dropped]})" if dropped else ""))
-        entities.sort(key=lambda e: e.span.start)
+        entities, constraints = self.spotter.apply(question, list(parsed.entities), constraints, trace)
+        # an unknown word right after a number with no attribute says what it measures: "a 1 TB SSD"
+        hints: dict[int, str] = {}
+        for c in constraints:
+            if isinstance(c, NumericConstraint) and not c.attribute and c.unit:
+                nxt = [e for e in entities if e.kind == "unknown" and e.span.start > c.span.end
+                       and not question[c.span.end:e.span.start].strip()]
+                if nxt:
+                    entities.remove(nxt[0])
+                    hints[id(c)] = nxt[0].phrase
+                    trace.append(f"{nxt[0].phrase!r} after {c.span.text!r}: what it measures, not a name")
 
         # entities (a "=" number right after a name is part of it: "Alpha One 128GB")
         named: list[Grounding] = []
@@ -153,16 +168,25 @@ class Compiler:
                 named.append(ge)
             else:
                 scope.append(g.entity(e, trace))
+        scope = _union_categories(scope, trace)
         groundings += named + scope
 
+        # the entries the products in scope have (category, named products, brand): see entry_choice
+        within = [ge for ge in named + scope if ge.resolved]
+        in_scope = scope_entries(self.store, [gr.snippet.replace("{s}", f"?sc{i}") for i, gr in enumerate(within)
+                                              if gr.snippet]
+                                 + (["VALUES ?p { " + " ".join(f"<{p}>" for ge in named if ge.resolved
+                                                               for p in ge.products) + " }"]
+                                    if any(ge.resolved and ge.products for ge in named) else []),
+                                 [gr.name_filter for gr in within if gr.name_filter])
         for c in constraints:
             if isinstance(c, NumericConstraint):
-                hint = "" if c.attribute else _attr_hint(question, c.span.end)
-                gc = g.numeric(c, trace, hint=hint)
+                hint = "" if c.attribute else hints.get(id(c)) or _attr_hint(question, c.span.end)
+                gc = g.numeric(c, trace, hint=hint, scope=in_scope)
             elif isinstance(c, FeatureConstraint):
-                gc = g.feature(c, trace)
+                gc = g.feature(c, trace, scope=in_scope)
             elif isinstance(c, ValueConstraint):
-                gc = g.value(c, trace)
+                gc = g.value(c, trace, scope=in_scope)
             else:  # pragma: no cover - the parser makes only these
                 continue
             if gc.resolved and gc.confidence < MIN_CONFIDENCE:
@@ -188,6 +212,8 @@ class Compiler:
         for ge in named:
             if ge.resolved:
                 products += [p for p in ge.products if p not in products]
+            elif _sentence_word(question, ge.source):
+                trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
             else:
                 penalty *= 0.5
         bad = [ge for ge in named if not ge.resolved]
@@ -219,7 +245,7 @@ class Compiler:
                 filters += [f.replace("{v}", v) for f in gr.filters]
 
         confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
-        order = None
+        order = then = None
         if intent.kind in ("superlative", "compare"):
             attr = intent.attribute
             if not attr:
@@ -229,7 +255,7 @@ class Compiler:
                                       confidence=nums[0].confidence)
                     trace.append("no attribute named: ordering by the question's numeric constraint")
             if order is None:
-                order = g.attribute(attr, trace)
+                order = g.attribute(attr, trace, scope=in_scope, unit=_named_unit(question))
             if not order.resolved:
                 out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
                 out.trace.append(out.error)
@@ -237,6 +263,13 @@ class Compiler:
                 return out
             confs.append(order.confidence)
             blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
+            if intent.kind == "superlative" and intent.then_direction:
+                tie = g.attribute(intent.then_attribute, trace, scope=in_scope)
+                if tie.resolved and tie.snippet != order.snippet:
+                    then = tie
+                    blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
+                    trace.append(f"ties on {attr or 'price'!r} broken by {intent.then_direction} "
+                                 f"{intent.then_attribute!r}")
 
         where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
         where += [f"FILTER({f})" for f in filters]
@@ -245,8 +278,11 @@ class Compiler:
             sparql = f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
         elif order is not None:
             agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
-            sparql = (f"SELECT ?p ?name ({agg}(?val) AS ?value) WHERE {{\n  {body}\n}}\n"
-                      f"GROUP BY ?p ?name\nORDER BY {sort}(?value) ?name")
+            agg2, sort2 = ("MAX", "DESC") if intent.then_direction == "max" else ("MIN", "ASC")
+            second = f" ({agg2}(?val2) AS ?value2)" if then is not None else ""
+            sparql = (f"SELECT ?p ?name ({agg}(?val) AS ?value){second} WHERE {{\n  {body}\n}}\n"
+                      f"GROUP BY ?p ?name\nORDER BY {sort}(?value) "
+                      + (f"{sort2}(?value2) " if then is not None else "") + "?name")
         elif intent.kind == "describe":
             sparql = ("SELECT ?p ?name ?section ?entry ?value WHERE {\n  " + body +
                       "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
@@ -259,26 +295,6 @@ class Compiler:
         out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
         trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
         return out
-
-    def _spot(self, question: str) -> list[tuple[int, int]]:
-        """Spans of the question that spell a product or range name (tolerant tokens), longest first."""
-        toks = [(m.group().casefold(), m.start(), m.end())
-                for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
-        words = [t for t, _, _ in toks]
-        found: list[tuple[int, int, int]] = []
-        for p in self.grounder.named_patterns():
-            name = norm_tokens(p.name or "")
-            n = len(name)
-            if n < 2 or n > len(words):
-                continue
-            for i in range(len(words) - n + 1):
-                if words[i:i + n] == name and token_match(name, words[i:]):
-                    found.append((n, toks[i][1], toks[i + n - 1][2]))
-        spans: list[tuple[int, int]] = []
-        for _, a, b in sorted(found, key=lambda x: (-x[0], x[1])):
-            if all(b <= x or a >= y for x, y in spans):
-                spans.append((a, b))
-        return sorted(spans)
 
     # -- answer -----------------------------------------------------------------------------
 
@@ -335,6 +351,39 @@ _HEAD_END = re.compile(r"\b(?:of|on|in|among|amongst|for|from|available|that|whi
 _PRODUCT_NOUN = re.compile(r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
                            r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
                            re.I)
+
+
+def _sentence_word(question: str, e: Any) -> bool:
+    """Whether an unresolved name is one plain word opening a sentence ("Gaming matters most …"):
+    capitalised by grammar, no digit, not spelled like a model name."""
+    if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
+        return False
+    return not question[:e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[:e.span.start]))
+
+
+def _named_unit(question: str) -> str | None:
+    """The canonical unit a question asks its answer in: "…capacity, in mAh, …" → mAh."""
+    for m in re.finditer(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)", question):
+        found = normalise_unit(m.group(1))
+        if found is not None and found[1] != "currency":
+            return found[0]
+    return None
+
+
+def _union_categories(scope: list[Grounding], trace: list[str]) -> list[Grounding]:
+    """Several categories in one question are alternatives ("laptops or desktop PCs"), never all
+    at once: their products are united in one block."""
+    cats = [gr for gr in scope if gr.kind == "category" and gr.resolved and gr.snippet]
+    if len(cats) < 2:
+        return scope
+    iris = list(dict.fromkeys(re.findall(r"<[^>]+>", " ".join(gr.snippet for gr in cats))))
+    merged = Grounding(cats[0].source, "category",
+                       snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
+                       confidence=min(gr.confidence for gr in cats),
+                       candidates=[c for gr in cats for c in gr.candidates])
+    trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
+    rest = [gr for gr in scope if gr not in cats]
+    return [merged, *rest]
 
 
 def _same_attribute(a: str, b: str) -> bool:
@@ -400,10 +449,14 @@ def _top_with_ties(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
     rows = [r for r in rows if "value" in r]
     if len(rows) <= k:
         return rows
-    cut = float(rows[k - 1]["value"]["value"])
+
+    def key(r: dict[str, Any]) -> tuple[float, ...]:  # a tie-breaker's value is part of the rank
+        return tuple(float(r[v]["value"]) for v in ("value", "value2") if v in r)
+
+    cut = key(rows[k - 1])
     out = rows[:k]
     for r in rows[k:]:
-        if float(r["value"]["value"]) == cut:
+        if key(r) == cut:
             out.append(r)
         else:
             break

@@ -45,12 +45,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dualgraph.query.catalog_names import singular
+from dualgraph.query.entry_choice import LazyScope, Scope, keep_in_scope, same_named, widen
 from dualgraph.query.model import EntityRef, FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.query.patterns import Pattern, PatternIndex
-from dualgraph.skg.quantities import convert
+from dualgraph.skg.quantities import convert, parse_quantity
 
 __all__ = ["Grounding", "Grounder", "norm_tokens", "token_match", "MIN_CONFIDENCE"]
 
+AnyScope = Scope | LazyScope | None
 MIN_CONFIDENCE = 0.35
 """Below this a grounding is reported unresolved and its constraint is not emitted."""
 EQ_TOLERANCE = 0.005
@@ -64,9 +67,14 @@ _SYNONYMS = {
     "ram": ["memory"], "memory": ["ram"], "camera": ["rear", "main", "resolution"], "weight": ["weight"],
     "thickness": ["depth", "thickness"], "size": ["display", "screen"], "processor": ["chipset", "cpu", "soc"],
     "chip": ["chipset", "processor"], "chipset": ["processor", "soc"], "cores": ["core", "cpu"],
-    "refresh": ["rate", "hz"], "charging": ["charge", "wired", "fast"], "os": ["operating", "system"],
-    "price": ["price", "mrp"],
+    "refresh": ["rate", "hz"], "selfie": ["front"], "main": ["rear", "primary"],
+    "primary": ["main", "rear"], "charging": ["charge", "wired", "fast"], "os": ["operating", "system"],
+    "price": ["price", "mrp"], "microsd": ["memory", "card"], "sd": ["memory", "card"],
+    "ssd": ["storage", "internal", "capacity"], "hdd": ["storage", "internal", "capacity"],
 }
+_QUALIFIERS = frozenset("""front selfie secondary sub ultrawide telephoto macro depth wireless reverse external
+standby minimum number""".split())
+"""Words that make an entry a special variant of its attribute (the plain one is what a bare word means)."""
 _PRICE_WORDS = frozenset({"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper",
                           "cheapest", "expensive"})
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
@@ -121,8 +129,17 @@ def _lexical(attribute: str, p: Pattern) -> float:
         elif any(s in names for s in _SYNONYMS.get(w, [])):
             hit += 0.6
     entry = _words(p.entry or p.name or "")
-    bonus = 0.1 if attr & entry else 0.0  # the entry itself (not only its section) names it
-    return min(1.0, hit / len(attr)) + bonus
+    # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
+    named = attr & entry or any(s in entry for w in attr for s in _SYNONYMS.get(w, []))
+    bonus = 0.1 if named else 0.0
+    # an entry for a special variant nobody asked about ("Front Camera", "Wireless Charging") is second
+    unasked = len((entry & _QUALIFIERS) - attr - {s for w in attr for s in _SYNONYMS.get(w, [])})
+    return min(1.0, hit / len(attr)) + bonus - 0.05 * unasked
+
+
+def _heads(name: str) -> list[str]:
+    """The last word of each part of a category name ("TV Mounts & Stands" → mounts, stands)."""
+    return [w[-1] for part in re.split(r"[/&,]|\band\b", name.casefold()) if (w := norm_tokens(part))]
 
 
 def _lit(text: str) -> str:
@@ -230,7 +247,8 @@ class Grounder:
         return Grounding(source, "price", snippet=f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} .",
                          confidence=0.95, note=f"price in {cur}")
 
-    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "") -> Grounding:
+    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None
+                ) -> Grounding:
         if self.is_price(c):
             g = self.price(c, trace, c.unit if c.dimension == "currency" else None)
             if g.resolved:
@@ -270,8 +288,12 @@ class Grounder:
         if not cands:
             return _fail(c, "numeric", f"no numeric pattern of dimension {c.dimension or 'unitless'} "
                                        f"for {attribute or c.span.text!r}", trace)
+        cands, dropped = keep_in_scope(cands, scope)
+        if dropped:
+            trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (lex, inside, score, _), best, lo, hi = cands[0]
+        also = same_named(best, [x[1] for x in cands if x[0][0] == lex], scope)
         if attribute:
             conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.45
         else:
@@ -281,11 +303,13 @@ class Grounder:
         trace.append(f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
                      f"[{best.unit or 'no unit'}] lexical={lex:.2f} rrf={score:.4f} count={best.count}; "
                      f"value in pattern unit {lo}{'' if hi is None else f'..{hi}'}; "
-                     f"{len(cands)} compatible candidates")
-        return Grounding(c, "numeric", snippet=best.sparql, filters=_ops(c.op, lo, hi), pattern=best,
+                     f"{len(cands)} compatible candidates"
+                     + (f"; with {len(also)} more entries of that name" if also else ""))
+        return Grounding(c, "numeric", snippet=widen(best, also), filters=_ops(c.op, lo, hi), pattern=best,
                          candidates=[(x[1].text, x[0][2]) for x in cands[:5]], confidence=conf)
 
-    def attribute(self, attribute: str, trace: list[str], source: Any = None) -> Grounding:
+    def attribute(self, attribute: str, trace: list[str], source: Any = None, *, scope: AnyScope = None,
+                  unit: str | None = None) -> Grounding:
         """The value an intent's attribute orders by (superlative, compare)."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace)
@@ -295,11 +319,19 @@ class Grounder:
                  if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
-        ranked = sorted(hits, key=lambda h: (-_lexical(attribute, h[0]), -h[1], -h[0].count, h[0].pattern_id))
+        hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
+        if dropped:
+            trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
+        # equally named: the unit the question names ("in mAh"), then a measured quantity (with a unit)
+        # is what "bigger"/"most" compares, before a count
+        ranked = sorted(hits, key=lambda h: (-_lexical(attribute, h[0]), unit is not None and h[0].unit != unit,
+                                             h[0].unit is None, -h[1], -h[0].count, h[0].pattern_id))
         best, score = ranked[0]
         lex = _lexical(attribute, best)
-        trace.append(f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}")
-        return Grounding(source, "attribute", snippet=best.sparql, pattern=best,
+        also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
+        trace.append(f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
+                     + (f"; with {len(also)} more entries of that name" if also else ""))
+        return Grounding(source, "attribute", snippet=widen(best, also), pattern=best,
                          candidates=[(p.text, s) for p, s in ranked[:5]], confidence=0.85 if lex > 0 else 0.45)
 
     # -- features --
@@ -323,12 +355,13 @@ class Grounder:
         out.sort(key=lambda x: (-x[0], -(x[1].count + (x[1].lacks_count or 0)), x[1].pattern_id))
         return out
 
-    def feature(self, c: FeatureConstraint, trace: list[str]) -> Grounding:
+    def feature(self, c: FeatureConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
         cands = self._feature_candidates(c.phrase)
         if not cands:  # the fused search, accepting only a strong name overlap
             for p, _ in self._search(c.phrase, ["feature"], k=5):
-                overlap = _words(c.phrase) & _words(p.name or "")
-                if overlap and len(overlap) >= len(_words(c.phrase)) * 0.6:
+                said = _words(c.phrase)
+                overlap = (said | {s for w in said for s in _SYNONYMS.get(w, [])}) & _words(p.name or "")
+                if overlap and len(overlap) >= len(said) * 0.6:
                     cands.append((0.6, p))
         if cands:
             s, p = cands[0]
@@ -347,12 +380,34 @@ class Grounder:
                          f"{p.lacks_count} lack)")
             return Grounding(c, "feature", snippet=" ".join(parts), pattern=p,
                              candidates=[(q.name or "", sc) for sc, q in cands[:5]], confidence=0.5 + 0.45 * s)
-        v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True)
+        v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.6:
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
             v.kind = "feature-value"
             return v
+        if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
+            return n
         return self.prose(c, c.phrase, c.negated, trace)
+
+    def _measured_feature(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
+        """A feature phrase holding a measurement ("3.5 mm headphone jack") is that number on the entry
+        its other words name, when one of them does."""
+        m = re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*[^\W\d_]+", c.phrase)
+        q = parse_quantity(m.group()) if m else None
+        if q is None or q.unit is None or q.value is None:
+            return None
+        words = (c.phrase[:m.start()] + " " + c.phrase[m.end():]).strip()
+        if not words:
+            return None
+        num = NumericConstraint(c.span, "=", q.value, unit=q.unit, dimension=q.dimension, attribute=words)
+        sub: list[str] = []
+        g = self.numeric(num, sub, scope=scope)
+        if not g.resolved or g.pattern is None or _lexical(words, g.pattern) <= 0:
+            return None
+        trace.extend(sub)
+        trace.append(f"feature {c.phrase!r} → no feature node or value; the measurement it names instead")
+        g.kind, g.source = "feature-numeric", c
+        return g
 
     def _generations(self, n: int) -> list[tuple[int, Pattern]]:
         out = []
@@ -373,8 +428,8 @@ class Grounder:
 
     # -- values --
 
-    def value(self, c: ValueConstraint, trace: list[str]) -> Grounding:
-        g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace)
+    def value(self, c: ValueConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
+        g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace, scope=scope)
         if g is None or not g.resolved:
             if c.negated:
                 return g or _fail(c, "value", f"no value {c.phrase!r}", trace)
@@ -382,7 +437,7 @@ class Grounder:
         return g
 
     def _value_grounding(self, source: Any, phrase: str, attribute: str, negated: bool, trace: list[str],
-                         quiet: bool = False) -> Grounding | None:
+                         quiet: bool = False, scope: AnyScope = None) -> Grounding | None:
         want, wtok = _norm(phrase), norm_tokens(phrase)
         if not want:
             return None
@@ -400,6 +455,7 @@ class Grounder:
             if not quiet:
                 trace.append(f"value {phrase!r}: no value list names it")
             return None
+        cands, _ = keep_in_scope(cands, scope)
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (level, lex, score, _), p, exact = cands[0]
         sep = "[^a-z0-9]"
@@ -452,7 +508,12 @@ class Grounder:
             if stems & toks or any(s and s in joined for s in stems):
                 hits.append(p)
         exact = [p for p in hits if {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")} == stems]
-        hits = exact or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
+        # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
+        full = [p for p in hits if len(stems) > 1 and stems <= {re.sub(r"(es|s)$", "", t)
+                                                                 for t in norm_tokens(p.name or "")}]
+        # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
+        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
+        hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
         if not hits:
             trace.append(f"category {e.phrase!r}: no category node matches; not restricting (low confidence)")
             return Grounding(e, "category", resolved=False, confidence=0.5, note="no matching category")
@@ -481,8 +542,7 @@ class Grounder:
         return Grounding(e, "name-word", name_filter=f"REGEX(STR(?name), {_lit(rx)}, \"i\")", confidence=0.7,
                          candidates=[(p.name or "", 0.7) for p in hits[:5]])
 
-    def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
-        want = norm_tokens(e.phrase)
+    def _scored_names(self, want: list[str]) -> list[tuple[float, Pattern]]:
         scored: list[tuple[float, Pattern]] = []
         for kind, base in (("range", 1.0), ("product", 0.98)):
             for p in self._by_kind.get(kind, []):
@@ -491,6 +551,23 @@ class Grounder:
                     scored.append((base, p))
                 elif token_match(want, name):
                     scored.append((base - 0.1, p))
+        return scored
+
+    def _brand_prefix(self, want: list[str]) -> int:
+        """How many product names start with the tokens ``want`` (a brand, when two or more)."""
+        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[:len(want)] == want)
+
+    def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
+        want = norm_tokens(e.phrase)
+        scored = self._scored_names(want)
+        if not scored and (one := singular(want)) != want and (
+                self._scored_names(one) or e.kind == "unknown" and self._name_word(e, one, []) is not None):
+            trace.append(f"entity {e.phrase!r}: read as the singular {' '.join(one)!r}")
+            want, scored = one, self._scored_names(one)  # "iPhones" → the products named "iPhone …"
+        if (e.kind == "unknown" and want and want[0].isalpha() and not any(s >= 0.98 for s, _ in scored)
+                and self._brand_prefix(want) >= 2):
+            # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
+            return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
         exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
         if exact:  # a product spelled out in full is that product, even when a range has the same name
             names = sorted({p.name or "" for p in exact})

@@ -74,12 +74,15 @@ class Intent:
 
     ``kind``: list, count, superlative (``direction`` max/min over ``attribute``, top ``k``),
     compare (which of the named products has more/less of ``attribute``), describe, yesno.
+    ``then_direction``/``then_attribute``: a superlative's tie-breaker ("... at the lowest price").
     """
 
     kind: Literal["list", "count", "superlative", "compare", "describe", "yesno"] = "list"
     attribute: str = ""
     direction: Literal["max", "min"] | None = None
     k: int = 1
+    then_attribute: str = ""
+    then_direction: Literal["max", "min"] | None = None
 
 
 @dataclass(slots=True)

@@ -26,7 +26,8 @@ import re
 
 from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span,
                                    ValueConstraint)
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, find_numeric
+from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
 from dualgraph.skg.quantities import parse_quantity
 
 __all__ = ["parse_question", "comparative"]
@@ -81,15 +82,6 @@ _PHRASE_STOP = frozenset("""and or but under over below above for that which in 
 less more the a an is are does do has have can within between of priced costing price budget no not non
 only just""".split())
 
-_SUPERLATIVES = [  # (pattern, direction, implied attribute)
-    (r"most\s+expensive|priciest|costliest|dearest", "max", "price"),
-    (r"least\s+expensive|cheapest|most\s+affordable|lowest[\s-]priced", "min", "price"),
-    (r"lightest", "min", "weight"), (r"heaviest", "max", "weight"),
-    (r"thinnest|slimmest", "min", "thickness"), (r"thickest", "max", "thickness"),
-    (r"smallest", "min", "size"), (r"largest|biggest", "max", "size"),
-    (r"highest|best|fastest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
-    (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
-]
 _COMPARATIVES = [
     (r"more\s+expensive|pricier|costlier|dearer", "max", "price"),
     (r"cheaper|less\s+expensive|more\s+affordable", "min", "price"),
@@ -99,13 +91,6 @@ _COMPARATIVES = [
     (r"better|higher|faster|longer|more|greater|stronger|brighter|newer", "max", ""),
     (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
 ]
-_VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")
-    (r"charges|charge|charging|recharges?|charged", "charging"),
-    (r"weighs|weigh|weighing", "weight"),
-    (r"lasts|last|lasting", "battery"),
-    (r"costs|cost|costing|sells\s+for|retails\s+for", "price"),
-]
-_VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
@@ -186,7 +171,7 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
             taken.append(w)
             pos = m.end() + w.end()
         if not taken or any(re.fullmatch(rf"{pat}", w.group(), re.I)
-                            for w in taken for pat, _, _ in _SUPERLATIVES + _COMPARATIVES):
+                            for w in taken for pat, _, _ in SUPERLATIVES + _COMPARATIVES):
             continue
         a, b = m.end() + taken[0].start(), m.end() + taken[-1].end()
         last = taken[-1].group()
@@ -277,29 +262,13 @@ def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -
     return [EntityRef(_span(q, a, b), q[a:b], kind)]  # type: ignore[arg-type]
 
 
-def _attribute_near(q: str, pos: int) -> str:
-    window = q[pos:pos + 40]
-    m = ATTRIBUTE_RE.search(window)
-    if m and len(window[:m.start()].split()) <= 3 and not re.search(r"[,?]", window[:m.start()]):
-        return attribute_label(m.group(1))
-    return ""
-
-
-def _verb_attribute(low: str, start: int) -> str:
-    """The attribute a verb right before ``start`` names: "charges faster" → charging, "weighs less" → weight."""
-    for pat, attr in _VERB_ATTRS:
-        if re.search(rf"\b(?:{pat}){_VERB_GAP}", low[:start]):
-            return attr
-    return ""
-
-
 def _comparative(q: str, low: str) -> tuple[str, str, str] | None:
     """The first comparative in ``low`` (``q`` lower-cased, numbers blanked): (word, direction, attribute)."""
     for pat, direction, implied in _COMPARATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
-            attr = _verb_attribute(low, m.start()) or _attribute_near(q, m.end()) or implied
+            attr = verb_attribute(low, m.start()) or attribute_near(q, m.end()) or implied
             if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end():])):
-                attr = _attribute_near(q, m.end() + f.end())
+                attr = attribute_near(q, m.end() + f.end())
             return m.group(), direction, attr
     return None
 
@@ -343,25 +312,54 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         return Intent("compare", attr, direction)  # type: ignore[arg-type]
     if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):
         f = re.search(r"\b(?:for|on|in\s+terms\s+of|by)\s+", q)
-        attr = _attribute_near(q, f.end()) if f else ""
+        attr = attribute_near(q, f.end()) if f else ""
         trace.append(f"intent compare: two names, attribute {attr or '?'}")
         return Intent("compare", attr)
-    for pat, direction, implied in _SUPERLATIVES:
-        if m := re.search(rf"\b(?:{pat})\b", low):
-            attr = _verb_attribute(low, m.start()) or _attribute_near(q, m.end()) or implied
-            k = 1
-            if km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low):
-                k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
-            elif km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+(?:{pat})\b", low):
-                k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
-            trace.append(f"intent superlative: {m.group()!r} -> {direction} {attr or '?'} k={k}")
-            return Intent("superlative", attr, direction, k)  # type: ignore[arg-type]
+    if sup := pick(q, low):
+        k = 1
+        if km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low):
+            k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
+        elif km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+{re.escape(sup.word)}\b", low):
+            k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
+        then = tie_break(q, low, sup)
+        trace.append(f"intent superlative: {sup.word!r} -> {sup.direction} {sup.attribute or '?'} k={k}"
+                     + (f"; ties broken by {then[0]} {then[1]}" if then else ""))
+        return Intent("superlative", sup.attribute, sup.direction, k,  # type: ignore[arg-type]
+                      then_attribute=then[1] if then else "", then_direction=then[0] if then else None)
     if re.match(r"\s*(?:does|do|is|are|can|has|have|will|did|would|could)\b", low) \
             and not re.match(r"\s*(?:is|are)\s+there\b", low):
         trace.append("intent yesno")
         return Intent("yesno")
     trace.append("intent list")
     return Intent("list")
+
+
+_VERSION = re.compile(r"(?P<name>.*?[^\W\d_])[\s-]*v?(?P<num>\d+(?:\.\d+)?)")
+_NEWER = re.compile(r"\s*(?:or|and)\s+(?:newer|later|higher|above|better|up|greater)\b|\+", re.I)
+_OLDER = re.compile(r"\s*(?:or|and)\s+(?:older|earlier|lower|below)\b", re.I)
+_AT_LEAST = re.compile(r"\b(?:at\s+least|minimum|min\.?)\s+$", re.I)
+
+
+def _versions(q: str, features: list[FeatureConstraint], trace: list[str]) -> list[NumericConstraint]:
+    """A versioned feature with an open end ("Bluetooth 5.0 or newer", "at least USB 3") compares the
+    version number: ``>=``/``<=`` on the number, its name as the attribute."""
+    out = []
+    for f in features:
+        m = _VERSION.fullmatch(f.phrase)
+        if not m or f.negated:
+            continue
+        a, b, op = f.span.start, f.span.end, None
+        if n := _NEWER.match(q, b):
+            op, b = ">=", n.end()
+        elif n := _OLDER.match(q, b):
+            op, b = "<=", n.end()
+        elif n := _AT_LEAST.search(q[:a]):
+            op, a = ">=", n.start()
+        if op is None:
+            continue
+        out.append(NumericConstraint(_span(q, a, b), op, float(m.group("num")), attribute=m.group("name").strip()))
+        trace.append(f"version {f.phrase!r}: {m.group('name').strip()} {op} {m.group('num')}")
+    return out
 
 
 def parse_question(question: str, *, currency: str | None = None) -> ParsedQuestion:
@@ -378,6 +376,9 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
+    versions = _versions(q, features, trace)
+    features = [f for f in features if not any(n.span.start <= f.span.start < n.span.end for n in versions)]
+    numerics = sorted(numerics + versions, key=lambda n: n.span.start)
     # A feature word that names what a number measures ("15W wireless charging") is the attribute.
     features = [f for f in features if not any(a < f.span.end and f.span.start < b for a, b in used)]
     claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]

@@ -74,7 +74,8 @@ _BEFORE = [  # (pattern ending right before the number, op); the longest phrases
      r"|in\s+excess\s+of|pricier\s+than|costlier\s+than|heavier\s+than|faster\s+than|longer\s+than", ">"),
     (r"exactly|precisely|of|with|equal\s+to", "="),
 ]
-_BEFORE_RE = [(re.compile(rf"(?<![\w])(?:{p})\s*$", re.I), op) for p, op in _BEFORE]
+# an article may sit between the cue and the number: "at least a 4500 mAh cell", "under a 100 W charger"
+_BEFORE_RE = [(re.compile(rf"(?<![\w])(?:{p})(?:\s+(?:an?|the)(?=\s))?\s*$", re.I), op) for p, op in _BEFORE]
 _AFTER_RE = [
     (re.compile(r"\s*(?:or|and)\s+(?:more|higher|above|greater|larger|bigger|over|up|better|faster|longer)\b"
                 r"|(?-i:\s*plus)\b|\s*(?:minimum|min\.?|at\s+least)(?![\w])", re.I), ">="),
@@ -198,7 +199,7 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
     i, prev_end = 0, 0
     while i < len(ms):
         m = ms[i]
-        start, end, op, high_m = m.start, m.end, None, None
+        start, end, op, high_m, late_end = m.start, m.end, None, None, None
         # Ranges: "between A and B", "from A to B", "A to B", "A-B".
         if i + 1 < len(ms):
             n = ms[i + 1]
@@ -222,6 +223,14 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
                 if (a := rx.match(q, end)) is not None:
                     op, end = cue_op, a.end()
                     break
+            else:  # "8GB RAM or more": the attribute word between the number and its cue
+                named = re.match(r"\s*(?:of\s+)?", q[end:])
+                at = end + (named.end() if named else 0)
+                if (w := ATTRIBUTE_RE.match(q, at)) is not None:
+                    for rx, cue_op in _AFTER_RE:
+                        if (a := rx.match(q, w.end())) is not None:
+                            op, late_end = cue_op, a.end()
+                            break
             if m.plus and op in (None, "="):
                 op = ">="
         unit = m.unit or (high_m.unit if high_m else None)
@@ -230,6 +239,8 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
             value *= high_m.value / _strip_mult(q, high_m)
         op = op or "="
         attr_m = _attribute_after(q, end, used)
+        if late_end is not None and attr_m is not None:
+            end = late_end  # the span runs to the cue; the attribute inside it is recorded in ``used``
         if attr_m is not None and attribute_label(attr_m.group(1)) == "price" and _measures_something_else(unit):
             # "a battery of at least 5000 mAh costing under …": a non-currency unit is never the price
             attr_m = None

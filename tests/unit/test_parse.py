@@ -224,3 +224,28 @@ def test_comparative_helper():
     assert comparative("aero 5 and aero 6") is None
     q = "aero phones with more than 8GB RAM"
     assert comparative(q, [(q.index("more"), len(q) - 4)]) is None
+
+
+# -- general fixes: each case failed before its fix --------------------------------------------------
+
+@pytest.mark.parametrize("question,expected", [
+    ("tablets with at least a 7000 mAh battery", [(">=", 7000.0, None, "mAh", "battery")]),  # article after the cue
+    ("laptops with 16GB RAM or more", [(">=", 16.0, None, "GB", "RAM")]),  # attribute before "or more"
+    ("laptops with 512 GB of storage or less", [("<=", 512.0, None, "GB", "storage")]),
+    ("earbuds with Bluetooth 5.2 or later", [(">=", 5.2, None, None, "Bluetooth")]),  # an open-ended version
+    ("routers with at least Wi-Fi 6", [(">=", 6.0, None, None, "Wi-Fi")]),
+])
+def test_numeric_general_forms(question, expected):
+    p = parse_question(question)
+    assert nums(p) == expected and p.intent.kind == "list" and not feats(p)
+
+
+def test_superlative_that_names_its_attribute_wins_and_tie_breakers():
+    p = parse_question("Comfort counts most for me: which chair has the highest seat height for the lowest price?")
+    i = p.intent
+    assert (i.kind, i.direction, i.attribute, i.then_direction, i.then_attribute) == (
+        "superlative", "max", "height", "min", "price")
+    i = parse_question("Which laptop has the most processor cores?").intent
+    assert (i.attribute, i.direction) == ("processor cores", "max")  # the noun after the attribute word
+    i = parse_question("Which of the Quill X5 and the Quill X6 has the higher-resolution rear camera?").intent
+    assert (i.kind, i.attribute) == ("compare", "resolution rear camera")  # adjacent attribute words
