@@ -4,8 +4,8 @@ Each question goes through at most ``kit.max_steps`` steps, every one in the tra
 
 1. **answer from the specs** (the compiler);
 2. **check** the answer: failed, no winner for a comparison or an extreme, a dropped or weak
-   constraint, an empty list after a doubtful grounding, or a list where one product name
-   is the whole answer to a describe question that found nothing;
+   constraint, an empty list after a doubtful grounding; for a list that passed, probe the
+   text for a phrase of the question the query left out (:func:`ignored_condition`);
 3. if the check fails, **consult the text**, and **reconcile**: products both views return
    (specs scope them, text confirms the fact the specs lack), else the text's answer when it
    is anchored on a phrase of the question, else the specs' answer if one ran;
@@ -18,7 +18,7 @@ is configured and uses it as its fallback.
 from __future__ import annotations
 
 from dualgraph.answer.sources import SourceResult
-from dualgraph.answer.strategies import Outcome, Toolkit, needs_fallback
+from dualgraph.answer.strategies import LIST_INTENTS, Outcome, Toolkit, ignored_condition, needs_fallback
 
 __all__ = ["Planner"]
 
@@ -29,30 +29,42 @@ class Planner:
     def run(self, questions: list[str], kit: Toolkit) -> list[Outcome]:
         first = kit.symbolic.ask(questions)
         outcomes = [Outcome(r, ["skg"], [r], trace=["step 1: answer from the specs"]) for r in first]
-        todo: list[int] = []
+        todo: list[tuple[int, bool]] = []
         for i, r in enumerate(first):
             why = needs_fallback(r, min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
-            if why is None:
+            can_go_on = kit.textual is not None and kit.max_steps >= 3
+            if why is None and r.intent in LIST_INTENTS and can_go_on:
+                outcomes[i].trace.append(f"step 2: check passed (confidence {r.confidence:.2f}); "
+                                         "probe the text for a condition the query ignored")
+                todo.append((i, True))
+            elif why is None:
                 outcomes[i].trace.append(f"step 2: check passed (confidence {r.confidence:.2f}); stop")
-            elif kit.textual is None or kit.max_steps < 3:
+            elif not can_go_on:
                 outcomes[i].trace.append(f"step 2: check failed ({why}); no further step available; stop")
             else:
                 outcomes[i].trace.append(f"step 2: check failed ({why})")
-                todo.append(i)
+                todo.append((i, False))
         if not todo:
             return outcomes
-        texts = kit.textual.ask([questions[i] for i in todo])
-        for i, t in zip(todo, texts):
+        texts = kit.textual.ask([questions[i] for i, _ in todo])
+        for (i, probe), t in zip(todo, texts):
             o = outcomes[i]
-            o.trace.append("step 3: consult the text")
+            if probe:
+                missed = ignored_condition(first[i], t)
+                if missed is None:
+                    o.trace.append("step 3: the text reads no condition the query ignored; stop")
+                    continue
+                o.trace.append(f"step 3: the text reads a condition the query ignored ({missed!r})")
+            else:
+                o.trace.append("step 3: consult the text")
             o.route.append("tkg")
             o.used.append(t)
-            o.result = self._reconcile(first[i], t, o.trace)
+            o.result = self._reconcile(first[i], t, o.trace, confident=probe)
             o.trace.append("step 4: stop")
         return outcomes
 
     @staticmethod
-    def _reconcile(sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:
+    def _reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False) -> SourceResult:
         if txt.error:
             trace.append(f"text failed ({txt.error}); keeping the specs' answer")
             return sym
@@ -68,6 +80,9 @@ class Planner:
                                     confidence=max(sym.confidence, txt.confidence),
                                     context=sym.context + "\n\n" + txt.context, sparql=sym.sparql, rows=sym.rows,
                                     rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
+        if confident and sym.sparql and not sym.error:
+            trace.append("the views share no product; the specs' answer passed its checks and stands")
+            return sym
         if anchored and not txt.empty:
             trace.append("the text is anchored on a phrase of the question: its answer stands")
             return txt

@@ -102,7 +102,9 @@ class QAEngine:
 
         def probe(question: str):
             c = compiler.compile(question)
-            grounded = sum(1 for g in c.groundings if getattr(g, "resolved", False))
+            # only groundings that restrict the answer: a category covering the whole catalog does not
+            grounded = sum(1 for g in c.groundings if g.resolved and (g.snippet or g.filters or g.name_filter
+                                                                        or g.products or g.ranges))
             return c.intent.kind, grounded, c.confidence
 
         router = ExampleRouter(embedder, probe=probe)
@@ -198,7 +200,8 @@ class QAEngine:
         failed = r.error if (r.error and r.empty) else None
         if failed is None and r.empty and errors and all(u.error for u in o.used):
             failed = "; ".join(errors)
-        return AnswerRecord(id=qid, question=question, answer=text if not failed else "", answer_list=r.answer_list,
+        names = r.answer_list if (r.answer_list or r.intent != "count") else None  # a count lists nothing
+        return AnswerRecord(id=qid, question=question, answer=text if not failed else "", answer_list=names,
                             value=r.value, strategy=strategy, route=o.route, evidence=ev, tokens=tokens,
                             latency_s=round(seconds, 4), error=failed)
 

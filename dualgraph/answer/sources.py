@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dualgraph.answer.record import TokenCounts
-from dualgraph.answer.text_reader import fold_corpus, read_products
+from dualgraph.answer.text_reader import ANCHORED, fold_corpus, read_products
 from dualgraph.query.parse import parse_question
 from dualgraph.query.render import render_markdown
 from dualgraph.query.safety import QueryResult
@@ -44,6 +44,10 @@ class SourceResult:
     chunk_ids: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
     """Textual: every product the retrieved text names, best first (what an LLM may choose from)."""
+    anchor: str | None = None
+    """Textual: the phrase of the question the answer was read by (None when it is a guess)."""
+    covered: list[str] = field(default_factory=list)
+    """Symbolic: the parts of the question the parser turned into constraints, names or scope."""
     trace: list[str] = field(default_factory=list)
     tokens: TokenCounts = field(default_factory=TokenCounts)
     seconds: float = 0.0
@@ -93,6 +97,7 @@ class SymbolicSource:
                          trace=[f"skg: {t}" for t in a.trace], error=a.error)
         if a.error is None and a.sparql is None:
             r.error = "the question could not be compiled to SPARQL"
+        r.covered = covered_parts(question, getattr(self.compiler, "currency", None))
         if a.sparql:
             vars_ = list(a.rows[0]) if a.rows else []
             r.context = render_markdown(QueryResult(query=a.sparql, vars=vars_, rows=a.rows, total_rows=len(a.rows),
@@ -105,7 +110,7 @@ class SymbolicSource:
         out = []
         for g in self.generator.generate(questions):
             intent = parse_question(g.question).intent.kind
-            r = SourceResult("skg", intent=intent, sparql=g.sparql, rows=plain_rows(g.rows), rows_total=g.total_rows,
+            r = SourceResult("skg", intent=intent, covered=covered_parts(g.question, self.generator.currency), sparql=g.sparql, rows=plain_rows(g.rows), rows_total=g.total_rows,
                              tokens=TokenCounts(prompt=g.prompt_tokens, completion=g.completion_tokens), error=g.error)
             r.trace = [f"skg: llm sparql, {len(g.candidates)} candidates, chosen {g.chosen} ({g.source})"]
             r.trace += [f"skg: candidate #{c.index} t={c.temperature} {c.status} agreement={c.agreement}"
@@ -122,6 +127,19 @@ class SymbolicSource:
         for r in out:
             r.seconds = spent
         return out
+
+
+def covered_parts(question: str, currency: str | None = None) -> list[str]:
+    """The question's substrings the parser read as constraints, names or scope.
+
+    >>> covered_parts("Which phones under 20k have 5G?")
+    ['under 20k', '5G', 'phones']
+    """
+    try:
+        parsed = parse_question(question, currency=currency)
+    except Exception:  # noqa: BLE001 - coverage is advice; a parser bug must not fail the answer
+        return []
+    return [x.span.text for x in [*parsed.constraints, *parsed.entities]]
 
 
 def _agreement(g) -> float:
@@ -169,19 +187,23 @@ class TextualSource:
     def ask(self, questions: list[str]) -> list[SourceResult]:
         t0 = time.perf_counter()
         try:
-            voted = self.retriever.retrieve(questions)
-            exhaustive = self.retriever.retrieve(questions, exhaustive=True)
-        except Exception as e:  # noqa: BLE001 - a failing retriever becomes an error per question
-            return [SourceResult("tkg", error=f"tkg retrieval: {type(e).__name__}: {e}") for _ in questions]
+            pairs = list(zip(self.retriever.retrieve(questions), self.retriever.retrieve(questions, exhaustive=True)))
+        except Exception:  # noqa: BLE001 - find the question that broke the batch; the others go on
+            pairs = [self._alone(q) for q in questions]
         spent = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
-        for q, v, x in zip(questions, voted, exhaustive):
+        for q, pair in zip(questions, pairs):
+            if isinstance(pair, str):
+                out.append(SourceResult("tkg", error=pair, seconds=spent))
+                continue
+            v, x = pair
             intent = parse_question(q, currency=self.currency).intent
             reading = read_products(q, v, x, chunk_count=self._chunk_count, total_chunks=self._total,
                                      corpus=self._corpus, names=self._names)
             r = SourceResult("tkg", intent=intent.kind, confidence=reading.confidence, trace=[f"tkg: {t}" for t in reading.trace],
                              chunk_ids=[c.chunk_id for c in v.chunks], candidates=reading.candidates, seconds=spent)
             r.answer_list = reading.products
+            r.anchor = reading.phrase if reading.confidence >= ANCHORED else None
             if intent.kind == "count":
                 r.value = len(reading.products)
             elif intent.kind in ("superlative", "compare", "describe") and reading.products:
@@ -192,3 +214,9 @@ class TextualSource:
                                     for c in v.chunks[: self.max_chunks])
             out.append(r)
         return out
+
+    def _alone(self, question: str):
+        try:
+            return self.retriever.retrieve([question])[0], self.retriever.retrieve([question], exhaustive=True)[0]
+        except Exception as e:  # noqa: BLE001 - this question's own failure, reported in its record
+            return f"tkg retrieval: {type(e).__name__}: {e}"

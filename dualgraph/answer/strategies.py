@@ -28,13 +28,12 @@ from dataclasses import dataclass, field
 
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
+from dualgraph.answer.text_reader import ANCHORED, fold
 
 __all__ = ["STRATEGIES", "Toolkit", "Outcome", "needs_fallback", "reconcile", "run_strategy"]
 
 STRATEGIES = ("tkg", "skg", "concat", "skg+tkg_fb", "router", "router+tkg_fb", "agentic")
 LIST_INTENTS = ("list", "yesno")
-ANCHORED = 0.8
-"""A textual answer this confident was anchored on a phrase of the question, not guessed."""
 
 
 @dataclass
@@ -87,8 +86,9 @@ def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_co
     return None
 
 
-def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:
-    """The answer after a fallback (see the module docstring)."""
+def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False) -> SourceResult:
+    """The answer after a fallback (see the module docstring). ``confident``: the symbolic
+    answer passed its checks (the text was only probed), so only an overlap may narrow it."""
     if txt.error:
         trace.append(f"text failed too ({txt.error}); keeping the symbolic answer")
         return sym
@@ -102,6 +102,9 @@ def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceR
                                  confidence=max(sym.confidence, txt.confidence), context=sym.context + "\n\n" + txt.context,
                                  sparql=sym.sparql, rows=sym.rows, rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
             return joint
+    if confident and not sym.error and sym.sparql:
+        trace.append("no product of the confident symbolic answer is in the text's answer; keeping the symbolic one")
+        return sym
     if (txt.empty or txt.confidence < ANCHORED) and not sym.error and sym.sparql:
         trace.append("the text found nothing it can stand on (no phrase of the question anchors it); "
                      "keeping the symbolic answer")
@@ -110,24 +113,60 @@ def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceR
     return txt
 
 
+def ignored_condition(sym: SourceResult, txt: SourceResult) -> str | None:
+    """The phrase the text read the question by, when the specs' query left it out.
+
+    A list question can hold a condition no spec states ("ship in plastic-free packaging",
+    "tilt with a fingertip"); the compiler then answers the rest of the question — with
+    confidence, since nothing it grounded was weak. The text reader names the phrase its
+    answer hangs on; if no part of the question the parser read covers that phrase, the
+    symbolic answer is missing a condition.
+
+    >>> sym = SourceResult("skg", covered=["TV mounts"])
+    >>> ignored_condition(sym, SourceResult("tkg", anchor="fingertip tilt"))
+    'fingertip tilt'
+    >>> ignored_condition(SourceResult("skg", covered=["S Pen", "tablets"]), SourceResult("tkg", anchor="s pen")) is None
+    True
+    """
+    if not txt.anchor or txt.error:
+        return None
+    covered = f" {' '.join(fold(c) for c in sym.covered)} "
+    if all(f" {w} " in covered for w in fold(txt.anchor).split()):
+        return None
+    return txt.anchor
+
+
 def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], outcomes: list[Outcome]) -> None:
-    """Consult the text for every doubtful symbolic answer (one batch), then reconcile."""
-    todo = []
+    """Consult the text for every doubtful symbolic answer, and probe it for list questions the
+    specs answered confidently (a condition they may have ignored); one batch; then reconcile."""
+    if kit.textual is None:
+        for i, r in enumerate(first):
+            why = needs_fallback(r, min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
+            if why:
+                outcomes[i].trace.append(f"would fall back ({why}) but the index has no Textual KG")
+        return
+    todo: list[tuple[int, str | None]] = []
     for i, r in enumerate(first):
         why = needs_fallback(r, min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
-        if why and kit.textual is not None:
+        if why:
             outcomes[i].trace.append(f"fallback to text: {why}")
-            todo.append(i)
-        elif why:
-            outcomes[i].trace.append(f"would fall back ({why}) but the index has no Textual KG")
+            todo.append((i, why))
+        elif r.intent in LIST_INTENTS:
+            todo.append((i, None))
     if not todo:
         return
-    texts = kit.textual.ask([questions[i] for i in todo])
-    for i, t in zip(todo, texts):
+    texts = kit.textual.ask([questions[i] for i, _ in todo])
+    for (i, why), t in zip(todo, texts):
         o = outcomes[i]
+        if why is None:
+            missed = ignored_condition(first[i], t)
+            if missed is None:
+                o.trace.append("text probe: the specs' query covers every phrase the text reads")
+                continue
+            o.trace.append(f"fallback to text: it reads a condition the specs' query ignored ({missed!r})")
         o.route.append("tkg")
         o.used.append(t)
-        o.result = reconcile(first[i], t, o.trace)
+        o.result = reconcile(first[i], t, o.trace, confident=why is None)
 
 
 def _textual(kit: Toolkit, questions: list[str]) -> list[SourceResult]:
@@ -158,9 +197,12 @@ def run_strategy(name: str, questions: list[str], kit: Toolkit) -> list[Outcome]
             o.route.append("tkg")
             o.used.append(t)
             why = needs_fallback(first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
+            if why is None and first[i].intent in LIST_INTENTS and (missed := ignored_condition(first[i], t)):
+                why = f"the text reads a condition the specs' query ignored ({missed!r})"
             if why:
                 o.trace.append(f"symbolic answer doubtful ({why})")
-                o.result = reconcile(first[i], t, o.trace)
+                o.result = reconcile(first[i], t, o.trace, confident=needs_fallback(
+                    first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence) is None)
             else:
                 o.result = SourceResult(**{**_fields(first[i]), "context": first[i].context + "\n\n" + t.context,
                                            "chunk_ids": t.chunk_ids})

@@ -27,13 +27,17 @@ from dataclasses import dataclass, field
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 
-__all__ = ["Reading", "read_products", "fold_corpus"]
+__all__ = ["Reading", "read_products", "fold_corpus", "fold", "ANCHORED"]
 
 GUESS_CHUNKS = 3
 """Voted chunks whose products are the answer when no phrase anchors the question."""
 NEAR_WINDOW = 5
 """Words of an anchor phrase count as said together within this many words."""
+ANCHORED = 0.8
+"""Confidence of an answer read by a phrase of the question found in the text."""
 SCOPE_ONLY = 0.5
+MEASURE_ANCHOR = 0.6
+"""Confidence of an answer anchored on a bare measurement ("7000 mah")."""
 """Confidence of an answer read from product names alone."""
 HUB_SHARE = 0.25
 """An entity in more than this share of the chunks names a topic, not a distinguishing fact."""
@@ -52,15 +56,26 @@ class Reading:
     trace: list[str] = field(default_factory=list)
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     text = re.sub(r"['’]s\b", "", text)  # possessives: "Samsung's S Pen" is not "samsung s s pen"
     return " ".join(re.findall(r"\w+", text))
 
 
+def _is_measure(phrase: str) -> bool:
+    """A number and its unit, nothing more: "7000 mah", "120 hz" (not "10 year warranty").
+
+    >>> _is_measure("7000 mah"), _is_measure("10 year warranty"), _is_measure("ip68")
+    (True, False, False)
+    """
+    from dualgraph.skg.quantities import parse_quantity
+
+    return bool(re.fullmatch(r"\d[\d.]*\s*[a-z]+", phrase)) and parse_quantity(phrase) is not None
+
+
 def fold_corpus(chunks: Mapping[str, Chunk]) -> dict[str, tuple[str, tuple[str, ...]]]:
     """Every chunk's text folded the way anchors are matched, with its products."""
-    return {cid: (_fold(c.text), tuple(c.products)) for cid, c in chunks.items()}
+    return {cid: (fold(c.text), tuple(c.products)) for cid, c in chunks.items()}
 
 
 def _contains(text: str, phrase: str) -> bool:
@@ -137,8 +152,8 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
             ranked[p] = max(ranked.get(p, 0.0), c.score)
     out.candidates = sorted(ranked, key=lambda p: (-ranked[p], p))
 
-    named = [e for e in exhaustive.entities if e.lexical is not None and _fold(e.name)
-             and not set(_fold(e.name).split()) <= _GENERIC]
+    named = [e for e in exhaustive.entities if e.lexical is not None and fold(e.name)
+             and not set(fold(e.name).split()) <= _GENERIC]
     if chunk_count is not None and total_chunks:
         hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]
         if hubs:
@@ -146,28 +161,35 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
         named = [e for e in named if e not in hubs]
     # A name that is part of product names ("Samsung", "Pixel") says which products, not what
     # they must have: it scopes the answer instead of anchoring it.
-    folded_names = {p: _fold(p) for p in (names or ())}
-    scope = sorted({_fold(e.name) for e in named if any(_contains(n, _fold(e.name)) for n in folded_names.values())})
-    named = [e for e in named if _fold(e.name) not in scope]
+    folded_names = {p: fold(p) for p in (names or ())}
+    scope = sorted({fold(e.name) for e in named if any(_contains(n, fold(e.name)) for n in folded_names.values())})
+    named = [e for e in named if fold(e.name) not in scope]
     if scope:
         out.trace.append("scope from product names: " + ", ".join(repr(x) for x in scope))
 
+    # several scope terms: all of them when some product holds all ("Galaxy" + "Ultra"), else any of
+    # the most specific ones ("Nova or Orbit phones", "is the A cheaper than the B")
+    every = any(all(_contains(n, x) for x in scope) for n in folded_names.values())
+    widest = [x for x in scope if not any(x != y and _contains(y, x) for y in scope)]
+
     def in_scope(product: str) -> bool:
-        name = folded_names.get(product) or _fold(product)
-        return all(_contains(name, x) for x in scope)
+        name = folded_names.get(product) or fold(product)
+        if every or not scope:
+            return all(_contains(name, x) for x in scope)
+        return any(_contains(name, x) for x in widest)
 
     if named:
-        fq = _fold(question)
-        # the longest name is the most specific phrase; among equals, one said as written
-        # beats one whose words are scattered, then the rarer one
-        key = max(named, key=lambda e: (len(_fold(e.name).split()), _contains(fq, _fold(e.name)),
+        fq = fold(question)
+        # a phrase beats a bare measurement (a bound is the specs' business); the longest name is
+        # the most specific; among equals, one said as written beats scattered words, then the rarer
+        key = max(named, key=lambda e: (not _is_measure(fold(e.name)), len(fold(e.name).split()), _contains(fq, fold(e.name)),
                                         -(chunk_count(e.entity_id) if chunk_count else 0)))
-        pool = corpus if corpus is not None else {c.chunk_id: (_fold(c.chunk.text), c.chunk.products)
+        pool = corpus if corpus is not None else {c.chunk_id: (fold(c.chunk.text), c.chunk.products)
                                                    for c in exhaustive.candidates}
         score = {c.chunk_id: c.score for c in [*voted.candidates, *exhaustive.candidates]}
         texts = [t for t, _ in pool.values()]
-        phrase = _expand(fq.split(), _fold(key.name), texts)
-        if phrase != _fold(key.name):
+        phrase = _expand(fq.split(), fold(key.name), texts)
+        if phrase != fold(key.name):
             out.trace.append(f"anchor {key.name!r} widened to the question's words {phrase!r}, found in the text")
         hits: dict[str, float] = {}
         for cid, (text, products) in pool.items():
@@ -177,7 +199,11 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
                         hits[p] = max(hits.get(p, 0.0), score.get(cid, 0.0))
         out.phrase = phrase
         out.products = sorted(hits, key=lambda p: (-hits[p], p))
-        out.confidence = 0.8 if out.products else 0.2
+        out.confidence = ANCHORED if out.products else 0.2
+        if out.products and _is_measure(phrase):
+            # "7000 mAh" in a text is one value, while the question means a bound: a weak anchor
+            out.confidence = MEASURE_ANCHOR
+            out.trace.append("the anchor is a measurement: a weak anchor for a numeric condition")
         out.trace.append(f"anchored on {phrase!r}: {len(out.products)} products whose text contains it")
         return out
     if scope and folded_names:

@@ -42,7 +42,8 @@ def template_text(intent: str, answer_list: list[str] | None, value: Any, *, sou
     prefix = f"From the product descriptions mentioning {phrase!r}: " if source == "tkg" and phrase else (
         "From the product descriptions: " if source == "tkg" else "")
     if intent == "count":
-        return f"{prefix}{_number(value if value is not None else len(names))} products match."
+        n = value if value is not None else len(names)
+        return f"{prefix}{_number(n)} product{'' if n == 1 else 's'} match{'es' if n == 1 else ''}."
     if intent in ("superlative", "compare") and value is not None:
         head = f"{prefix}{_number(value)}."
         others = [n for n in names if n != value]

@@ -1,0 +1,193 @@
+"""Reading products out of retrieved text (``dualgraph.answer.text_reader``) on synthetic chunks.
+
+Each case builds real :class:`Chunk`/:class:`Retrieval` objects by hand so the expected
+products follow from the texts written here: anchoring on the most specific phrase,
+widening it with the question's own words, words said near each other, scoping by product
+names, and the low-confidence guess when nothing anchors the question.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dualgraph.answer.strategies import ANCHORED
+from dualgraph.answer.text_reader import GUESS_CHUNKS, SCOPE_ONLY, fold_corpus, read_products
+from dualgraph.tkg.model import Chunk
+from dualgraph.tkg.retrieval import Retrieval, ScoredChunk, ScoredEntity
+
+
+def sc(cid: str, text: str, products: list[str], score: float) -> ScoredChunk:
+    return ScoredChunk(Chunk(cid, f"doc-{cid}", text, products=tuple(products)), score, len(text.split()))
+
+
+def ent(eid: str, name: str, *, lexical: float | None = 1.0) -> ScoredEntity:
+    return ScoredEntity(eid, name, 1.0, dense=0.5, lexical=lexical)
+
+
+def views(question: str, chunks: list[ScoredChunk], entities: list[ScoredEntity]) -> tuple[Retrieval, Retrieval]:
+    """The voted retrieval (top chunks) and the exhaustive one (every chunk, the matched entities)."""
+    voted = Retrieval(question, chunks[:3], chunks, entities=entities)
+    exhaustive = Retrieval(question, chunks, chunks, entities=entities, exhaustive=True)
+    return voted, exhaustive
+
+
+# -- anchoring on a phrase ------------------------------------------------------------------
+
+PEN_CHUNKS = [
+    sc("a", "Every Tab A comes with an S Pen in the box.", ["Tab A"], 0.9),
+    sc("b", "A pen holder sits on the side of the cover.", ["Tab B"], 0.8),
+    sc("c", "A bright screen for films.", ["Tab C"], 0.4),
+]
+
+
+def test_anchor_is_the_longest_entity_phrase_not_a_word_of_it():
+    q = "Which tablets come with an S Pen?"
+    voted, ex = views(q, PEN_CHUNKS, [ent("e-pen", "Pen"), ent("e-spen", "S Pen")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    # "Pen" alone would also take Tab B ("pen holder"); the multiword phrase is the anchor
+    assert r.phrase == "s pen"
+    assert r.products == ["Tab A"]
+    assert r.confidence >= ANCHORED
+    assert any("anchored on 's pen'" in t for t in r.trace)
+
+
+def test_anchor_found_in_the_whole_corpus_not_only_in_retrieved_chunks():
+    q = "Which tablets come with an S Pen?"
+    voted, ex = views(q, PEN_CHUNKS, [ent("e-spen", "S Pen")])
+    unretrieved = Chunk("d", "doc-d", "Tab D ships with the S Pen and a charger.", products=("Tab D",))
+    corpus = fold_corpus({**{c.chunk_id: c.chunk for c in PEN_CHUNKS}, "d": unretrieved})
+    r = read_products(q, voted, ex, chunk_count=lambda e: 2, corpus=corpus)
+    assert r.products == ["Tab A", "Tab D"]  # ranked: Tab A's chunk scored, Tab D's never retrieved
+    # without the corpus only what retrieval found can answer
+    assert read_products(q, voted, ex, chunk_count=lambda e: 2).products == ["Tab A"]
+
+
+def test_no_phrase_anchored_in_any_text_gives_an_empty_low_confidence_answer():
+    q = "Which tablets come with a stylus dock?"
+    voted, ex = views(q, PEN_CHUNKS, [ent("e-dock", "stylus dock")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    assert r.products == [] and r.confidence < ANCHORED
+
+
+def test_candidates_are_every_retrieved_product_best_first():
+    q = "Which tablets come with an S Pen?"
+    voted, ex = views(q, PEN_CHUNKS, [ent("e-spen", "S Pen")])
+    assert read_products(q, voted, ex).candidates == ["Tab A", "Tab B", "Tab C"]
+
+
+# -- widening the anchor with the question's words -----------------------------------------
+
+def test_anchor_widened_to_the_questions_wording_when_the_text_holds_it():
+    q = "Which tablets ship in plastic free packaging?"
+    chunks = [sc("p", "Our plastic free packaging uses recycled card.", ["Tab P"], 0.7),
+              sc("q", "Plastic parts were reduced in the frame.", ["Tab Q"], 0.9)]
+    voted, ex = views(q, chunks, [ent("e-plastic", "plastic")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    assert r.phrase == "plastic free packaging"
+    assert r.products == ["Tab P"]  # "plastic" alone would take Tab Q's frame too
+    assert any("widened" in t for t in r.trace)
+
+
+def test_widening_never_starts_or_ends_on_a_function_word():
+    q = "Which tablets come with an S Pen?"
+    chunks = [sc("a", "The tablet will come with an S Pen.", ["Tab A"], 0.9)]
+    voted, ex = views(q, chunks, [ent("e-spen", "S Pen")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    # "come with an s pen" is in the text and is the widest run that starts on a content word
+    assert r.phrase == "come with an s pen"
+    assert r.products == ["Tab A"]
+
+
+# -- proximity ------------------------------------------------------------------------------
+
+def test_phrase_words_said_near_each_other_match_far_apart_do_not():
+    q = "Which tablets have plastic-free packaging?"
+    near = sc("n", "The packaging is 100% plastic-free and light.", ["Tab N"], 0.8)
+    far = sc("f", "Plastic trim on the back. " + "word " * 12 + "Free delivery and recycled packaging.", ["Tab F"], 0.9)
+    voted, ex = views(q, [near, far], [ent("e-pf", "plastic-free packaging")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    assert r.phrase == "plastic free packaging"
+    assert r.products == ["Tab N"]
+
+
+# -- scope from product names ---------------------------------------------------------------
+
+NAMES = ["Nova S14", "Nova S18", "Orbit A15"]
+BATTERY_CHUNKS = [sc("s14", "Battery: 5000 mAh", ["Nova S14"], 0.6),
+                  sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7),
+                  sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9)]
+
+
+def test_a_product_name_word_scopes_the_answer_instead_of_anchoring_it():
+    q = "Which Nova phones have a 6000 mAh battery?"
+    voted, ex = views(q, BATTERY_CHUNKS, [ent("e-nova", "Nova"), ent("e-mah", "6000 mAh")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=NAMES)
+    assert r.products == ["Nova S18"]  # Orbit A15 says 6000 mAh too, but is not a Nova
+    assert r.phrase == "6000 mah"
+    assert any("scope from product names: 'nova'" in t for t in r.trace)
+
+
+def test_only_product_names_in_the_question_answer_every_product_in_scope():
+    q = "Tell me about the Nova range"
+    voted, ex = views(q, BATTERY_CHUNKS, [ent("e-nova", "Nova")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=NAMES)
+    assert r.products == ["Nova S18", "Nova S14"]  # best chunk score first
+    assert r.confidence == SCOPE_ONLY < ANCHORED
+    assert r.phrase is None
+
+
+def test_two_brands_named_scope_to_either_brand():
+    names = ["Nova S18", "Orbit A15", "Kappa S13"]
+    chunks = [sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7), sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9),
+              sc("s13", "Battery: 6000 mAh", ["Kappa S13"], 0.8)]
+    q = "Which Nova or Orbit phones have a 6000 mAh battery?"
+    voted, ex = views(q, chunks, [ent("e-nova", "Nova"), ent("e-orbit", "Orbit"), ent("e-mah", "6000 mAh")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=names)
+    assert sorted(r.products) == ["Nova S18", "Orbit A15"]
+
+
+# -- no anchor: the guess -------------------------------------------------------------------
+
+def test_no_catalog_phrase_guesses_the_top_voted_chunks_with_low_confidence():
+    q = "Which tablet feels nicest in the hand?"
+    chunks = [sc("x1", "Soft edges.", ["Tab X"], 0.9), sc("y", "Light.", ["Tab Y"], 0.8),
+              sc("x2", "Curved back.", ["Tab X"], 0.7), sc("z", "Heavy.", ["Tab Z"], 0.6)]
+    voted = Retrieval(q, chunks, chunks, entities=[ent("e-soft", "soft edges", lexical=None)])  # dense-only match
+    r = read_products(q, voted, voted)
+    assert GUESS_CHUNKS == 3
+    assert r.products == ["Tab X", "Tab Y"]  # products of the top 3 voted chunks, once each
+    assert r.confidence == 0.3 and r.confidence < ANCHORED
+    assert r.phrase is None and any("a guess" in t for t in r.trace)
+
+
+def test_guess_with_nothing_retrieved_is_empty_with_zero_confidence():
+    q = "Which tablet feels nicest in the hand?"
+    empty = Retrieval(q, [], [])
+    r = read_products(q, empty, empty)
+    assert (r.products, r.confidence) == ([], 0.0)
+
+
+def test_an_entity_in_too_many_chunks_is_a_topic_not_an_anchor():
+    q = "Which tablets have Bluetooth?"
+    chunks = [sc(f"c{i}", "Bluetooth 5.3 inside.", [f"Tab {i}"], 1 - i / 10) for i in range(4)]
+    voted, ex = views(q, chunks, [ent("e-bt", "Bluetooth")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 3, total_chunks=4)
+    assert any("too common to anchor: Bluetooth" in t for t in r.trace)
+    assert r.phrase is None and r.confidence < ANCHORED  # fell through to the guess
+
+
+def test_generic_catalog_words_never_anchor():
+    q = "Which phones support it?"
+    chunks = [sc("a", "These phones are great.", ["P1"], 0.9)]
+    voted, ex = views(q, chunks, [ent("e-phones", "phones")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    assert r.phrase is None and r.confidence < ANCHORED
+
+
+def test_two_products_named_without_a_phrase_answer_both():
+    names = ["Nova S18", "Orbit A15", "Kappa S13"]
+    q = "Is the Nova S18 cheaper than the Orbit A15?"
+    chunks = [sc("s18", "Price: 19999 INR", ["Nova S18"], 0.7), sc("a15", "Price: 19999 INR", ["Orbit A15"], 0.9)]
+    voted, ex = views(q, chunks, [ent("e-s18", "Nova S18"), ent("e-a15", "Orbit A15")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=names)
+    assert sorted(r.products) == ["Nova S18", "Orbit A15"]
