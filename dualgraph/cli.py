@@ -163,7 +163,7 @@ def _ask_config(args: argparse.Namespace):
         if not args.llm_model:
             raise ValueError("--llm-url needs --llm-model")
         llm = LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env)
-    return AskConfig(strategy=args.strategy, currency=args.currency, llm=llm)
+    return AskConfig(strategy=args.strategy, currency=args.currency, llm=llm, names=args.names)
 
 
 def _print_answer(record, *, explain: bool) -> None:
@@ -311,6 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--index", required=True, help="index directory")
     ak.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="answering strategy (default skg+tkg_fb)")
     ak.add_argument("--explain", action="store_true", help="print every decision, the SPARQL and its rows")
+    ak.add_argument("--names", choices=["product", "range", "auto"], default="auto",
+                    help="answer with product (listing/variant) names, range names, or auto (ranges when pages offer option pickers)")
     ak.add_argument("--currency", help="currency of bare prices ('under 20k'); default: the catalog's most common")
     ak.add_argument("--json", action="store_true", help="print the answer record as JSON")
     ak.add_argument("--questions", help="a questions file (JSON object keyed by id, each with 'question')")

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualgraph.answer.names import AnswerNames
 from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts
 from dualgraph.answer.strategies import STRATEGIES, Outcome, Toolkit, run_strategy
 from dualgraph.answer.writer import LLMWriter, template_text
@@ -44,6 +45,9 @@ class AskConfig(BaseModel):
     llm_context_chars: int = Field(12000, ge=500, description="With an LLM: most characters of retrieved context "
                                    "given to the answer writer and, per observation, to the agent (fit the model's window).")
     rows_in_record: int = Field(200, ge=0, description="Result rows copied into each answer record.")
+    names: Literal["product", "range", "auto"] = Field("auto", description="What answers name: catalog products "
+                                                        "(listings/variants), product ranges, or 'auto' (ranges when the "
+                                                        "catalog's pages offer option pickers, i.e. 'Variant features' specs).")
 
 
 class EngineSpec(BaseModel):
@@ -60,8 +64,9 @@ class QAEngine:
     """Answers questions over one index. Build it with :meth:`open`; close it when done."""
 
     def __init__(self, kit: Toolkit, *, config: AskConfig, writer: LLMWriter | None = None, closers=(),
-                 meter=None) -> None:
+                 meter=None, names: AnswerNames | None = None) -> None:
         self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
+        self.names = names or AnswerNames({}, "product")
 
     @classmethod
     def open(cls, index_dir: str | Path, config: AskConfig | None = None) -> QAEngine:
@@ -120,7 +125,8 @@ class QAEngine:
                       min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
                       max_steps=config.max_steps)
         writer = LLMWriter(llm, max_context_chars=config.llm_context_chars) if llm is not None and config.llm_writer else None
-        return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter)
+        names = AnswerNames.detect(store, config.names)
+        return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter, names=names)
 
     def close(self) -> None:
         for close in self._closers:
@@ -145,6 +151,11 @@ class QAEngine:
         questions = [q for _, q in items]
         t0 = time.perf_counter()
         outcomes = run_strategy(name, questions, self.kit)
+        if self.names.mode == "range":
+            for o in outcomes:
+                o.result.answer_list = self.names.apply(o.result.answer_list)
+                o.result.value = self.names.value(o.result.value)
+                o.trace.append("answers name product ranges (the catalog's pages offer option pickers)")
         texts, writer_tokens = self._texts(questions, outcomes)
         share = (time.perf_counter() - t0) / max(1, len(items))  # batched work: each question's share
         return [self._record(qid, q, name, o, text, wt, share)
