@@ -97,7 +97,7 @@ class SymbolicSource:
                          trace=[f"skg: {t}" for t in a.trace], error=a.error)
         if a.error is None and a.sparql is None:
             r.error = "the question could not be compiled to SPARQL"
-        r.covered = covered_parts(question, getattr(self.compiler, "currency", None))
+        r.covered = getattr(a, "covered", None) or covered_parts(question, getattr(self.compiler, "currency", None))
         if a.sparql:
             vars_ = list(a.rows[0]) if a.rows else []
             r.context = render_markdown(QueryResult(query=a.sparql, vars=vars_, rows=a.rows, total_rows=len(a.rows),

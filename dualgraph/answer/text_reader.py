@@ -36,6 +36,8 @@ NEAR_WINDOW = 5
 ANCHORED = 0.8
 """Confidence of an answer read by a phrase of the question found in the text."""
 SCOPE_ONLY = 0.5
+COMMON_SHARE = 0.3
+"""A one-word anchor on more than this share of the products' pages is too common to answer by."""
 MEASURE_ANCHOR = 0.6
 """Confidence of an answer anchored on a bare measurement ("7000 mah")."""
 """Confidence of an answer read from product names alone."""
@@ -200,6 +202,10 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
         out.phrase = phrase
         out.products = sorted(hits, key=lambda p: (-hits[p], p))
         out.confidence = ANCHORED if out.products else 0.2
+        if len(phrase.split()) == 1 and folded_names and len(hits) > COMMON_SHARE * len(folded_names):
+            # one word that most pages use ("screen", "battery") distinguishes nothing
+            out.confidence = MEASURE_ANCHOR
+            out.trace.append(f"{phrase!r} is on {len(hits)} of {len(folded_names)} products' pages: a weak anchor")
         if out.products and _is_measure(phrase):
             # "7000 mAh" in a text is one value, while the question means a bound: a weak anchor
             out.confidence = MEASURE_ANCHOR

@@ -17,14 +17,20 @@ and each constraint. Per intent:
   top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one).
   ``value`` is the extreme *number* when the question asks for it ("What is the lowest price
   of …", "How much does the cheapest … cost?"), else one product name (the first by name of
-  the tied winners; every winner is in ``answer_list``);
+  the tied winners; every winner is in ``answer_list``); a number is given in the unit the question
+  names, else the unit the catalog wrote it in (``Answer.unit``; :mod:`~dualgraph.query.value_answer`);
   A tie-breaker ("… the longest battery life *at the lowest price*") adds a second
   aggregate ``?value2`` ordered after ``?value``; products tie only when equal on both;
-- compare → the same, restricted to the named products (k = 1, ties kept, ``value`` one name).
+- compare → the same, restricted to the named products (k = 1, ties kept, ``value`` one name;
+  asked as yes/no, "Is X heavier than Y?", ``value`` is "yes" when the first product named wins
+  alone, else "no"; the winners stay in ``answer_list``).
   A question the parser read as a list becomes a compare when two or more catalog names
   resolve and it holds a comparative ("is the nova lite cheaper than the zenith basic");
 - describe → the named product's specs (section, entry, value);
-- yesno → the constrained list restricted to the named product: "yes" when it is in it.
+- a value lookup ("What is the price of the Nova Lite?", "How heavy is X?", one product named) is
+  a superlative over that product alone: ``value`` is the number;
+- yesno → the constrained list restricted to the named product: "yes" when it is in it; with no
+  product named ("Do any zenith phones have NFC?") "yes" when the list is not empty.
 
 Before grounding, :class:`~dualgraph.query.spotting.CatalogSpotter` looks up what the parser
 cannot know: catalog names in any case, category names ("phone cases"), lower-case brands, and
@@ -52,11 +58,10 @@ from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, \
     ValueConstraint
 from dualgraph.query.parse import comparative, parse_question
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
-from dualgraph.skg.quantities import normalise_unit
+from dualgraph.query.value_answer import asked_attribute, asks_value, named_unit, number, value_in_unit
 
 __all__ = ["Compiled", "Answer", "Compiler"]
 
@@ -78,6 +83,13 @@ class Compiled:
     confidence: float = 0.0
     error: str | None = None
     named_products: list[str] = field(default_factory=list)
+    named_groups: list[list[str]] = field(default_factory=list)
+    covered: list[str] = field(default_factory=list)
+    """The question's phrases read as constraints, names or scope (after catalog spotting)."""
+    """The product IRIs of each resolved named product/range, in question order."""
+    order_unit: str | None = None
+    """The unit (canonical) of the superlative/compare ordering value; ``None`` for prices and counts."""
+    order_snippet: str = ""
 
 
 @dataclass(slots=True)
@@ -94,6 +106,10 @@ class Answer:
     confidence: float = 0.0
     error: str | None = None
     truncated: bool = False
+    unit: str | None = None
+    """The unit of a numeric ``value`` (see :mod:`dualgraph.query.value_answer`); ``None`` for prices/counts."""
+    covered: list[str] = field(default_factory=list)
+    """The question's phrases the compiler read as constraints, names or scope."""
 
 
 def _attr_hint(q: str, end: int) -> str:
@@ -206,8 +222,16 @@ class Compiler:
                 trace.append(f"intent list → compare: {len(named_ok)} catalog names and a comparative "
                              f"({cmp[0]} {cmp[1] or '?'})")
 
+        # "What is the price of the Nova Lite?": one product's value is the top of a one-product ranking
+        if intent.kind == "list" and len(named_ok) == 1 and len(named_ok[0].products) == 1 \
+                and (asked := asked_attribute(question)):
+            intent = out.intent = Intent("superlative", asked, "max")
+            trace.append(f"intent list → value lookup: the {asked!r} of one named product")
+
         # named products
-        needs_named = intent.kind in ("compare", "describe", "yesno")
+        needs_named = intent.kind in ("compare", "describe") or intent.kind == "yesno" and bool(named)
+        if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
+            trace.append("yes/no with no product named: yes when any product in scope qualifies")
         products: list[str] = []
         for ge in named:
             if ge.resolved:
@@ -224,6 +248,10 @@ class Compiler:
             out.confidence = 0.1
             return out
         out.named_products = products
+        out.named_groups = [list(ge.products) for ge in named if ge.resolved and ge.products]
+        # what of the question became constraints, names or scope: a phrase outside these was not read
+        out.covered = [x.span.text for x in [*constraints, *entities]] + [
+            c.attribute for c in constraints if getattr(c, "attribute", "")]
 
         blocks: list[str] = []
         filters: list[str] = []
@@ -255,13 +283,16 @@ class Compiler:
                                       confidence=nums[0].confidence)
                     trace.append("no attribute named: ordering by the question's numeric constraint")
             if order is None:
-                order = g.attribute(attr, trace, scope=in_scope, unit=_named_unit(question))
+                asked = named_unit(question)
+                order = g.attribute(attr, trace, scope=in_scope, unit=asked[0] if asked else None)
             if not order.resolved:
                 out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
                 out.trace.append(out.error)
                 out.confidence = 0.1
                 return out
             confs.append(order.confidence)
+            if order.pattern is not None and order.kind == "attribute":
+                out.order_unit, out.order_snippet = order.pattern.unit, order.snippet
             blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
             if intent.kind == "superlative" and intent.then_direction:
                 tie = g.attribute(intent.then_attribute, trace, scope=in_scope)
@@ -305,7 +336,7 @@ class Compiler:
             return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
         intent = comp.intent
         ans = Answer(question, intent.kind, sparql=comp.sparql, trace=comp.trace, confidence=comp.confidence,
-                     error=comp.error)
+                     error=comp.error, covered=comp.covered)
         if comp.sparql is None:
             return ans
         try:
@@ -324,9 +355,18 @@ class Compiler:
             k = 1 if intent.kind == "compare" else max(1, intent.k)
             top = _top_with_ties(res.rows, k)
             ans.answer_list = _distinct(r["name"]["value"] for r in top)
-            if intent.kind == "superlative" and top and _asks_value(question, intent.attribute):
-                ans.value = _number(top[0]["value"]["value"])  # "what is the lowest price …": the number
+            if intent.kind == "superlative" and top and asks_value(question, intent.attribute):
+                ans.value = number(top[0]["value"]["value"])  # "what is the lowest price …": the number
+                ans.value, ans.unit = value_in_unit(self.store, question, ans.value, comp.order_unit,
+                                                    comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace)
                 ans.trace.append(f"the question asks for the value: {ans.value}")
+            elif intent.kind == "compare" and _YESNO_OPEN.match(question) and len(comp.named_groups) >= 2:
+                # "Is X heavier than Y?": yes when the first product named wins alone
+                won = {r["p"]["value"] for r in top if "p" in r}
+                first, rest = set(comp.named_groups[0]), {p for g in comp.named_groups[1:] for p in g}
+                ans.value = "yes" if won & first and not won & rest else "no"
+                ans.trace.append("a yes/no comparison: the first product named "
+                                 + ("wins" if ans.value == "yes" else "does not win"))
             elif k == 1:  # one name; ties stay in answer_list, the first by name is the value
                 ans.value = ans.answer_list[0] if ans.answer_list else None
             else:
@@ -344,13 +384,7 @@ class Compiler:
         return ans
 
 
-_HEAD = re.compile(r"\s*(?:(?P<how>how\s+much)|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
-                   re.I | re.S)
-_HEAD_END = re.compile(r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
-                       r"is|are|you|any|across)\b|[,?;:]", re.I)
-_PRODUCT_NOUN = re.compile(r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
-                           r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
-                           re.I)
+_YESNO_OPEN = re.compile(r"\s*(?:is|are|was|does|do|did|has|have|can|will|would)\b", re.I)
 
 
 def _sentence_word(question: str, e: Any) -> bool:
@@ -359,15 +393,6 @@ def _sentence_word(question: str, e: Any) -> bool:
     if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
         return False
     return not question[:e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[:e.span.start]))
-
-
-def _named_unit(question: str) -> str | None:
-    """The canonical unit a question asks its answer in: "…capacity, in mAh, …" → mAh."""
-    for m in re.finditer(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)", question):
-        found = normalise_unit(m.group(1))
-        if found is not None and found[1] != "currency":
-            return found[0]
-    return None
 
 
 def _union_categories(scope: list[Grounding], trace: list[str]) -> list[Grounding]:
@@ -384,52 +409,6 @@ def _union_categories(scope: list[Grounding], trace: list[str]) -> list[Groundin
     trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
     rest = [gr for gr in scope if gr not in cats]
     return [merged, *rest]
-
-
-def _same_attribute(a: str, b: str) -> bool:
-    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~ "price")."""
-    wa, wb = ({"price" if w in PRICE_WORDS else w for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
-    return bool(wa & wb)
-
-
-def _asks_value(question: str, attribute: str = "") -> bool:
-    """Whether a superlative question asks for the extreme *value* of ``attribute`` (its ordering
-    attribute, "" = price) rather than for the product.
-
-    "What is the lowest price of …", "What's the biggest battery capacity …", "How much does the
-    cheapest … cost?" ask for a number; "Which …", "What is the cheapest phone …" for a product, and
-    so does a question about another attribute ("What is the weight of the cheapest phone?").
-
-    >>> [_asks_value(q, a) for q, a in (("What is the lowest price of the Nova X1?", "price"),
-    ...  ("What is the cheapest phone?", "price"), ("What's the biggest battery capacity on it?", "battery capacity"),
-    ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
-    ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
-    ...  ("How much does the phone with the biggest battery cost?", "battery"))]
-    [True, False, True, True, False, True, False, False]
-    """
-    attribute = attribute or "price"
-    m = _HEAD.match(question)
-    if not m:
-        return False
-    rest = m.group("rest")
-    if m.group("how"):
-        named = ATTRIBUTE_RE.match(rest.strip())
-        if named:  # "how much RAM does …"
-            return _same_attribute(named.group(), attribute)
-        # "how much does … cost": the price
-        return _same_attribute("price", attribute) or not re.search(r"(?i)\b(?:cost|costs|pay|spend)\b", rest)
-    rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
-    end = _HEAD_END.search(rest)
-    head = rest[:end.start()] if end else rest
-    if _PRODUCT_NOUN.search(head):
-        return False
-    named = ATTRIBUTE_RE.search(head)
-    return bool(named) and _same_attribute(named.group(), attribute)
-
-
-def _number(text: str) -> int | float:
-    x = float(text)
-    return int(x) if x.is_integer() else x
 
 
 def _distinct(items) -> list[str]:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dualgraph.query.catalog_names import singular
+from dualgraph.query.entry_presence import present_entry
 from dualgraph.query.entry_choice import LazyScope, Scope, keep_in_scope, same_named, widen
 from dualgraph.query.model import EntityRef, FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.query.patterns import Pattern, PatternIndex
@@ -297,7 +298,9 @@ class Grounder:
         if attribute:
             conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.45
         else:
-            conf = 0.7 if len({x[1].entry_iri for x in cands}) == 1 else 0.5
+            # one entry of that unit, or the only one whose range holds the number: "over 6.5 inches" is a screen
+            alone = inside and not any(x[0][1] for x in cands[1:] if x[1].entry_iri != best.entry_iri)
+            conf = 0.7 if len({x[1].entry_iri for x in cands}) == 1 or alone else 0.5
         if not inside:
             conf -= 0.05 if attribute else 0.25
         trace.append(f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
@@ -387,6 +390,10 @@ class Grounder:
             return v
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
+        if (e := present_entry(self.index.patterns, c)) is not None:
+            trace.append(f"feature {c.phrase!r} → no feature node or value; products with an entry "
+                         f"{e.section} › {e.entry} have it ({e.count} products)")
+            return Grounding(c, "feature-entry", snippet=e.sparql, pattern=e, confidence=0.7)
         return self.prose(c, c.phrase, c.negated, trace)
 
     def _measured_feature(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:

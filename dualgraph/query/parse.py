@@ -26,9 +26,10 @@ import re
 
 from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span,
                                    ValueConstraint)
+from dualgraph.query.parse_links import measured_by, versions
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, find_numeric
 from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
-from dualgraph.skg.quantities import parse_quantity
+from dualgraph.skg.quantities import normalise_unit, parse_quantity
 
 __all__ = ["parse_question", "comparative"]
 
@@ -47,8 +48,11 @@ _FEATURE_SEED = [
     r"uwb", r"ultra[\s-]wideband", r"magsafe", r"qi2?", r"gorilla\s+glass(?:\s+victus\s*\d?\+?)?",
     r"ai\s+features", r"wireless\s+(?:earbuds\s+)?support", r"touch\s*screen", r"hdmi(?:\s+\d(?:\.\d)?)?",
 ]
-_FEATURE_RE = re.compile(r"(?<![\w-])(?:" + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True)) + r")(?![\w-])",
-                         re.I)
+# "non-5G" and "5G-capable"/"NFC-enabled" hold the feature word: a hyphen after "non", or before an
+# ability suffix, does not glue it into another word
+_ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered)\b"
+_FEATURE_RE = re.compile(r"(?:(?<![\w-])|(?<=\bnon-))(?:" + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True))
+                         + rf")(?:(?![\w-])|(?={_ABLE}))", re.I)
 _TECH_TOKEN = re.compile(r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
                          r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])")
 _CATEGORY = (r"mobile\s+phones?|smart\s*phones?|phones?|mobiles?|handsets?|tablets?|tvs?|televisions?|laptops?"
@@ -58,10 +62,15 @@ _CATEGORY_RE = re.compile(rf"(?<![\w-])(?:{_CATEGORY})(?![\w-])", re.I)
 _NOT_BRAND = frozenset("""which what the a an all any many cheap cheapest best good new latest budget flagship foldable
 rugged gaming camera small large big compact premium affordable top other some these those smart folding unlocked
 refurbished used dual android ios more most how of are is do does show list find me my for with and or in
-under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available""".split())
+under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available among amongst across from
+by within without between about all""".split())
 _Q_WORDS = frozenset("""Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
 Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Where When Why My Me It
-That This Than Or And Vs""".split())
+That This Than Or And Vs""".split()) | frozenset(
+    # function words opening a sentence or clause are capitalised by grammar, never names
+    """Across Amongst From To At On By Within Without Under Over Above Below If Given Considering Except
+Including Excluding Besides Also Only Just Out Looking Searching Need Want Say Suppose Count Number Rank Sort
+Return Search Recommend Suggest Help Filter Select Pick Neither Either""".split())
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+)*|\+")
 _NAME_TAIL = frozenset({"Pro", "Max", "Ultra", "Plus", "plus", "mini", "Mini", "Lite", "lite", "FE", "Edge", "+",
                         "Neo", "Prime", "Note", "Fold", "Flip", "Fit"})
@@ -73,14 +82,14 @@ _VALUE_FAMILIES = re.compile(
     r"|Tensor|Kirin|Unisoc|A\d{2}\s+Bionic|Apple\s+[AM]\d+|Bionic|(?:Dynamic\s+|Super\s+|Fluid\s+)?AMOLED|P?OLED"
     r"|LTPO|LCD|IPS|QLED|Mini-?LED|Super\s+Retina(?:\s+XDR)?|Retina|Android|iOS|HarmonyOS|HyperOS|OxygenOS"
     r"|One\s+UI)(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))*", re.I)
-_NEG = re.compile(r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor)|n't|\bdo\s+not|\bdoes\s+not)"
+_NEG = re.compile(r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not)"
                   r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
                   r"|with))*[\s-]+$", re.I)
 _WITH = re.compile(r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
                    r"|comes\s+with)\s+(?:an?\s+|the\s+|some\s+|any\s+)?", re.I)
 _PHRASE_STOP = frozenset("""and or but under over below above for that which in on at from than by to with without
 less more the a an is are does do has have can within between of priced costing price budget no not non
-only just""".split())
+only just neither nor either""".split())
 
 _COMPARATIVES = [
     (r"more\s+expensive|pricier|costlier|dearer", "max", "price"),
@@ -88,7 +97,7 @@ _COMPARATIVES = [
     (r"lighter", "min", "weight"), (r"heavier", "max", "weight"),
     (r"thinner|slimmer", "min", "thickness"), (r"thicker", "max", "thickness"),
     (r"smaller", "min", "size"), (r"larger|bigger", "max", "size"),
-    (r"better|higher|faster|longer|more|greater|stronger|brighter|newer", "max", ""),
+    (r"better|higher|faster|quicker|speedier|longer|more|greater|stronger|brighter|newer", "max", ""),
     (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
 ]
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
@@ -228,7 +237,7 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
     # Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14").
     run: list[re.Match[str]] = []
     parts = [m for m in _NAME_PART.finditer(q) if not (ATTRIBUTE_RE.fullmatch(m.group()) or
-             re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group()))]
+             re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group()) or _unit_asked(q, m))]
     for m in [*parts, None]:
         ok = m is not None and claims.free(*m.span()) and (
             (run and (m.group() in _NAME_TAIL or m.group()[0].isdigit()) and q[run[-1].end():m.start()] == " ")
@@ -244,6 +253,11 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             and (m.group() not in _Q_WORDS or len(m.group()) == 1 and _RANGE_WORD.match(q, m.end())) else []
     out.sort(key=lambda e: e.span.start)
     return out
+
+
+def _unit_asked(q: str, m: re.Match[str]) -> bool:
+    """A unit the answer is asked in ("…, in Wh?", "as GB") is no name."""
+    return bool(re.search(r"\b(?:in|as|per)\s+$", q[:m.start()], re.I)) and normalise_unit(m.group()) is not None
 
 
 def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:
@@ -334,34 +348,6 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     return Intent("list")
 
 
-_VERSION = re.compile(r"(?P<name>.*?[^\W\d_])[\s-]*v?(?P<num>\d+(?:\.\d+)?)")
-_NEWER = re.compile(r"\s*(?:or|and)\s+(?:newer|later|higher|above|better|up|greater)\b|\+", re.I)
-_OLDER = re.compile(r"\s*(?:or|and)\s+(?:older|earlier|lower|below)\b", re.I)
-_AT_LEAST = re.compile(r"\b(?:at\s+least|minimum|min\.?)\s+$", re.I)
-
-
-def _versions(q: str, features: list[FeatureConstraint], trace: list[str]) -> list[NumericConstraint]:
-    """A versioned feature with an open end ("Bluetooth 5.0 or newer", "at least USB 3") compares the
-    version number: ``>=``/``<=`` on the number, its name as the attribute."""
-    out = []
-    for f in features:
-        m = _VERSION.fullmatch(f.phrase)
-        if not m or f.negated:
-            continue
-        a, b, op = f.span.start, f.span.end, None
-        if n := _NEWER.match(q, b):
-            op, b = ">=", n.end()
-        elif n := _OLDER.match(q, b):
-            op, b = "<=", n.end()
-        elif n := _AT_LEAST.search(q[:a]):
-            op, a = ">=", n.start()
-        if op is None:
-            continue
-        out.append(NumericConstraint(_span(q, a, b), op, float(m.group("num")), attribute=m.group("name").strip()))
-        trace.append(f"version {f.phrase!r}: {m.group('name').strip()} {op} {m.group('num')}")
-    return out
-
-
 def parse_question(question: str, *, currency: str | None = None) -> ParsedQuestion:
     """Intent, entities and constraints of ``question``; bare prices take ``currency``.
 
@@ -376,11 +362,12 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
-    versions = _versions(q, features, trace)
-    features = [f for f in features if not any(n.span.start <= f.span.start < n.span.end for n in versions)]
-    numerics = sorted(numerics + versions, key=lambda n: n.span.start)
+    vers = versions(q, features, trace)
+    features = [f for f in features if not any(n.span.start <= f.span.start < n.span.end for n in vers)]
+    numerics = sorted(numerics + vers, key=lambda n: n.span.start)
     # A feature word that names what a number measures ("15W wireless charging") is the attribute.
     features = [f for f in features if not any(a < f.span.end and f.span.start < b for a, b in used)]
+    features = measured_by(q, numerics, features, trace)
     claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]
     claims.spans += used + [(v.span.start, v.span.end) for v in values]
     trace.extend(f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "")

@@ -53,6 +53,10 @@ _CUR_POST = r"(?:rupees?|Rs\.?|INR|pounds?|quid|GBP|dollars?|bucks|USD|euros?|EU
 _MULT = {"k": 1e3, "thousand": 1e3, "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7,
          "crores": 1e7, "cr": 1e7, "million": 1e6, "mn": 1e6}
 _NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
+# spoken units of questions, never of spec sheets (so kept here, not in units.yaml)
+_SPOKEN_UNITS = {"gig": "GB", "gigs": "GB", "megs": "MB", "kilos": "kg", "kilo": "kg", "tera": "TB", "teras": "TB"}
+_INCH_IN = re.compile(r"\.?\s+(?:screens?|displays?|size|diagonal|panels?|tvs?|monitors?|laptops?|tablets?|phones?)\b",
+                      re.I)
 _MENTION = re.compile(
     rf"(?:(?<![\w])(?P<pre>{_CUR_SYMBOL}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
@@ -64,6 +68,11 @@ _CUE_WORDS = frozenset({"under", "over", "above", "below", "between", "from", "a
 _K_FEATURE = re.compile(r"\s*(?:video|recording|resolution|display|screen|tv|hdr|uhd|camera|monitor|panel)", re.I)
 
 _BEFORE = [  # (pattern ending right before the number, op); the longest phrases first
+    (r"(?:greater|more|higher|bigger|larger|heavier)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:greater|more)\s+than"
+     r"|>=|≥", ">="),
+    (r"(?:less|fewer|lower|smaller|lighter|cheaper)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:less|lower)\s+than"
+     r"|<=|≤", "<="),
+    (r"(?<![<>=])(?:<)", "<"), (r"(?<![<>=])(?:>)", ">"),
     (r"(?:no|not)\s+(?:more|greater|higher|bigger|larger|heavier)\s+than|not\s+exceeding", "<="),
     (r"(?:no|not)\s+(?:less|fewer|lower|smaller|lighter)\s+than", ">="),
     (r"at\s+least|minimum(?:\s+of)?|min\.?|starting\s+(?:at|from)|upwards\s+of", ">="),
@@ -120,9 +129,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         plus = bool(m.group("plus1"))
         if unit is None and (c := _CUR_AFTER.match(q, end)):
             unit, end = _CUR_WORDS.get(c.group("cur").lower()) or normalise_unit(c.group("cur"))[0], c.end()
-        elif unit is None and (u := _UNIT_AFTER.match(q, end)) and u.group("unit") not in _NOT_UNITS \
-                and normalise_unit(u.group("unit")) is not None and not mult:
-            unit, end = u.group("unit"), u.end()
+        elif unit is None and (u := _UNIT_AFTER.match(q, end)) and _unit_ok(q, u, mult):
+            unit, end = _SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")), u.end()
         elif unit is None and not mult and re.match(r"[^\W\d_]", q[end:end + 1]):
             continue  # glued to letters that are no unit: "5G", "S25", "2X"
         if unit is None and not mult and (w := re.search(r"(?<![\w-])([A-Z][\w-]*)\s+$", q[:start])) \
@@ -132,6 +140,17 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             plus, end = True, end + 1
         out.append(_Mention(start, end, value, unit, mult, plus))
     return out
+
+
+def _unit_ok(q: str, u: re.Match[str], mult: bool) -> bool:
+    """Whether the word after a number is its unit. "in" is a preposition, except before a word of what
+    inches measure ("a 6.5 in screen"); after a multiplier only a measured unit ("6k mAh"), never money."""
+    known = normalise_unit(_SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")))
+    if known is None or (mult and known[1] == "currency"):
+        return False
+    if u.group("unit") in _NOT_UNITS:
+        return u.group("unit") == "in" and bool(_INCH_IN.match(q, u.end()))
+    return True
 
 
 def _canonical(value: float, unit: str | None) -> tuple[float, str | None, str | None]:
@@ -183,6 +202,21 @@ def _attribute_before(q: str, lo: int, pos: int, used: list[tuple[int, int]]) ->
     for m in ATTRIBUTE_RE.finditer(q, lo + cut, pos):
         found = _free(m, used) or found
     return found
+
+
+def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
+    """An attribute word right before "of"/":" and the number ("a screen of 10 inches", "RAM: 8GB").
+
+    >>> _attribute_of("tablets with a screen of 10 inches", 0, 25, []).group(1)
+    'screen'
+    """
+    m = re.search(r"(\S+)\s*(?:\bof|:)\s*(?:(?:a|an|the|about|around|roughly|approximately|up\s+to|at\s+least|"
+                  r"at\s+most|over|under|more\s+than|less\s+than)\s+)*$", q[lo:pos], re.I)
+    if not m:
+        return None
+    at = lo + m.start(1)
+    a = ATTRIBUTE_RE.match(q, at)
+    return _free(a, used) if a and a.end() == lo + m.end(1) else None
 
 
 def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]],
@@ -238,7 +272,8 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
         if high_m and not m.mult and high_m.mult:  # "from 10 to 15 thousand"
             value *= high_m.value / _strip_mult(q, high_m)
         op = op or "="
-        attr_m = _attribute_after(q, end, used)
+        # "a screen of 10 inches or more have a battery …": the attribute the number is "of" wins
+        attr_m = _attribute_of(q, prev_end, start, used) or _attribute_after(q, end, used)
         if late_end is not None and attr_m is not None:
             end = late_end  # the span runs to the cue; the attribute inside it is recorded in ``used``
         if attr_m is not None and attribute_label(attr_m.group(1)) == "price" and _measures_something_else(unit):

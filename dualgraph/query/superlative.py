@@ -28,7 +28,7 @@ SUPERLATIVES = [  # (pattern, direction, implied attribute)
     (r"lightest", "min", "weight"), (r"heaviest", "max", "weight"),
     (r"thinnest|slimmest", "min", "thickness"), (r"thickest", "max", "thickness"),
     (r"smallest", "min", "size"), (r"largest|biggest", "max", "size"),
-    (r"highest|best|fastest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
+    (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
     (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
 ]
 VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")

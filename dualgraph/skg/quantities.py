@@ -46,7 +46,8 @@ from typing import NamedTuple
 
 import yaml
 
-__all__ = ["Quantity", "parse_quantity", "split_values", "parse_price", "normalise_unit", "convert", "format_number"]
+__all__ = ["Quantity", "parse_quantity", "split_values", "parse_price", "normalise_unit", "unit_symbol", "convert",
+           "format_number"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +466,16 @@ def normalise_unit(unit_text: str) -> tuple[str, str, float] | None:
     """
     unit = _lookup(unit_text)
     return None if unit is None else (unit.canonical, unit.dimension, unit.factor)
+
+
+def unit_symbol(unit_text: str) -> str | None:
+    """Any spelling of a unit -> its own symbol (not the canonical one); None when unknown.
+
+    >>> unit_symbol("inches"), unit_symbol("kgs"), unit_symbol("Wh"), unit_symbol("zork")
+    ('inch', 'kg', 'Wh', None)
+    """
+    unit = _lookup(unit_text)
+    return None if unit is None else unit.symbol
 
 
 def convert(value: float, from_unit: str, to_unit: str) -> float:

@@ -191,3 +191,18 @@ def test_two_products_named_without_a_phrase_answer_both():
     voted, ex = views(q, chunks, [ent("e-s18", "Nova S18"), ent("e-a15", "Orbit A15")])
     r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=names)
     assert sorted(r.products) == ["Nova S18", "Orbit A15"]
+
+
+def test_a_one_word_anchor_most_pages_use_is_weak():
+    from dualgraph.answer.text_reader import ANCHORED, read_products
+    from dualgraph.tkg.model import Chunk
+    from dualgraph.tkg.retrieval import Retrieval, ScoredChunk, ScoredEntity
+
+    names = [f"Pad {i}" for i in range(10)]
+    chunks = [ScoredChunk(Chunk(f"c{i}", f"d{i}", "A bright screen for reading.", products=(n,)), 0.5, 5)
+              for i, n in enumerate(names[:6])]
+    ex = Retrieval("Which pads have a screen?", chunks, chunks,
+                   entities=[ScoredEntity("e", "screen", 1.0, lexical=1.0)], exhaustive=True)
+    r = read_products(ex.question, ex, ex, names=names)
+    assert len(r.products) == 6 and r.confidence < ANCHORED
+    assert any("weak anchor" in t for t in r.trace)

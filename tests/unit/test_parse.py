@@ -249,3 +249,9 @@ def test_superlative_that_names_its_attribute_wins_and_tie_breakers():
     assert (i.attribute, i.direction) == ("processor cores", "max")  # the noun after the attribute word
     i = parse_question("Which of the Quill X5 and the Quill X6 has the higher-resolution rear camera?").intent
     assert (i.kind, i.attribute) == ("compare", "resolution rear camera")  # adjacent attribute words
+
+
+def test_the_attribute_a_number_is_of_wins_over_the_next_clause():
+    p = parse_question("Which laptops with a display of 14 inches or larger carry a battery of at least 60 Wh?")
+    nums = [c for c in p.constraints if isinstance(c, NumericConstraint)]
+    assert [(c.attribute, c.op, c.unit) for c in nums] == [("display", ">=", "mm"), ("battery", ">=", "Wh")]

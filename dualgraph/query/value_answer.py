@@ -1,0 +1,183 @@
+"""What a superlative question's answer is when it asks for a number, and in which unit.
+
+:func:`asks_value` tells "What is the lowest price of …" / "how big is the biggest battery" (the
+extreme *value*) from "Which is the cheapest phone?" (a product). :func:`value_in_unit` decides
+the unit of that number (documented choice):
+
+1. the unit the question names ("…, in inches?", "in GB", "in kg") → the value is converted from
+   the graph's canonical unit into it (:func:`dualgraph.skg.quantities.convert`);
+2. else the unit the catalog's own spec text was written in: spec nodes keep their source text
+   (``skg:hasValue/skg:hasName``, e.g. "6.7 inches"), whose parsed ``original_unit`` says it
+   ("inch" while the graph stores 170.18 mm);
+3. else the canonical unit the graph stores.
+
+Prices are never converted (currencies are not units).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
+from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_symbol
+
+__all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attribute", "value_in_unit"]
+
+_UNIT_ASKED = re.compile(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)")
+
+_HEAD = re.compile(r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
+                   r"|light)\s+(?:is|are|was|were)\b)|(?P<how>how\s+much)"
+                   r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)", re.I | re.S)
+_LEAD_CLAUSE = re.compile(r"\s*(?:among(?:st)?|across|of|for|in|from|within|between|considering)\b[^,?]*,\s*", re.I)
+_HEAD_END = re.compile(r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
+                       r"is|are|you|any|across)\b|[,?;:]", re.I)
+_PRODUCT_NOUN = re.compile(r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
+                           r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
+                           re.I)
+
+
+def named_unit(question: str) -> tuple[str, str] | None:
+    """(canonical unit, the unit's own symbol) a question asks its answer in: "…, in inches?" → (mm, inch).
+
+    >>> named_unit("What is the largest display size, in inches, of any phone?"), named_unit("phones in stock")
+    (('mm', 'inch'), None)
+    """
+    for m in _UNIT_ASKED.finditer(question):
+        found = normalise_unit(m.group(1))
+        if found is not None and found[1] != "currency":
+            return found[0], unit_symbol(m.group(1)) or found[0]
+    return None
+
+
+def same_attribute(a: str, b: str) -> bool:
+    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~ "price")."""
+    wa, wb = ({"price" if w in PRICE_WORDS else w for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
+    return bool(wa & wb)
+
+
+def asks_value(question: str, attribute: str = "") -> bool:
+    """Whether a superlative question asks for the extreme *value* of ``attribute`` (its ordering
+    attribute, "" = price) rather than for the product.
+
+    "What is the lowest price of …", "What's the biggest battery capacity …", "How much does the
+    cheapest … cost?" ask for a number; "Which …", "What is the cheapest phone …" for a product, and
+    so does a question about another attribute ("What is the weight of the cheapest phone?").
+
+    >>> [asks_value(q, a) for q, a in (("What is the lowest price of the Nova X1?", "price"),
+    ...  ("What is the cheapest phone?", "price"), ("What's the biggest battery capacity on it?", "battery capacity"),
+    ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
+    ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
+    ...  ("How much does the phone with the biggest battery cost?", "battery"))]
+    [True, False, True, True, False, True, False, False]
+    """
+    attribute = attribute or "price"
+    lead = _LEAD_CLAUSE.match(question)  # "Among zenith phones, what is …"
+    m = _HEAD.match(question) or (_HEAD.match(question, lead.end()) if lead else None)
+    if not m:
+        return False
+    if m.group("size"):  # "how big is the biggest battery", "how heavy is the lightest phone": the value,
+        named = ATTRIBUTE_RE.search(m.group("rest"))  # unless another attribute is asked first
+        return named is None or same_attribute(named.group(), attribute)
+    rest = m.group("rest")
+    if m.group("how"):
+        named = ATTRIBUTE_RE.match(rest.strip())
+        if named:  # "how much RAM does …"
+            return same_attribute(named.group(), attribute)
+        # "how much does … cost": the price
+        return same_attribute("price", attribute) or not re.search(r"(?i)\b(?:cost|costs|pay|spend)\b", rest)
+    rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
+    end = _HEAD_END.search(rest)
+    head = rest[:end.start()] if end else rest
+    if _PRODUCT_NOUN.search(head):
+        return False
+    named = ATTRIBUTE_RE.search(head)
+    return bool(named) and same_attribute(named.group(), attribute)
+
+
+_HOW_ADJ = {"heavy": "weight", "light": "weight", "thick": "thickness", "thin": "thickness", "expensive": "price",
+            "pricey": "price", "costly": "price"}
+
+
+def asked_attribute(question: str) -> str:
+    """The attribute a question about one product's value asks for, or "": "What is the price of X?" →
+    price, "How much RAM does X have?" → RAM, "How much is X?" / "How much does X cost?" → price,
+    "How heavy is X?" → weight.
+
+    >>> [asked_attribute(q) for q in ("What's the battery capacity of the Nova Lite?", "How much RAM does X have?",
+    ...  "How much does the Nova Lite cost?", "How heavy is the Zenith Basic?", "What is the Nova Lite?")]
+    ['battery capacity', 'RAM', 'price', 'weight', '']
+    """
+    lead = _LEAD_CLAUSE.match(question)
+    at = lead.end() if lead else 0
+    if m := re.match(r"\s*how\s+(\w+)\s+(?:is|are|was|does|do)\b", question[at:], re.I):
+        word = m.group(1).lower()
+        if word in _HOW_ADJ:
+            return _HOW_ADJ[word]
+        if word != "much":
+            return ""
+        rest = question[at + m.end():]
+        return "price" if re.search(r"\b(?:cost|costs|priced|sell|sells|retail|retails)\b", rest, re.I) or \
+            m.group(0).lower().rstrip().endswith(("is", "are", "was")) else ""
+    if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
+        named = ATTRIBUTE_RE.search(m.group(1))
+        return named.group(1) if named else ""
+    m = _HEAD.match(question, at)
+    if not m or m.group("how") or m.group("size"):
+        return ""
+    rest = re.sub(r"^\s*(?:the|a|an)\b", "", m.group("rest"), flags=re.I)
+    end = re.search(r"\b(?:of|on|for|in)\b", rest, re.I)
+    head = rest[:end.start()] if end else ""
+    if not head.strip() or _PRODUCT_NOUN.search(head):
+        return ""
+    named = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
+    return " ".join(named) if named else ""
+
+
+def number(text: str) -> int | float:
+    x = float(text)
+    return int(x) if x.is_integer() else x
+
+
+def _round(x: float) -> int | float:
+    """A converted number without float noise (10 significant digits), an int when whole."""
+    y = float(f"{x:.10g}")
+    return int(y) if y.is_integer() else y
+
+
+def value_in_unit(store: Any, question: str, value: float, unit: str | None, snippet: str, product: str | None,
+                  trace: list[str]) -> tuple[int | float, str | None]:
+    """``value`` (in the graph's canonical ``unit``, from the entry ``snippet`` of ``product``) in the
+    unit the answer should be given in (see the module), and that unit."""
+    if not unit or normalise_unit(unit) is None:
+        return value, unit
+    asked = named_unit(question)
+    target = asked[1] if asked and asked[0] == normalise_unit(unit)[0] else None
+    how = "named in the question"
+    if target is None and product and snippet:
+        target, how = _source_unit(store, value, unit, snippet, product), "as the catalog wrote it"
+    if not target or target == unit:
+        return value, unit
+    try:
+        out = _round(convert(value, unit, target))
+    except ValueError:
+        return value, unit
+    trace.append(f"value {number(str(value))} {unit} → {out} {target} ({how})")
+    return out, target
+
+
+def _source_unit(store: Any, value: float, unit: str, snippet: str, product: str) -> str | None:
+    """The unit the winning spec's source text was written in ("6.7 inches" → inch), if it parses."""
+    body = snippet.replace("{s}", "?so").replace("{v}", "?val")
+    q = (f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
+         f"}} LIMIT 20")
+    try:
+        rows = store.select(q)["results"]["bindings"]
+    except Exception:  # a lookup for presentation only: never fail the answer
+        return None
+    for r in rows:
+        parsed = parse_quantity(r["raw"]["value"])
+        if parsed is not None and parsed.unit == unit and parsed.value is not None \
+                and abs(parsed.value - value) <= 1e-6 * max(1.0, abs(value)) and parsed.original_unit:
+            return parsed.original_unit
+    return None
