@@ -92,7 +92,8 @@ class QAEngine:
                                      meter=meter)
         store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
         patterns = PatternIndex.load(index / "patterns", embedder)
-        compiler = Compiler(store, patterns, currency=config.currency)
+        names = AnswerNames.detect(store, config.names)
+        compiler = Compiler(store, patterns, currency=config.currency, count_ranges=names.mode == "range")
         generator = None
         if llm is not None and config.llm_sparql:
             from dualgraph.query.llm_sparql import LLMSparqlGenerator
@@ -125,7 +126,6 @@ class QAEngine:
                       min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
                       max_steps=config.max_steps)
         writer = LLMWriter(llm, max_context_chars=config.llm_context_chars) if llm is not None and config.llm_writer else None
-        names = AnswerNames.detect(store, config.names)
         return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter, names=names)
 
     def close(self) -> None:

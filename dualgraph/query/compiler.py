@@ -12,7 +12,7 @@ and :class:`Compiler` assembles one ``SELECT`` over products::
 Everything is ANDed: named products/ranges (``VALUES ?p``), a brand (name prefix), a category,
 and each constraint. Per intent:
 
-- list → distinct product names; count → ``COUNT(DISTINCT ?p)``;
+- list → distinct product names; count → ``COUNT(DISTINCT ?p)`` (of ranges with ``count_ranges``);
 - superlative → products grouped with ``MAX``/``MIN`` of the attribute's value, ordered; the
   top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one).
   ``value`` is the extreme *number* when the question asks for it ("What is the lowest price
@@ -129,7 +129,8 @@ class Compiler:
     """
 
     def __init__(self, store, patterns: PatternIndex, *, currency: str | None = None, row_cap: int = 1000,
-                 timeout_s: float = 20.0) -> None:
+                 timeout_s: float = 20.0, count_ranges: bool = False) -> None:
+        self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
         self.store = store
         self.patterns = patterns
         self.currency = currency
@@ -305,7 +306,11 @@ class Compiler:
         where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
         where += [f"FILTER({f})" for f in filters]
         body = "\n  ".join(where)
-        if intent.kind == "count":
+        if intent.kind == "count" and self.count_ranges:
+            # a variant without a range counts as its own range
+            sparql = (f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
+                      f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}")
+        elif intent.kind == "count":
             sparql = f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
         elif order is not None:
             agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")

@@ -50,3 +50,19 @@ def test_listing_catalog_answers_with_products(tmp_path):
 def test_unknown_names_pass_through(tmp_path, mode):
     store = _index(tmp_path, [("t1", "x", _picker_page("Slate One", ["128GB"]))])
     assert AnswerNames.detect(store, mode).apply(["Not In Catalog"]) == ["Not In Catalog"]
+
+
+def test_counts_count_ranges_when_answers_name_ranges(tmp_path):
+    from dualgraph.models.embedders import SentenceTransformerEmbedder
+    from dualgraph.query.compiler import Compiler
+    from dualgraph.query.patterns import PatternIndex
+
+    ds, ix = tmp_path / "ds", tmp_path / "ix"
+    write_dataset(ds, [("t1", "x", _picker_page("Slate One", ["128GB", "256GB"])),
+                       ("t2", "y", _picker_page("Slate Two", ["64GB"]))])
+    build_index(ds, ix, IndexConfig(runner="inline", progress=False, tkg={"enabled": False}))
+    store = OxigraphStore(ix / "skg" / "oxigraph", read_only=True)
+    patterns = PatternIndex.load(ix / "patterns", SentenceTransformerEmbedder())
+    q = "How many tablets have a display of at least 10 inches?"
+    assert Compiler(store, patterns).answer(q).value == 3
+    assert Compiler(store, patterns, count_ranges=True).answer(q).value == 2
