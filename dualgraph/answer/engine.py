@@ -24,6 +24,9 @@ from dualgraph.models.factory import LLMConfig
 __all__ = ["AskConfig", "QAEngine", "EngineSpec"]
 
 
+_SCOPE_KINDS = ("category", "brand", "entity")
+
+
 class AskConfig(BaseModel):
     """How questions are answered."""
 
@@ -108,10 +111,11 @@ class QAEngine:
 
         def probe(question: str):
             c = compiler.compile(question)
-            # only groundings that restrict the answer: a category covering the whole catalog does not
-            grounded = sum(1 for g in c.groundings if g.resolved and (g.snippet or g.filters or g.name_filter
-                                                                        or g.products or g.ranges))
-            return c.intent.kind, grounded, c.confidence
+            # conditions the specs state: not scope (category, brand, named products), not prose mentions
+            grounded = sum(1 for g in c.groundings if g.resolved and g.kind not in _SCOPE_KINDS
+                           and (g.snippet or g.filters))
+            prose = sum(1 for g in c.groundings if g.resolved and g.kind == "prose")
+            return c.intent.kind, grounded, c.confidence if not prose else min(c.confidence, 0.3)
 
         router = ExampleRouter(embedder, probe=probe)
         if llm is not None and config.llm_router:

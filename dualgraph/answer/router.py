@@ -52,8 +52,9 @@ def load_examples(path: str | Path = EXAMPLES_PATH) -> dict[str, list[str]]:
 class ExampleRouter:
     """Nearest-neighbour vote over labelled questions plus the compiler's view of the question.
 
-    ``probe``: ``question -> (intent kind, number of grounded constraints, confidence)``,
-    e.g. from :meth:`dualgraph.query.compiler.Compiler.compile`; None routes on examples only.
+    ``probe``: ``question -> (intent kind, conditions grounded in the specs, confidence)``,
+    e.g. from :meth:`dualgraph.query.compiler.Compiler.compile` (the engine reports a condition
+    only prose mentions as a confidence of at most 0.3); None routes on examples only.
     """
 
     embedder: object
@@ -93,7 +94,7 @@ class ExampleRouter:
                     if grounded:
                         score += 0.15 * min(grounded, 2)
                         why.append(f"{grounded} constraint(s) grounded in the specs (+{0.15 * min(grounded, 2):.2f})")
-                    if confidence < 0.35:
+                    if confidence < 0.35:  # a condition only prose states, or nothing the specs can read
                         score -= 0.3
                         why.append(f"compiler confidence {confidence:.2f} → text (-0.3)")
             score = float(min(1.0, max(0.0, score)))
