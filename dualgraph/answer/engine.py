@@ -109,8 +109,13 @@ class QAEngine:
 
             textual = TextualSource(TextualKG.open(index).entity_vote(embedder), currency=config.currency)
 
+        compiled: dict = {}
+
         def probe(question: str):
             c = compiler.compile(question)
+            if len(compiled) > 1024:  # questions routed to the text never collect theirs
+                compiled.clear()
+            compiled[question] = c  # the symbolic source answers from it instead of compiling again
             # conditions the specs state: not scope (category, brand, named products), not prose mentions
             grounded = sum(1 for g in c.groundings if g.resolved and g.kind not in _SCOPE_KINDS
                            and (g.snippet or g.filters))
@@ -126,7 +131,7 @@ class QAEngine:
 
             agent = LLMAgent(llm, fallback=agent, max_steps=config.max_steps, max_tokens=config.max_agent_tokens,
                              max_observation_chars=config.llm_context_chars)
-        kit = Toolkit(SymbolicSource(compiler, generator=generator), textual, router, agent,
+        kit = Toolkit(SymbolicSource(compiler, generator=generator, compiled=compiled), textual, router, agent,
                       min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
                       max_steps=config.max_steps)
         writer = LLMWriter(llm, max_context_chars=config.llm_context_chars) if llm is not None and config.llm_writer else None

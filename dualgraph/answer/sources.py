@@ -80,9 +80,11 @@ class SymbolicSource:
 
     name = "skg"
 
-    def __init__(self, compiler, *, generator=None) -> None:
+    def __init__(self, compiler, *, generator=None, compiled: dict | None = None) -> None:
         self.compiler = compiler
         self.generator = generator
+        # questions the router already compiled (question -> Compiled); each is used once
+        self.compiled = compiled if compiled is not None else {}
 
     def ask(self, questions: list[str]) -> list[SourceResult]:
         if self.generator is not None:
@@ -91,7 +93,8 @@ class SymbolicSource:
 
     def _compiled(self, question: str) -> SourceResult:
         t0 = time.perf_counter()
-        a = self.compiler.answer(question)
+        done = self.compiled.pop(question, None)
+        a = self.compiler.answer(question, compiled=done) if done is not None else self.compiler.answer(question)
         r = SourceResult("skg", intent=a.intent, answer_list=a.answer_list if a.sparql else None, value=a.value,
                          confidence=a.confidence, sparql=a.sparql, rows=plain_rows(a.rows), rows_total=len(a.rows),
                          trace=[f"skg: {t}" for t in a.trace], error=a.error)

@@ -334,9 +334,11 @@ class Compiler:
 
     # -- answer -----------------------------------------------------------------------------
 
-    def answer(self, question: str) -> Answer:
+    def answer(self, question: str, *, compiled: Compiled | None = None) -> Answer:
+        """Compile (unless ``compiled`` is this question's :meth:`compile` result, not yet
+        answered: it is consumed) and run the query."""
         try:
-            comp = self.compile(question)
+            comp = compiled if compiled is not None and compiled.question == question else self.compile(question)
         except Exception as e:  # a bug or a refused query must not take the caller down
             return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
         intent = comp.intent

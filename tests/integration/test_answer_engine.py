@@ -448,3 +448,14 @@ def test_engine_close_runs_closers_once():
         pass
     e.close()
     assert closed == [1]
+
+
+def test_router_compiles_a_question_once(engine, monkeypatch):
+    comp = engine.kit.symbolic.compiler
+    real, calls = comp.compile, []
+    monkeypatch.setattr(comp, "compile", lambda q: calls.append(q) or real(q))
+    q = "How many phones cost under 15000 INR?"
+    r = valid(engine.answer_batch([("0", q)], strategy="router")[0])
+    assert r.route == ["skg"] and calls == [q]  # the router's compile is the one answered from
+    assert engine.kit.symbolic.compiled == {}
+    assert r.value == len(models_where(lambda row: int(row["price_inr"]) < 15000))
