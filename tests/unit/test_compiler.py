@@ -490,3 +490,14 @@ def test_unknown_word_after_a_number_is_what_it_measures(compiler):
     ans = compiler.answer("Which phones have a 256 GB SSD?")
     assert sorted(ans.answer_list) == phones(lambda r: r["sto"] == 256), ans.trace
     assert ans.confidence > 0.6 and any("what it measures" in t for t in ans.trace)
+
+
+def test_unread_words_lower_confidence_only_when_nothing_restricts(compiler):
+    vague = compiler.answer("Recommend a sleek phone for travelling abroad.")
+    assert vague.confidence <= 0.3 and any("left unread" in t for t in vague.trace), vague.trace
+    aimless = compiler.answer("Which phone is best for a teenager?")
+    assert aimless.confidence <= 0.3 and any("ordering by price is a guess" in t for t in aimless.trace)
+    sharp = compiler.answer("Which zenith phone has the most RAM?")
+    assert sharp.confidence > 0.6 and sharp.answer_list, sharp.trace
+    plain = compiler.answer("Which phones are in the catalog?")
+    assert plain.confidence > 0.6 and plain.answer_list, plain.trace

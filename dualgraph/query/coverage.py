@@ -1,0 +1,52 @@
+"""Which content words of a question the compiled query did not read.
+
+A query that reads only part of a question answers a different, wider question: "a compact
+phone for one-handed use" compiled to "phones" lists the whole catalog. The compiler cannot
+know what "compact" should mean, but it can notice that it left words unread and lower its
+confidence, so a fallback (the text) gets its turn and ``--explain`` says which words.
+
+Function words, question scaffolding ("which", "show me", "how many", "I'm looking for") and
+the words of every phrase read as a constraint, name or scope are covered; what is left are
+content words.
+
+>>> uncovered_words("Recommend a compact phone for one-handed use.", ["phone"])
+['compact', 'one-handed', 'use']
+>>> uncovered_words("Which phones in the catalog have 5G?", ["phones", "5G"])
+[]
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["uncovered_words", "SCAFFOLD"]
+
+SCAFFOLD = frozenset("""
+a an the and or but nor not no yes of to in on at by for from with without within into onto over under about
+as than then so such that this these those there here it its it's is are was were be been being am do does did
+done have has had having can could would should will shall may might must which what whats what's who whom whose
+where when why how many much number count total show list find give tell me my i i'm im we us our you your
+want wants need needs looking look searching search get buy buying choose pick any all every each some other
+others else please also just only both either neither currently right now today catalog catalogue store shop
+range ranges lineup product products model models device devices option options one ones variant variants
+listing listings item items unit units available offered sold sell sells selling come comes coming offer
+offers support supports supported feature features featuring include includes including have has got
+recommend recommended suggest suggested worth which one ones kind kinds type types sort sorts
+""".split())
+_WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
+
+
+def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] = frozenset()) -> list[str]:
+    """Content words of ``question`` outside the ``covered`` phrases, in order (lower-case)."""
+    taken: set[str] = set()
+    for phrase in covered:
+        taken.update(w.casefold() for w in _WORD.findall(phrase))
+    out = []
+    for w in _WORD.findall(question):
+        low = w.casefold().replace("’", "'")
+        if low in SCAFFOLD or low in extra or low in taken or low.rstrip("s") in taken or any(ch.isdigit() for ch in low):
+            continue
+        if len(low) < 3:
+            continue
+        out.append(low)
+    return out
