@@ -224,6 +224,9 @@ def _routed(kit: Toolkit, questions: list[str], *, fallback: bool) -> list[Outco
     by_method: dict[str, list[int]] = {}
     for i, d in enumerate(decisions):
         by_method.setdefault(d.method, []).append(i)
+    memo = getattr(kit.symbolic, "compiled", {})
+    for i in by_method.get("tkg", []):
+        memo.pop(questions[i], None)  # compiled only to be judged: the text answers it
     for method, idx in by_method.items():
         qs = [questions[i] for i in idx]
         results = kit.symbolic.ask(qs) if method == "skg" else _textual(kit, qs)

@@ -457,5 +457,11 @@ def test_router_compiles_a_question_once(engine, monkeypatch):
     q = "How many phones cost under 15000 INR?"
     r = valid(engine.answer_batch([("0", q)], strategy="router")[0])
     assert r.route == ["skg"] and calls == [q]  # the router's compile is the one answered from
-    assert engine.kit.symbolic.compiled == {}
+    assert q not in engine.kit.symbolic.compiled
     assert r.value == len(models_where(lambda row: int(row["price_inr"]) < 15000))
+
+
+def test_router_keeps_no_compiled_question_it_sent_to_the_text(engine):
+    q = "What do the product pages say about the design of these phones?"
+    r = valid(engine.answer_batch([("0", q)], strategy="router")[0])
+    assert r.route == ["tkg"] and q not in engine.kit.symbolic.compiled

@@ -1,0 +1,87 @@
+"""What every part of the grounder shares: the :class:`Grounding` result, the failure it reports
+when nothing fits, and :class:`GrounderBase`, the grounder's view of one graph (its patterns by
+kind, the catalog's currencies, the pattern search).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from dualgraph.query.entry_choice import LazyScope, Scope
+from dualgraph.query.pattern_index import PatternIndex
+from dualgraph.query.pattern_model import Pattern
+
+__all__ = ["Grounding", "GrounderBase", "MIN_CONFIDENCE"]
+
+AnyScope = Scope | LazyScope | None
+MIN_CONFIDENCE = 0.35
+"""Below this a grounding is reported unresolved and its constraint is not emitted."""
+_SEARCH_K = 25
+
+
+def _lit(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+@dataclass(slots=True)
+class Grounding:
+    """How one constraint or entity is expressed on the graph.
+
+    ``snippet``: SPARQL over ``?p`` with ``{s}``/``{v}`` placeholders; ``filters``: FILTER
+    expressions over ``{v}``; ``name_filter``: an expression over ``?name`` (brand scope);
+    ``products``/``ranges``: IRIs an entity resolved to. ``resolved`` False → not emitted.
+    """
+
+    source: Any
+    kind: str
+    snippet: str = ""
+    filters: list[str] = field(default_factory=list)
+    name_filter: str | None = None
+    products: list[str] = field(default_factory=list)
+    ranges: list[str] = field(default_factory=list)
+    pattern: Pattern | None = None
+    candidates: list[tuple[str, float]] = field(default_factory=list)
+    confidence: float = 0.0
+    resolved: bool = True
+    note: str = ""
+
+
+def _fail(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:
+    trace.append(f"unresolved {kind}: {note}")
+    return Grounding(source, kind, resolved=False, confidence=0.0, note=note)
+
+
+class GrounderBase:
+    """The state every grounding step reads: ``store`` for catalog facts (currencies, product
+    names), ``patterns`` for what can be asked, grouped by kind once."""
+
+    def __init__(self, store, patterns: PatternIndex, *, currency: str | None = None) -> None:
+        self.store = store
+        self.index = patterns
+        self.currency = currency
+        self._currencies: list[tuple[str, int]] | None = None
+        self._by_kind: dict[str, list[Pattern]] = {}
+        for p in patterns.patterns:
+            self._by_kind.setdefault(p.kind, []).append(p)
+        self.total_products = len(self._by_kind.get("product", []))
+
+    def named_patterns(self) -> list[Pattern]:
+        """Range and product patterns (names a question may spell out)."""
+        return self._by_kind.get("range", []) + self._by_kind.get("product", [])
+
+    # -- catalog facts --
+
+    def currencies(self) -> list[tuple[str, int]]:
+        """(currency, products priced in it), most used first."""
+        if self._currencies is None:
+            res = self.store.select("SELECT ?c (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p skg:hasCurrency ?c } GROUP BY ?c")
+            rows = [(b["c"]["value"], int(b["n"]["value"])) for b in res["results"]["bindings"]]
+            self._currencies = sorted(rows, key=lambda r: (-r[1], r[0]))
+        return self._currencies
+
+    def _search(self, text: str, kinds: list[str], k: int = _SEARCH_K) -> list[tuple[Pattern, float]]:
+        if not text.strip():
+            return []
+        return self.index.search([text], k=k, kinds=kinds)[0]

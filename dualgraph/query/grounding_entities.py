@@ -1,0 +1,150 @@
+"""Grounding the entities a question names: products, ranges, brands and categories.
+
+- A product/range/unknown :class:`EntityRef` → range (all its variants) or product IRIs by a
+  tolerant name match (case, spacing "Flip 7" = "Flip7", punctuation); a product whose full
+  name is the mention wins over a range of the same name; an unknown word that is neither but
+  a whole word in ≥ 2 product names ("Pixel" in "Acme Pixel 9") → a word-bounded REGEX on
+  product names.
+- A brand → a name-prefix filter ``STRSTARTS(LCASE(?name), "brand")`` on product names (brand
+  nodes do not exist in the graph, and names start with the brand on the shop pages we index).
+- A category → category patterns by name (singular/plural tolerant), dropped when it covers the
+  whole catalog.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dualgraph.query.catalog_names import singular
+from dualgraph.query.grounding_base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit
+from dualgraph.query.model import EntityRef
+from dualgraph.query.name_match import _heads, _norm, norm_tokens, token_match
+from dualgraph.query.pattern_model import Pattern
+
+__all__ = ["EntityGrounder"]
+
+
+class EntityGrounder(GrounderBase):
+    """Grounds entity mentions on the catalog's product, range and category names."""
+
+    def entity(self, e: EntityRef, trace: list[str]) -> Grounding:
+        if e.kind == "brand":
+            return self._brand(e, trace)
+        if e.kind == "category":
+            return self._category(e, trace)
+        return self._named(e, trace)
+
+    def _brand(self, e: EntityRef, trace: list[str]) -> Grounding:
+        brand = e.phrase.casefold().strip()
+        n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
+        if not n:
+            # a range, a product line word inside names ("Pixel phones"), or a category is the next best thing
+            g = self._named(EntityRef(e.span, e.phrase, "unknown"), trace)
+            if g.resolved:
+                return g
+            return _fail(e, "brand", f"no product name starts with {brand!r}", trace)
+        trace.append(f"brand {e.phrase!r} → product names starting with it ({n} products)")
+        return Grounding(e, "brand", name_filter=f"STRSTARTS(LCASE(STR(?name)), {_lit(brand)})", confidence=0.85)
+
+    def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
+        word = norm_tokens(e.phrase)
+        stems = {re.sub(r"(es|s)$", "", w) for w in word if w not in ("smart", "mobile")} or set(word)
+        hits = []
+        for p in self._by_kind.get("category", []):
+            toks = {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")}
+            joined = _norm(p.name or "")
+            if stems & toks or any(s and s in joined for s in stems):
+                hits.append(p)
+        exact = [p for p in hits if {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")} == stems]
+        # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
+        full = [p for p in hits if len(stems) > 1 and stems <= {re.sub(r"(es|s)$", "", t)
+                                                                 for t in norm_tokens(p.name or "")}]
+        # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
+        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
+        hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
+        if not hits:
+            trace.append(f"category {e.phrase!r}: no category node matches; not restricting (low confidence)")
+            return Grounding(e, "category", resolved=False, confidence=0.5, note="no matching category")
+        covered = max(p.count for p in hits)
+        if self.total_products and covered >= self.total_products:
+            trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
+            return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
+        iris = " ".join(f"<{p.node_iri}>" for p in hits)
+        trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
+        return Grounding(e, "category", snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:belongs {{s}} .",
+                         confidence=0.85, candidates=[(p.name or "", 1.0) for p in hits])
+
+    def _name_word(self, e: EntityRef, want: list[str], trace: list[str]) -> Grounding | None:
+        """A bare word that is no product or range name but a whole token in several product names
+        ("Pixel" in "Acme Pixel 9") → a word-bounded filter on product names, like a brand."""
+        if not want or not all(w.isalpha() for w in want):
+            return None
+        hits = [p for p in self._by_kind.get("product", [])
+                if any(t[i:i + len(want)] == want for t in [norm_tokens(p.name or "")]
+                       for i in range(len(t) - len(want) + 1))]
+        if len(hits) < 2:
+            return None
+        rx = r"\b" + r"\s*".join(re.escape(w) for w in want) + r"\b"
+        trace.append(f"name word {e.phrase!r}: no product or range of that name; a whole word in {len(hits)} "
+                     f"product names → name filter")
+        return Grounding(e, "name-word", name_filter=f"REGEX(STR(?name), {_lit(rx)}, \"i\")", confidence=0.7,
+                         candidates=[(p.name or "", 0.7) for p in hits[:5]])
+
+    def _scored_names(self, want: list[str]) -> list[tuple[float, Pattern]]:
+        scored: list[tuple[float, Pattern]] = []
+        for kind, base in (("range", 1.0), ("product", 0.98)):
+            for p in self._by_kind.get(kind, []):
+                name = norm_tokens(p.name or "")
+                if name == want:
+                    scored.append((base, p))
+                elif token_match(want, name):
+                    scored.append((base - 0.1, p))
+        return scored
+
+    def _brand_prefix(self, want: list[str]) -> int:
+        """How many product names start with the tokens ``want`` (a brand, when two or more)."""
+        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[:len(want)] == want)
+
+    def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
+        want = norm_tokens(e.phrase)
+        scored = self._scored_names(want)
+        if not scored and (one := singular(want)) != want and (
+                self._scored_names(one) or e.kind == "unknown" and self._name_word(e, one, []) is not None):
+            trace.append(f"entity {e.phrase!r}: read as the singular {' '.join(one)!r}")
+            want, scored = one, self._scored_names(one)  # "iPhones" → the products named "iPhone …"
+        if (e.kind == "unknown" and want and want[0].isalpha() and not any(s >= 0.98 for s, _ in scored)
+                and self._brand_prefix(want) >= 2):
+            # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
+            return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
+        exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
+        if exact:  # a product spelled out in full is that product, even when a range has the same name
+            names = sorted({p.name or "" for p in exact})
+            products = sorted({p.node_iri for p in exact})
+            trace.append(f"entity {e.phrase!r} → product {names} (exact product name; not expanding a range)")
+            return Grounding(e, "entity", products=products, confidence=0.98,
+                             candidates=[(p.name or "", 0.98) for p in exact[:5]])
+        if not scored and e.kind == "unknown" and (g := self._name_word(e, want, trace)) is not None:
+            return g
+        if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
+            for p, _ in self._search(e.phrase, ["range", "product"], k=10):
+                name = set(norm_tokens(p.name or ""))
+                share = len(set(want) & name) / max(1, len(set(want)))
+                if share >= 0.75:
+                    scored.append((0.5 * share, p))
+        if not scored:
+            return _fail(e, "entity", f"no product or range named like {e.phrase!r}", trace)
+        top = max(s for s, _ in scored)
+        best = [p for s, p in scored if s == top]
+        ranges = sorted({p.node_iri for p in best if p.kind == "range"})
+        products = sorted({p.node_iri for p in best if p.kind == "product"})
+        if ranges:
+            products = []
+            res = self.store.select("SELECT DISTINCT ?p WHERE { VALUES ?r { " + " ".join(f"<{r}>" for r in ranges)
+                                    + " } ?p skg:variantOf ?r }")
+            products = sorted(b["p"]["value"] for b in res["results"]["bindings"])
+        trace.append(f"entity {e.phrase!r} → {'range' if ranges else 'product'} "
+                     f"{sorted({p.name for p in best})} ({len(products)} products, score {top:.2f})")
+        conf = top if top >= 0.85 else top * 0.8
+        return Grounding(e, "entity", products=products, ranges=ranges, confidence=conf,
+                         candidates=[(p.name or "", s) for s, p in sorted(scored, key=lambda x: -x[0])[:5]],
+                         resolved=conf >= MIN_CONFIDENCE and bool(products))

@@ -1,0 +1,175 @@
+"""Grounding features and spec values, with the prose mentions as the last resort.
+
+- A :class:`FeatureConstraint` → a ``feature`` pattern by name (``hasFeature``; negated →
+  ``lacksFeature``, so missing data never satisfies "no X"; ``only`` with a generation
+  feature such as "4G" → also lacks every *higher* generation feature, e.g. 5G); failing
+  that a ``spec_value`` value, failing that the prose facts (``skg:mentions``), low confidence.
+- A :class:`ValueConstraint` → a ``spec_value`` pattern whose values name the phrase
+  (exact value IRIs when the value list has it, else a word-bounded REGEX on value names).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dualgraph.query.entry_choice import keep_in_scope
+from dualgraph.query.entry_presence import present_entry
+from dualgraph.query.grounding_base import AnyScope, Grounding, _fail, _lit
+from dualgraph.query.grounding_numbers import NumberGrounder
+from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueConstraint
+from dualgraph.query.name_match import _SYNONYMS, _lexical, _norm, _words, norm_tokens, token_match
+from dualgraph.query.pattern_model import Pattern
+from dualgraph.skg.quantities import parse_quantity
+
+__all__ = ["FeatureGrounder"]
+
+
+class FeatureGrounder(NumberGrounder):
+    """Grounds features, spec values and prose mentions; a number-grounder underneath, because a
+    feature phrase that holds a measurement ("3.5 mm headphone jack") is grounded as that number."""
+
+    def _feature_candidates(self, phrase: str) -> list[tuple[float, Pattern]]:
+        want = norm_tokens(phrase)
+        out = []
+        for p in self._by_kind.get("feature", []):
+            name = norm_tokens(p.name or "")
+            if name == want:
+                s = 1.0
+            elif token_match(want, name) and name[:len(want)] == want:
+                s = 0.9  # "5G" ↔ "5G Support"
+            elif token_match(want, name):
+                s = 0.8
+            elif _norm(phrase) and _norm(phrase) == _norm(p.name or ""):
+                s = 0.95
+            else:
+                continue
+            out.append((s, p))
+        out.sort(key=lambda x: (-x[0], -(x[1].count + (x[1].lacks_count or 0)), x[1].pattern_id))
+        return out
+
+    def feature(self, c: FeatureConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
+        cands = self._feature_candidates(c.phrase)
+        if not cands:  # the fused search, accepting only a strong name overlap
+            for p, _ in self._search(c.phrase, ["feature"], k=5):
+                said = _words(c.phrase)
+                overlap = (said | {s for w in said for s in _SYNONYMS.get(w, [])}) & _words(p.name or "")
+                if overlap and len(overlap) >= len(said) * 0.6:
+                    cands.append((0.6, p))
+        if cands:
+            s, p = cands[0]
+            snippet = p.lacks_sparql if c.negated else p.sparql
+            parts = [snippet]
+            note = "lacksFeature (explicit no only)" if c.negated else "hasFeature"
+            if c.only and not c.negated:
+                gen = re.fullmatch(r"(\d+)g", _norm(c.phrase))
+                if gen:
+                    for s2, q in self._generations(int(gen.group(1))):
+                        parts.append(q.lacks_sparql or "")
+                        note += f"; lacks {q.name} (only)"
+                else:
+                    trace.append(f"'only' on {c.phrase!r}: not a generation feature, treated as plain")
+            trace.append(f"feature {c.phrase!r} → {p.name!r} ({note}; name score {s}, {p.count} have, "
+                         f"{p.lacks_count} lack)")
+            return Grounding(c, "feature", snippet=" ".join(parts), pattern=p,
+                             candidates=[(q.name or "", sc) for sc, q in cands[:5]], confidence=0.5 + 0.45 * s)
+        v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
+        if v is not None and v.resolved and v.confidence >= 0.6:
+            trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
+            v.kind = "feature-value"
+            return v
+        if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
+            return n
+        if (e := present_entry(self.index.patterns, c)) is not None:
+            trace.append(f"feature {c.phrase!r} → no feature node or value; products with an entry "
+                         f"{e.section} › {e.entry} have it ({e.count} products)")
+            return Grounding(c, "feature-entry", snippet=e.sparql, pattern=e, confidence=0.7)
+        return self.prose(c, c.phrase, c.negated, trace)
+
+    def _measured_feature(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
+        """A feature phrase holding a measurement ("3.5 mm headphone jack") is that number on the entry
+        its other words name, when one of them does."""
+        m = re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*[^\W\d_]+", c.phrase)
+        q = parse_quantity(m.group()) if m else None
+        if q is None or q.unit is None or q.value is None:
+            return None
+        words = (c.phrase[:m.start()] + " " + c.phrase[m.end():]).strip()
+        if not words:
+            return None
+        num = NumericConstraint(c.span, "=", q.value, unit=q.unit, dimension=q.dimension, attribute=words)
+        sub: list[str] = []
+        g = self.numeric(num, sub, scope=scope)
+        if not g.resolved or g.pattern is None or _lexical(words, g.pattern) <= 0:
+            return None
+        trace.extend(sub)
+        trace.append(f"feature {c.phrase!r} → no feature node or value; the measurement it names instead")
+        g.kind, g.source = "feature-numeric", c
+        return g
+
+    def _generations(self, n: int) -> list[tuple[int, Pattern]]:
+        out = []
+        for p in self._by_kind.get("feature", []):
+            m = re.match(r"(\d+)g\b", (p.name or "").casefold())
+            if m and int(m.group(1)) > n and p.lacks_sparql:
+                out.append((int(m.group(1)), p))
+        return sorted(out, key=lambda x: (x[0], x[1].pattern_id))
+
+    def prose(self, source: Any, phrase: str, negated: bool, trace: list[str]) -> Grounding:
+        lit = _lit(phrase.casefold())
+        block = f"?p skg:mentions {{s}} . {{s}} skg:hasName {{v}} . FILTER(CONTAINS(LCASE(STR({{v}})), {lit}))"
+        if negated:
+            trace.append(f"{phrase!r}: no structured fact; 'not mentioned in prose' is not evidence: unresolved")
+            return Grounding(source, "prose", resolved=False, note="negated prose mention not usable")
+        trace.append(f"{phrase!r}: no feature or value in the specs → prose mentions (low confidence)")
+        return Grounding(source, "prose", snippet=block, confidence=0.4, note="prose mention")
+
+    # -- values --
+
+    def value(self, c: ValueConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
+        g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace, scope=scope)
+        if g is None or not g.resolved:
+            if c.negated:
+                return g or _fail(c, "value", f"no value {c.phrase!r}", trace)
+            return self.prose(c, c.phrase, False, trace)
+        return g
+
+    def _value_grounding(self, source: Any, phrase: str, attribute: str, negated: bool, trace: list[str],
+                         quiet: bool = False, scope: AnyScope = None) -> Grounding | None:
+        want, wtok = _norm(phrase), norm_tokens(phrase)
+        if not want:
+            return None
+        ranks = {p.pattern_id: s for p, s in self._search(f"{phrase} {attribute}".strip(), ["spec_value"])}
+        cands = []
+        for p in self._by_kind.get("spec_value", []):
+            exact = [v for v in p.values if _norm(v["name"]) == want]
+            partial = [v for v in p.values if v not in exact and token_match(wtok, norm_tokens(v["name"]))]
+            if not exact and not partial and p.pattern_id not in ranks:
+                continue
+            level = 2 if exact else 1 if partial else 0
+            cands.append(((level, _lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
+        cands = [x for x in cands if x[0][0] > 0]
+        if not cands:
+            if not quiet:
+                trace.append(f"value {phrase!r}: no value list names it")
+            return None
+        cands, _ = keep_in_scope(cands, scope)
+        cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
+        (level, lex, score, _), p, exact = cands[0]
+        sep = "[^a-z0-9]"
+        rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in wtok) + f"({sep}|$)"
+        match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
+        listed = [v for v in p.values if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"]))]
+        complete = p.distinct_values is not None and p.distinct_values <= len(p.values)
+        # the whole value list is known: name the IRIs; else a word-bounded REGEX reaches every value
+        match_exact = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if complete else None
+        body = p.sparql + " " + (match_exact or match)
+        if negated:  # has the entry, with no value naming the phrase: missing data never counts
+            inner = body.replace("{s}", "{s}x").replace("{v}", "{v}x")
+            snippet = p.sparql + " FILTER NOT EXISTS { " + inner + " }"
+        else:
+            snippet = body
+        conf = {2: 0.9, 1: 0.7}[level] - (0.0 if lex > 0 or not attribute else 0.1)
+        trace.append(f"value {phrase!r}{' (negated)' if negated else ''} → {p.section} › {p.entry} "
+                     f"({'exact value' if level == 2 else 'value names containing it'}; lexical={lex:.2f})")
+        return Grounding(source, "value", snippet=snippet, pattern=p,
+                         candidates=[(x[1].text, x[0][2]) for x in cands[:5]], confidence=conf)

@@ -1,0 +1,152 @@
+"""Grounding numbers: prices and measured spec values, and the attribute an intent orders by.
+
+- A :class:`NumericConstraint` with a currency (or the attribute "price") → the product literals
+  ``?p skg:hasPrice {v} ; skg:hasCurrency "XXX"`` (only in the question's currency; a
+  currency the catalog does not price in is reported unresolved, never converted).
+- Any other :class:`NumericConstraint` → a ``spec_numeric`` pattern of the same dimension (the
+  value converted into the pattern's unit); a unitless number → patterns without a unit.
+  Candidates rank by lexical match of the attribute with the entry/section names, then by the
+  index's fused score, then by coverage (``count``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dualgraph.query.entry_choice import keep_in_scope, same_named, widen
+from dualgraph.query.grounding_base import AnyScope, GrounderBase, Grounding, _fail, _lit
+from dualgraph.query.model import NumericConstraint
+from dualgraph.query.name_match import _lexical, _words
+from dualgraph.skg.quantities import convert
+
+__all__ = ["NumberGrounder", "EQ_TOLERANCE"]
+
+EQ_TOLERANCE = 0.005
+"""``=`` on numbers matches within ±0.5% (unit conversions round, e.g. inch → mm)."""
+_PRICE_WORDS = frozenset({"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper",
+                          "cheapest", "expensive"})
+
+
+def _num(x: float) -> str:
+    from dualgraph.skg.quantities import format_number
+
+    return format_number(float(x))
+
+
+def _ops(op: str, value: float, high: float | None) -> list[str]:
+    if op == "between":
+        lo, hi = sorted((value, high if high is not None else value))
+        return [f"{{v}} >= {_num(lo)}", f"{{v}} <= {_num(hi)}"]
+    if op == "=":
+        lo, hi = sorted((value * (1 - EQ_TOLERANCE), value * (1 + EQ_TOLERANCE)))
+        return [f"{{v}} >= {_num(lo)}", f"{{v}} <= {_num(hi)}"]
+    return [f"{{v}} {op} {_num(value)}"]
+
+
+class NumberGrounder(GrounderBase):
+    """Grounds prices, numeric constraints and the attribute a superlative or comparison orders by."""
+
+    def is_price(self, c: NumericConstraint) -> bool:
+        # price words name the price only for money or bare numbers, never for "5000 mAh"
+        return c.dimension == "currency" or (c.dimension is None and bool(_words(c.attribute) & _PRICE_WORDS))
+
+    def price(self, source: Any, trace: list[str], unit: str | None = None) -> Grounding | None:
+        """The price literal in ``unit`` (else the configured currency, else the catalog's main one)."""
+        known = dict(self.currencies())
+        cur = unit or self.currency or (self.currencies()[0][0] if self.currencies() else None)
+        if cur is None or cur not in known:
+            have = ", ".join(c for c, _ in self.currencies()) or "none"
+            return _fail(source, "price", f"no prices in {cur or 'any currency'} (catalog prices in: {have}); "
+                                          "not converting between currencies", trace)
+        trace.append(f"price → skg:hasPrice in {cur} ({known[cur]} products priced)")
+        return Grounding(source, "price", snippet=f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} .",
+                         confidence=0.95, note=f"price in {cur}")
+
+    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None
+                ) -> Grounding:
+        if self.is_price(c):
+            g = self.price(c, trace, c.unit if c.dimension == "currency" else None)
+            if g.resolved:
+                g.filters = _ops(c.op, c.value, c.high)
+            return g
+        attribute = c.attribute or hint
+        query = " ".join(x for x in (attribute, c.unit or "") if x) or c.span.text
+        hits = self._search(query, ["spec_numeric"])
+        seen = {p.pattern_id for p, _ in hits}
+        # Lexical candidates the search may have missed (exact entry names always count).
+        extra = [(p, 0.0) for p in self._by_kind.get("spec_numeric", [])
+                 if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5]
+        cands = []
+        for p, score in hits + extra:
+            if c.unit:
+                if p.dimension != c.dimension or p.unit is None:
+                    continue
+                try:
+                    lo = convert(c.value, c.unit, p.unit)
+                    hi = convert(c.high, c.unit, p.unit) if c.high is not None else None
+                except ValueError:
+                    continue
+            else:
+                if p.unit is not None:
+                    continue
+                lo, hi = c.value, c.high
+            lex = _lexical(attribute, p)
+            inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
+            cands.append(((lex, inside, score, p.count), p, lo, hi))
+        if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.currencies():
+            # a bare number that fits no unitless entry: read it as a price, as the parser's currency rule would
+            g = self.price(c, trace)
+            if g.resolved:
+                trace.append(f"{c.span.text!r}: bare number outside every unitless entry's range → price")
+                g.filters, g.confidence = _ops(c.op, c.value, c.high), 0.5
+                return g
+        if not cands:
+            return _fail(c, "numeric", f"no numeric pattern of dimension {c.dimension or 'unitless'} "
+                                       f"for {attribute or c.span.text!r}", trace)
+        cands, dropped = keep_in_scope(cands, scope)
+        if dropped:
+            trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
+        cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
+        (lex, inside, score, _), best, lo, hi = cands[0]
+        also = same_named(best, [x[1] for x in cands if x[0][0] == lex], scope)
+        if attribute:
+            conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.45
+        else:
+            # one entry of that unit, or the only one whose range holds the number: "over 6.5 inches" is a screen
+            alone = inside and not any(x[0][1] for x in cands[1:] if x[1].entry_iri != best.entry_iri)
+            conf = 0.7 if len({x[1].entry_iri for x in cands}) == 1 or alone else 0.5
+        if not inside:
+            conf -= 0.05 if attribute else 0.25
+        trace.append(f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
+                     f"[{best.unit or 'no unit'}] lexical={lex:.2f} rrf={score:.4f} count={best.count}; "
+                     f"value in pattern unit {lo}{'' if hi is None else f'..{hi}'}; "
+                     f"{len(cands)} compatible candidates"
+                     + (f"; with {len(also)} more entries of that name" if also else ""))
+        return Grounding(c, "numeric", snippet=widen(best, also), filters=_ops(c.op, lo, hi), pattern=best,
+                         candidates=[(x[1].text, x[0][2]) for x in cands[:5]], confidence=conf)
+
+    def attribute(self, attribute: str, trace: list[str], source: Any = None, *, scope: AnyScope = None,
+                  unit: str | None = None) -> Grounding:
+        """The value an intent's attribute orders by (superlative, compare)."""
+        if not attribute or _words(attribute) & _PRICE_WORDS:
+            return self.price(source, trace)
+        hits = self._search(attribute, ["spec_numeric"])
+        seen = {p.pattern_id for p, _ in hits}
+        hits += [(p, 0.0) for p in self._by_kind.get("spec_numeric", [])
+                 if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5]
+        if not hits:
+            return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
+        hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
+        if dropped:
+            trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
+        # equally named: the unit the question names ("in mAh"), then a measured quantity (with a unit)
+        # is what "bigger"/"most" compares, before a count
+        ranked = sorted(hits, key=lambda h: (-_lexical(attribute, h[0]), unit is not None and h[0].unit != unit,
+                                             h[0].unit is None, -h[1], -h[0].count, h[0].pattern_id))
+        best, score = ranked[0]
+        lex = _lexical(attribute, best)
+        also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
+        trace.append(f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
+                     + (f"; with {len(also)} more entries of that name" if also else ""))
+        return Grounding(source, "attribute", snippet=widen(best, also), pattern=best,
+                         candidates=[(p.text, s) for p, s in ranked[:5]], confidence=0.85 if lex > 0 else 0.45)

@@ -1,0 +1,99 @@
+"""How question words meet catalog names: tolerant name tokens, phrase matching that respects
+model suffixes, and the lexical score of an attribute against a pattern's entry/section names.
+
+Names compare as lower-cased tokens with letters and digits split, so spacing, case and
+punctuation never decide ("Flip7" is "Flip 7"); a phrase names a product only when the name does
+not go on with a model suffix ("Galaxy S25" is not "Galaxy S25 Ultra").
+
+>>> norm_tokens("Galaxy Z Flip7"), norm_tokens("galaxy z flip 7")
+(['galaxy', 'z', 'flip', '7'], ['galaxy', 'z', 'flip', '7'])
+>>> token_match(["galaxy", "s", "25"], norm_tokens("Samsung Galaxy S25 (8GB RAM)"))
+True
+>>> token_match(["galaxy", "s", "25"], norm_tokens("Samsung Galaxy S25 Ultra"))
+False
+"""
+
+from __future__ import annotations
+
+import re
+
+from dualgraph.query.pattern_model import Pattern
+
+__all__ = ["norm_tokens", "token_match"]
+
+_MODEL_TAIL = frozenset("""pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
++ air""".split())
+_SYNONYMS = {
+    "display": ["screen", "size", "diagonal"], "screen": ["display", "size", "diagonal"],
+    "battery": ["capacity"], "storage": ["internal", "rom", "memory", "capacity"], "rom": ["storage", "internal"],
+    "ram": ["memory"], "memory": ["ram"], "camera": ["rear", "main", "resolution"], "weight": ["weight"],
+    "thickness": ["depth", "thickness"], "size": ["display", "screen"], "processor": ["chipset", "cpu", "soc"],
+    "chip": ["chipset", "processor"], "chipset": ["processor", "soc"], "cores": ["core", "cpu"],
+    "refresh": ["rate", "hz"], "selfie": ["front"], "main": ["rear", "primary"],
+    "primary": ["main", "rear"], "charging": ["charge", "wired", "fast"], "os": ["operating", "system"],
+    "price": ["price", "mrp"], "microsd": ["memory", "card"], "sd": ["memory", "card"],
+    "ssd": ["storage", "internal", "capacity"], "hdd": ["storage", "internal", "capacity"],
+}
+_QUALIFIERS = frozenset("""front selfie secondary sub ultrawide telephoto macro depth wireless reverse external
+standby minimum number""".split())
+"""Words that make an entry a special variant of its attribute (the plain one is what a bare word means)."""
+_STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
+
+
+def norm_tokens(text: str) -> list[str]:
+    """Lower-cased alphanumeric tokens, letters and digits split ("Flip7" → flip, 7)."""
+    return re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold())
+
+
+def _norm(text: str) -> str:
+    return "".join(norm_tokens(text))
+
+
+def token_match(phrase: list[str], name: list[str]) -> bool:
+    """``phrase`` occurs contiguously in ``name`` and is not followed by a model suffix."""
+    n = len(phrase)
+    if not n:
+        return False
+    for i in range(len(name) - n + 1):
+        if name[i:i + n] == phrase:
+            nxt = name[i + n] if i + n < len(name) else None
+            if nxt is None or (nxt not in _MODEL_TAIL and not (nxt.isdigit() and phrase[-1].isalpha())):
+                return True
+    return False
+
+
+def _words(text: str) -> set[str]:
+    out = set()
+    for w in norm_tokens(text):
+        if w in _STOP:
+            continue
+        out.add(w)
+        if len(w) > 3 and w.endswith("s"):
+            out.add(w[:-1])
+    return out
+
+
+def _lexical(attribute: str, p: Pattern) -> float:
+    """Share of the attribute's words (or their synonyms) found in the pattern's entry/section names."""
+    attr = _words(attribute)
+    if not attr:
+        return 0.0
+    names = _words(" ".join(x for x in (p.section, p.entry, p.name) if x))
+    hit = 0.0
+    for w in attr:
+        if w in names:
+            hit += 1.0
+        elif any(s in names for s in _SYNONYMS.get(w, [])):
+            hit += 0.6
+    entry = _words(p.entry or p.name or "")
+    # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
+    named = attr & entry or any(s in entry for w in attr for s in _SYNONYMS.get(w, []))
+    bonus = 0.1 if named else 0.0
+    # an entry for a special variant nobody asked about ("Front Camera", "Wireless Charging") is second
+    unasked = len((entry & _QUALIFIERS) - attr - {s for w in attr for s in _SYNONYMS.get(w, [])})
+    return min(1.0, hit / len(attr)) + bonus - 0.05 * unasked
+
+
+def _heads(name: str) -> list[str]:
+    """The last word of each part of a category name ("TV Mounts & Stands" → mounts, stands)."""
+    return [w[-1] for part in re.split(r"[/&,]|\band\b", name.casefold()) if (w := norm_tokens(part))]

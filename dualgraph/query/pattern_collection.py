@@ -1,0 +1,210 @@
+"""Collecting the patterns of a populated SKG: the aggregate SPARQL queries and the
+:class:`~dualgraph.query.pattern_model.Pattern` built from each of their rows.
+
+Unlike the reference, which stored one row per distinct (section, entry, value) and
+nothing about numbers, patterns are aggregated per entry (and per unit for numbers),
+so a question constraint such as "battery over 5000 mAh" grounds on one pattern whose
+range and unit say how to compare. Every statistic is computed in SPARQL (``GROUP
+BY``), never by pulling spec rows into Python.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from dualgraph.query.pattern_model import Pattern, pattern_id
+from dualgraph.skg import ontology as O
+from dualgraph.stores.base import SparqlStore
+
+__all__ = ["TOP_VALUES", "collect_patterns"]
+
+TOP_VALUES = 20
+"""How many of an entry's most common values a ``spec_value`` pattern keeps."""
+# An entry with more distinct values than this, most of them held by one product each,
+# is an identifier or free text (model codes, descriptions): an "entry" pattern, not a value list.
+_FREE_TEXT_MIN_DISTINCT = 50
+_FREE_TEXT_RATIO = 0.5
+
+
+def _rows(store: SparqlStore, query: str) -> list[dict[str, str]]:
+    res = store.select(query)
+    return [{k: v["value"] for k, v in b.items()} for b in res["results"]["bindings"]]
+
+
+def _num(text: str | None) -> float | None:
+    if text is None:
+        return None
+    x = float(text)
+    return int(x) if x.is_integer() and abs(x) < 1e15 else x
+
+
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "?"
+    if isinstance(x, int) or float(x).is_integer():
+        return str(int(x))
+    return f"{x:.6g}"
+
+
+def _dimension(unit: str | None) -> str | None:
+    """The physical dimension of a stored (canonical) unit, e.g. ``"data"`` for GB."""
+    if not unit:
+        return None
+    from dualgraph.skg import quantities as Q
+
+    found = Q._lookup(unit)  # the unit table of the converter, so the two never disagree
+    if found is not None:
+        return found.dimension
+    return "currency" if len(unit) == 3 and unit.isalpha() and unit.isupper() else None
+
+
+def _lit(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+Q_ENTRIES = """
+SELECT ?e (MIN(STR(?en)) AS ?entry) (MIN(STR(?sn)) AS ?section) (COUNT(DISTINCT ?p) AS ?products)
+       (COUNT(DISTINCT ?v) AS ?distinct)
+WHERE { ?e a skgt:Entry ; skg:hasName ?en ; skg:inSection ?sec . ?sec skg:hasName ?sn .
+        ?s skg:inEntry ?e ; skg:hasValue ?v . ?p skg:hasSpec ?s }
+GROUP BY ?e
+"""
+Q_VALUES = """
+SELECT ?e ?v (MIN(STR(?vn)) AS ?name) (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?s skg:inEntry ?e ; skg:hasValue ?v . ?p skg:hasSpec ?s . ?v skg:hasName ?vn }
+GROUP BY ?e ?v
+"""
+Q_NUMERIC = """
+SELECT ?e ?u (MIN(?n) AS ?lo) (MAX(?n) AS ?hi) (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?s skg:inEntry ?e ; skg:hasNumericValue ?n . ?p skg:hasSpec ?s .
+        OPTIONAL { ?s skg:hasUnit ?u } }
+GROUP BY ?e ?u
+"""
+Q_NUMERIC_MODE = """
+SELECT ?e ?u ?n (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?s skg:inEntry ?e ; skg:hasNumericValue ?n . ?p skg:hasSpec ?s .
+        OPTIONAL { ?s skg:hasUnit ?u } }
+GROUP BY ?e ?u ?n
+"""
+Q_FEATURES = """
+SELECT ?f (MIN(STR(?fn)) AS ?name) (MIN(STR(?sn)) AS ?section) (COUNT(DISTINCT ?p) AS ?products) ?how
+WHERE { ?f a skgt:Feature ; skg:hasName ?fn .
+        OPTIONAL { ?f skg:inSection/skg:hasName ?sn }
+        { ?p skg:hasFeature ?f . BIND("has" AS ?how) } UNION { ?p skg:lacksFeature ?f . BIND("lacks" AS ?how) }
+        ?p a skgt:Product . }
+GROUP BY ?f ?how
+"""
+Q_CATEGORIES = """
+SELECT ?c (MIN(STR(?cn)) AS ?name) (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?c a skgt:Category ; skg:hasName ?cn . ?p skg:belongs ?c ; a skgt:Product . }
+GROUP BY ?c
+"""
+Q_RANGES = """
+SELECT ?r (MIN(STR(?rn)) AS ?name) (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?r a skgt:ProductRange ; skg:hasName ?rn . ?p skg:variantOf ?r ; a skgt:Product . }
+GROUP BY ?r
+"""
+Q_PRODUCTS = """
+SELECT ?p (MIN(STR(?pn)) AS ?name) WHERE { ?p a skgt:Product ; skg:hasName ?pn } GROUP BY ?p
+"""
+
+
+def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> list[Pattern]:
+    """Every pattern of the populated (rules applied) SKG, in a deterministic order.
+
+    Eight aggregate queries: entries (section, product and distinct-value counts),
+    product counts per value, numeric min/max per entry and unit, the most common number
+    per entry and unit, features (products having / lacking each), categories, ranges,
+    products. An entry yields a ``spec_value`` pattern (or an ``entry`` pattern when its
+    values are identifiers or free text) and one ``spec_numeric`` pattern per unit.
+    """
+    out: list[Pattern] = []
+    entries = {r["e"]: r for r in _rows(store, Q_ENTRIES)}
+
+    by_entry: dict[str, list[dict[str, Any]]] = {}
+    for r in _rows(store, Q_VALUES):
+        by_entry.setdefault(r["e"], []).append({"name": r["name"], "iri": r["v"], "count": int(r["products"])})
+
+    modes: dict[tuple[str, str | None], tuple[int, float]] = {}
+    for r in _rows(store, Q_NUMERIC_MODE):
+        key, cand = (r["e"], r.get("u")), (int(r["products"]), _num(r["n"]))
+        best = modes.get(key)
+        if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):  # most products, then smallest
+            modes[key] = cand
+
+    numeric_products: dict[str, int] = {}
+    for r in sorted(_rows(store, Q_NUMERIC), key=lambda r: (r["e"], r.get("u") or "")):
+        e = entries.get(r["e"])
+        numeric_products[r["e"]] = max(numeric_products.get(r["e"], 0), int(r["products"]))
+        if e is None:
+            continue
+        unit = r.get("u")
+        lo, hi, count = _num(r["lo"]), _num(r["hi"]), int(r["products"])
+        mode = modes.get((r["e"], unit))
+        in_unit = f" in {unit}" if unit else ""
+        text = f"{e['section']} › {e['entry']}: a number{in_unit}, from {_fmt(lo)} to {_fmt(hi)}"
+        if mode is not None:
+            text += f" (e.g. {_fmt(mode[1])}{' ' + unit if unit else ''})"
+        unit_triple = f" skg:hasUnit {_lit(unit)} ;" if unit else ""
+        sparql = f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{r['e']}> ;{unit_triple} skg:hasNumericValue {{v}} ."
+        if not unit:
+            sparql += " FILTER NOT EXISTS { {s} skg:hasUnit ?unit_ }"
+        out.append(Pattern(
+            pattern_id=pattern_id("spec_numeric", r["e"], unit or ""), kind="spec_numeric", text=text,
+            sparql=sparql, name=e["entry"], section=e["section"], entry=e["entry"], entry_iri=r["e"],
+            unit=unit, dimension=_dimension(unit), min=lo, max=hi, count=count,
+        ))
+
+    for e_iri in sorted(entries):
+        e = entries[e_iri]
+        values = sorted(by_entry.get(e_iri, []), key=lambda v: (-v["count"], v["name"], v["iri"]))
+        distinct, count = int(e["distinct"]), int(e["products"])
+        numeric = numeric_products.get(e_iri, 0)  # a numeric entry stays a value list: its values compare
+        free = (distinct > _FREE_TEXT_MIN_DISTINCT and distinct > _FREE_TEXT_RATIO * count
+                and numeric < _FREE_TEXT_RATIO * count)
+        top = values[:top_values]
+        names = ", ".join(v["name"] for v in top[:8])
+        label = f"{e['section']} › {e['entry']}"
+        if free:
+            kind, text = "entry", f"{label}: free text or identifiers, e.g. {names}"
+            top = top[:5]
+        else:
+            more = f" ({distinct} distinct)" if distinct > 8 else ""
+            kind, text = "spec_value", f"{label}: values like {names}{more}"
+        out.append(Pattern(
+            pattern_id=pattern_id("spec_value", e_iri), kind=kind, text=text,
+            sparql=f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{e_iri}> ; skg:hasValue {{v}} .",
+            name=e["entry"], section=e["section"], entry=e["entry"], entry_iri=e_iri, count=count,
+            distinct_values=distinct, values=top,
+        ))
+
+    features: dict[str, dict[str, Any]] = {}
+    for r in _rows(store, Q_FEATURES):
+        f = features.setdefault(r["f"], {"name": r["name"], "section": r.get("section"), "has": 0, "lacks": 0})
+        f[r["how"]] = int(r["products"])
+    for f_iri in sorted(features):
+        f = features[f_iri]
+        where = f" ({f['section']})" if f["section"] else ""
+        out.append(Pattern(
+            pattern_id=pattern_id("feature", f_iri), kind="feature", text=f"feature: {f['name']}{where}",
+            sparql=f"?p skg:hasFeature <{f_iri}> .", name=f["name"], section=f["section"],
+            entry=f["name"] if f["section"] else None, entry_iri=f_iri if f["section"] else None,
+            count=f["has"], feature_iri=f_iri, node_iri=f_iri, lacks_count=f["lacks"],
+            lacks_sparql=f"?p skg:lacksFeature <{f_iri}> .",
+        ))
+
+    for kind, query, pred in (("category", Q_CATEGORIES, O.BELONGS), ("range", Q_RANGES, O.VARIANT_OF)):
+        var = "c" if kind == "category" else "r"
+        for r in sorted(_rows(store, query), key=lambda r: r[var]):
+            out.append(Pattern(
+                pattern_id=pattern_id(kind, r[var]), kind=kind, text=f"{kind}: {r['name']}",
+                sparql=f"?p <{pred}> <{r[var]}> .", name=r["name"], count=int(r["products"]), node_iri=r[var],
+            ))
+
+    for r in sorted(_rows(store, Q_PRODUCTS), key=lambda r: r["p"]):
+        out.append(Pattern(
+            pattern_id=pattern_id("product", r["p"]), kind="product", text=f"product: {r['name']}",
+            sparql=f"VALUES ?p {{ <{r['p']}> }}", name=r["name"], count=1, node_iri=r["p"],
+        ))
+    return out

@@ -1,0 +1,238 @@
+"""The :class:`PatternIndex`: patterns searchable by meaning and by exact names, saved and loaded
+as one folder whose manifest guards against a mix of builds, and :func:`build_pattern_index`,
+which collects, indexes and saves in one go.
+
+The dense (FAISS, over each pattern's sentence) and lexical (BM25, over its names) rankings are
+fused by reciprocal rank: a paraphrase is found by meaning, an exact entry or value name by name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from dualgraph.models.base import Embedder
+from dualgraph.query.pattern_collection import collect_patterns
+from dualgraph.query.pattern_model import KINDS, Pattern
+from dualgraph.stores.base import SparqlStore
+from dualgraph.stores.faiss_index import FaissIndex
+from dualgraph.stores.vector import IndexMismatchError
+from dualgraph.tkg.lexical import LexicalIndex
+
+__all__ = ["PatternIndex", "build_pattern_index", "IndexMismatchError"]
+
+RRF_K = 60
+"""The reciprocal rank fusion constant (Cormack et al.)."""
+FORMAT = 1
+PATTERNS_FILE = "patterns.jsonl"
+MANIFEST_FILE = "manifest.json"
+DENSE_DIR = "dense"
+LEXICAL_DIR = "lexical"
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+class PatternIndex:
+    """Patterns searchable by meaning (FAISS over ``text``) and by exact names (BM25 over
+    :attr:`Pattern.lexical_text`), fused by reciprocal rank.
+
+    >>> import numpy as np
+    >>> class Toy:  # a two-word toy embedder, for this example only
+    ...     name, dim = "toy", 2
+    ...     def embed(self, texts, *, stage="default"):
+    ...         rows = np.array([[t.count("battery") + 0.1, t.count("screen") + 0.1] for t in texts], "float32")
+    ...         return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+    >>> pats = [Pattern("a", "spec_numeric", "battery capacity mAh", "", section="Battery", unit="mAh"),
+    ...         Pattern("b", "spec_value", "screen type", "", section="Display", entry="Type")]
+    >>> index = PatternIndex.build(pats, Toy())
+    >>> [[p.pattern_id for p, _ in hits] for hits in index.search(["battery mAh", "display screen"], k=1)]
+    [['a'], ['b']]
+    >>> index.search(["battery"], k=2, kinds=["spec_value"])[0][0][0].pattern_id
+    'b'
+    """
+
+    def __init__(self, patterns: list[Pattern], embedder: Embedder, dense: FaissIndex, lexical: LexicalIndex) -> None:
+        self.patterns = list(patterns)
+        self.embedder = embedder
+        self._by_id = {p.pattern_id: p for p in self.patterns}
+        if len(self._by_id) != len(self.patterns):
+            raise ValueError("pattern ids must be unique")
+        self._dense = dense
+        self._lexical = lexical
+
+    @classmethod
+    def build(cls, patterns: list[Pattern], embedder: Embedder, *, gpu: bool | str = False) -> PatternIndex:
+        """Embed every pattern's text and index its names."""
+        ids = [p.pattern_id for p in patterns]
+        dense = FaissIndex(embedder.dim, gpu=gpu)
+        if patterns:
+            dense.add(ids, embedder.embed([p.text for p in patterns], stage="patterns"))
+        lexical = LexicalIndex.build(ids, [p.lexical_text for p in patterns])
+        return cls(patterns, embedder, dense, lexical)
+
+    def __len__(self) -> int:
+        return len(self.patterns)
+
+    def get(self, pattern_id: str) -> Pattern:
+        return self._by_id[pattern_id]
+
+    def search(self, texts: list[str], *, k: int = 10, kinds: list[str] | tuple[str, ...] | None = None,
+               depth: int | None = None) -> list[list[tuple[Pattern, float]]]:
+        """Top-``k`` patterns per text, by reciprocal rank fusion of the dense and lexical rankings.
+
+        ``kinds`` keeps only patterns of those kinds (filtered before the cut, so ``k``
+        of them come back when there are that many). ``depth``: how deep each ranking
+        is read before fusing (default ``max(5k, 50)``, grown when a filter needs more).
+        Scores are RRF sums, ``1/(60+rank)`` per ranking a pattern appears in.
+        """
+        if not texts:
+            return []
+        if k <= 0 or not self.patterns:
+            return [[] for _ in texts]
+        wanted = set(kinds) if kinds is not None else None
+        if wanted is not None and not wanted <= set(KINDS):
+            raise ValueError(f"unknown kinds {sorted(wanted - set(KINDS))}; known: {KINDS}")
+        queries = self.embedder.embed(list(texts), stage="query")
+        n = len(self.patterns)
+        depth = min(n, depth or max(5 * k, 50))
+        out: list[list[tuple[Pattern, float]]] = []
+        for i, text in enumerate(texts):
+            d = depth
+            while True:
+                dense = self._dense.search(queries[i:i + 1], k=d)[0]
+                lexical = self._lexical.search([text], k=d)[0]
+                fused = self._fuse(dense, lexical, wanted)
+                if len(fused) >= k or d >= n:
+                    break
+                d = min(n, 4 * d)
+            out.append(fused[:k])
+        return out
+
+    def _fuse(self, dense, lexical, wanted) -> list[tuple[Pattern, float]]:
+        scores: dict[str, float] = {}
+        for ranking in (dense, lexical):
+            rank = 0
+            for pid, _ in ranking:
+                if wanted is not None and self._by_id[pid].kind not in wanted:
+                    continue
+                rank += 1
+                scores[pid] = scores.get(pid, 0.0) + 1.0 / (RRF_K + rank)
+        return [(self._by_id[pid], s) for pid, s in sorted(scores.items(), key=lambda x: (-x[1], x[0]))]
+
+    # -- persistence ----------------------------------------------------------------------
+
+    def save(self, directory: str | os.PathLike) -> None:
+        """Write patterns, both indexes and a manifest (with their hashes) into ``directory``.
+
+        Everything goes to a fresh sibling folder first, which then replaces
+        ``directory`` by renames: a crash leaves the old index, or a folder without a
+        manifest that :meth:`load` refuses, never a mix of two builds that loads.
+        """
+        out = Path(directory)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        with open(tmp / PATTERNS_FILE, "w", encoding="utf-8") as f:
+            for p in self.patterns:
+                f.write(json.dumps(p.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
+        self._dense.save(tmp / DENSE_DIR)
+        self._lexical.save(tmp / LEXICAL_DIR)
+        manifest = {
+            "format": FORMAT,
+            "embedder": getattr(self.embedder, "name", None),
+            "dim": int(self.embedder.dim),
+            "patterns": len(self.patterns),
+            "counts": _counts(self.patterns),
+            "files": {rel: _sha256(tmp / rel) for rel in _hashed_files(tmp)},
+        }
+        mtmp = tmp / f".{MANIFEST_FILE}.tmp"
+        with open(mtmp, "w", encoding="utf-8") as f:
+            json.dump(manifest, f, indent=1, sort_keys=True)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(mtmp, tmp / MANIFEST_FILE)
+        old = out.with_name(f".{out.name}.{os.getpid()}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def load(cls, directory: str | os.PathLike, embedder: Embedder, *, gpu: bool | str = False) -> PatternIndex:
+        """Read an index written by :meth:`save`, for searching with ``embedder``.
+
+        Raises :class:`IndexMismatchError` when the manifest is missing, a file differs
+        from the one saved, the pattern ids of the three parts disagree, or ``embedder``
+        is not the one the patterns were embedded with.
+        """
+        src = Path(directory)
+        manifest_path = src / MANIFEST_FILE
+        if not manifest_path.is_file():
+            raise IndexMismatchError(f"{manifest_path} is missing: no complete pattern index in {src}")
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if manifest.get("format") != FORMAT:
+            raise IndexMismatchError(f"{src} holds pattern index format {manifest.get('format')}, expected {FORMAT}")
+        files = manifest.get("files", {})
+        present = set(_hashed_files(src))
+        if present != set(files):
+            raise IndexMismatchError(f"{src}: files {sorted(present ^ set(files))} differ from the manifest's list")
+        for rel, digest in files.items():
+            if _sha256(src / rel) != digest:
+                raise IndexMismatchError(f"{src / rel} is not the file the manifest was saved with")
+        if int(embedder.dim) != manifest["dim"] or getattr(embedder, "name", None) != manifest["embedder"]:
+            raise IndexMismatchError(
+                f"{src} was embedded with {manifest['embedder']!r} (dim {manifest['dim']}), "
+                f"not {getattr(embedder, 'name', None)!r} (dim {embedder.dim})")
+        with open(src / PATTERNS_FILE, encoding="utf-8") as f:
+            patterns = [Pattern.from_dict(json.loads(line)) for line in f if line.strip()]
+        dense = FaissIndex.load(src / DENSE_DIR, gpu=gpu)
+        lexical = LexicalIndex.load(src / LEXICAL_DIR)
+        ids = [p.pattern_id for p in patterns]
+        if len(ids) != manifest["patterns"] or set(ids) != set(dense.ids()) or ids != lexical.ids():
+            raise IndexMismatchError(f"{src}: patterns, dense and lexical indexes hold different pattern ids")
+        return cls(patterns, embedder, dense, lexical)
+
+
+def _hashed_files(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
+                  if p.is_file() and p.name != MANIFEST_FILE and not p.name.startswith("."))
+
+
+def _counts(patterns: list[Pattern]) -> dict[str, int]:
+    counts = dict.fromkeys(KINDS, 0)
+    for p in patterns:
+        counts[p.kind] += 1
+    return counts
+
+
+def build_pattern_index(store: SparqlStore, embedder: Embedder, out_dir: str | os.PathLike) -> dict[str, Any]:
+    """Collect the patterns of ``store``, index them with ``embedder`` and save to ``out_dir``.
+
+    Returns ``{"patterns": n, "counts": {kind: n}, "seconds": {"collect", "index", "save", "total"}}``.
+    """
+    t0 = time.perf_counter()
+    patterns = collect_patterns(store)
+    t1 = time.perf_counter()
+    index = PatternIndex.build(patterns, embedder)
+    t2 = time.perf_counter()
+    index.save(out_dir)
+    t3 = time.perf_counter()
+    return {
+        "patterns": len(patterns),
+        "counts": _counts(patterns),
+        "seconds": {"collect": round(t1 - t0, 3), "index": round(t2 - t1, 3), "save": round(t3 - t2, 3),
+                    "total": round(t3 - t0, 3)},
+    }
