@@ -59,7 +59,7 @@ from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericC
     ValueConstraint
 from dualgraph.query.parse import comparative, parse_question
 from dualgraph.query.patterns import PatternIndex
-from dualgraph.query.coverage import uncovered_words
+from dualgraph.query.coverage import coverage_caps
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, asks_value, named_unit, number, value_in_unit
@@ -329,7 +329,7 @@ class Compiler:
             sparql = f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"
         check_query(sparql)
         out.sparql = sparql
-        confs += _coverage(question, intent, out.covered, bool(products) or any(
+        confs += coverage_caps(question, intent, out.covered, bool(products) or any(
             gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
             for gr in groundings), order_named=bool(intent.attribute) or order is None
             or any(gr.kind == "numeric" and gr.resolved for gr in groundings), trace=trace)
@@ -394,28 +394,6 @@ class Compiler:
         else:
             ans.answer_list = names
         return ans
-
-
-_COMPARATIVE = re.compile(r"(?:\w+est|\w+er|more|most|less|least|fewer|fewest|better|best|worst|worse)", re.I)
-
-
-def _coverage(question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool,
-              trace: list[str]) -> list[float]:
-    """Confidence caps for what the query did not read (see :mod:`dualgraph.query.coverage`)."""
-    extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
-    left = uncovered_words(question, covered, extra=extra)
-    if intent.kind in ("superlative", "compare"):
-        left = [w for w in left if not _COMPARATIVE.fullmatch(w)]
-    caps: list[float] = []
-    if intent.kind in ("superlative", "compare") and not order_named:
-        trace.append("no attribute named to order by: ordering by price is a guess (confidence ≤ 0.3)")
-        caps.append(0.3)
-    if intent.kind in ("list", "count") and not restricts and left:
-        trace.append(f"nothing read restricts the products, yet words are left unread {left} (confidence ≤ 0.3)")
-        caps.append(0.3)
-    elif left:
-        trace.append(f"words left unread: {left}")
-    return caps
 
 
 _YESNO_OPEN = re.compile(r"\s*(?:is|are|was|does|do|did|has|have|can|will|would)\b", re.I)

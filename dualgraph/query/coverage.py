@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["uncovered_words", "SCAFFOLD"]
+from dualgraph.query.model import Intent
+
+__all__ = ["uncovered_words", "coverage_caps", "SCAFFOLD"]
 
 SCAFFOLD = frozenset("""
 a an the and or but nor not no yes of to in on at by for from with without within into onto over under about
@@ -50,3 +52,27 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
             continue
         out.append(low)
     return out
+
+
+_COMPARATIVE = re.compile(r"(?:\w+est|\w+er|more|most|less|least|fewer|fewest|better|best|worst|worse)", re.I)
+
+
+def coverage_caps(question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool,
+              trace: list[str]) -> list[float]:
+    """Confidence caps for what the query did not read: a list or count that nothing read
+    restricts while words are left unread, and a superlative with no attribute to order by
+    (``order_named`` False) are guesses (0.3). Unread words are always put in ``trace``."""
+    extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
+    left = uncovered_words(question, covered, extra=extra)
+    if intent.kind in ("superlative", "compare"):
+        left = [w for w in left if not _COMPARATIVE.fullmatch(w)]
+    caps: list[float] = []
+    if intent.kind in ("superlative", "compare") and not order_named:
+        trace.append("no attribute named to order by: ordering by price is a guess (confidence ≤ 0.3)")
+        caps.append(0.3)
+    if intent.kind in ("list", "count") and not restricts and left:
+        trace.append(f"nothing read restricts the products, yet words are left unread {left} (confidence ≤ 0.3)")
+        caps.append(0.3)
+    elif left:
+        trace.append(f"words left unread: {left}")
+    return caps
