@@ -25,6 +25,10 @@ from dualgraph.skg.quantities import parse_quantity
 __all__ = ["FeatureGrounder"]
 
 
+MAX_TWIN_ENTRIES = 3
+"""Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
+
+
 class FeatureGrounder(NumberGrounder):
     """Grounds features, spec values and prose mentions; a number-grounder underneath, because a
     feature phrase that holds a measurement ("3.5 mm headphone jack") is grounded as that number."""
@@ -158,11 +162,22 @@ class FeatureGrounder(NumberGrounder):
         sep = "[^a-z0-9]"
         rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in wtok) + f"({sep}|$)"
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
-        listed = [v for v in p.values if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"]))]
-        complete = p.distinct_values is not None and p.distinct_values <= len(p.values)
-        # the whole value list is known: name the IRIs; else a word-bounded REGEX reaches every value
-        match_exact = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if complete else None
-        body = p.sparql + " " + (match_exact or match)
+
+        def body_of(pat) -> str:
+            listed = [v for v in pat.values if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"]))]
+            complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
+            # the whole value list is known: name the IRIs; else a word-bounded REGEX reaches every value
+            exact_ = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if complete else None
+            return pat.sparql + " " + (exact_ or match)
+
+        body = body_of(p)
+        # the same exact value listed under other entries that fit the question as well ("Wi-Fi 6E"
+        # under "Top Wi-Fi standard" and under "Wi-Fi standards"): a product with it in either has it
+        twins = [x[1] for x in cands[1:MAX_TWIN_ENTRIES + 1] if x[0][:2] == (level, lex)]
+        if twins and not negated:
+            body = " UNION ".join("{ " + body_of(q) + " }" for q in [p, *twins])
+            trace.append(f"value {phrase!r} is also listed under " + ", ".join(f"{q.section} › {q.entry}" for q in twins)
+                         + ": either entry counts")
         if negated:  # has the entry, with no value naming the phrase: missing data never counts
             inner = body.replace("{s}", "{s}x").replace("{v}", "{v}x")
             snippet = p.sparql + " FILTER NOT EXISTS { " + inner + " }"
