@@ -63,14 +63,16 @@ _NOT_BRAND = frozenset("""which what the a an all any many cheap cheapest best g
 rugged gaming camera small large big compact premium affordable top other some these those smart folding unlocked
 refurbished used dual android ios more most how of are is do does show list find me my for with and or in
 under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available among amongst across from
-by within without between about all""".split())
+by within without between about all every each no none several various both either neither
+such""".split())
 _Q_WORDS = frozenset("""Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
 Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Where When Why My Me It
 That This Than Or And Vs""".split()) | frozenset(
     # function words opening a sentence or clause are capitalised by grammar, never names
     """Across Amongst From To At On By Within Without Under Over Above Below If Given Considering Except
 Including Excluding Besides Also Only Just Out Looking Searching Need Want Say Suppose Count Number Rank Sort
-Return Search Recommend Suggest Help Filter Select Pick Neither Either""".split())
+Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Bottom Every Each All Some No
+Least Most Best First Last Cheapest""".split())
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+)*|\+")
 _NAME_TAIL = frozenset({"Pro", "Max", "Ultra", "Plus", "plus", "mini", "Mini", "Lite", "lite", "FE", "Edge", "+",
                         "Neo", "Prime", "Note", "Fold", "Flip", "Fit"})

@@ -69,6 +69,7 @@ LISTS = [
     ("Show me phones priced up to £500", phones(lambda r: r["price"] <= 500)),
     ("phones with over 5000mAh battery", phones(lambda r: r["bat"] > 5000)),
     ("Which phones have more than 8 GB RAM?", phones(lambda r: r["ram"] > 8)),
+    ("List every phone with at least 8GB of RAM.", phones(lambda r: r["ram"] >= 8)),  # "every" is no brand
     ("phones with a battery exceeding 4,500 mAh", phones(lambda r: r["bat"] > 4500)),
     ("phones with 8GB+ RAM", phones(lambda r: r["ram"] >= 8)),
     ("phones with 256 GB storage or above", phones(lambda r: r["sto"] >= 256)),
@@ -152,6 +153,7 @@ COUNTS = [
 SUPERLATIVES = [
     ("Which is the priciest phone?", top(phone, "price")),
     ("top 3 cheapest phones", top(phone, "price", min, 3)),
+    ("Top 2 cheapest phones with NFC", top(lambda r: phone(r) and bool(r["nfc"]), "price", min, 2)),  # "Top 2" no name
     ("Which phone has the most RAM?", top(phone, "ram")),
     ("Which phone has the smallest screen?", top(phone, "inch", min)),
     ("What's the lightest phone?", top(phone, "wt", min)),
