@@ -52,6 +52,8 @@ def template_text(intent: str, answer_list: list[str] | None, value: Any, *, sou
         elif isinstance(value, (int, float)) and names:
             head += " (" + "; ".join(names) + ")"
         return head
+    if intent == "average" and value is not None:
+        return f"{prefix}On average {_number(value)}."
     if intent == "yesno" and value in ("yes", "no"):
         return f"{prefix}{value.capitalize()}."
     if intent == "describe" and names:

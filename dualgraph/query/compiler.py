@@ -276,7 +276,7 @@ class Compiler:
 
         confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
         order = then = None
-        if intent.kind in ("superlative", "compare"):
+        if intent.kind in ("superlative", "compare", "average"):
             attr = intent.attribute
             if not attr:
                 nums = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
@@ -313,6 +313,10 @@ class Compiler:
                       f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}")
         elif intent.kind == "count":
             sparql = f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
+        elif intent.kind == "average" and order is not None:
+            # one value per product first (a product may carry several rows), then their mean
+            sparql = (f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+                      f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}")
         elif order is not None:
             agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
             agg2, sort2 = ("MAX", "DESC") if intent.then_direction == "max" else ("MIN", "ASC")
@@ -385,6 +389,14 @@ class Compiler:
                 ans.value = ans.answer_list or None
             if len(top) > k:
                 ans.trace.append(f"ties kept: {len(top)} products share the top {k} values")
+        elif intent.kind == "average":
+            row = res.rows[0] if res.rows else {}
+            n = int(row["count"]["value"]) if "count" in row else 0
+            if n and "value" in row:
+                mean = round(float(row["value"]["value"]), 4)
+                ans.value, ans.unit = value_in_unit(self.store, question, mean, comp.order_unit, "", None, ans.trace)
+                ans.trace.append(f"average over {n} products: {ans.value}")
+            ans.answer_list = None
         elif intent.kind == "describe":
             ans.answer_list = names
             ans.value = names[0] if len(names) == 1 else names

@@ -66,8 +66,10 @@ def coverage_caps(question: str, intent: Intent, covered: list[str], restricts: 
     left = uncovered_words(question, covered, extra=extra)
     if intent.kind in ("superlative", "compare"):
         left = [w for w in left if not _COMPARATIVE.fullmatch(w)]
+    elif intent.kind == "average":
+        left = [w for w in left if w not in ("average", "mean")]
     caps: list[float] = []
-    if intent.kind in ("superlative", "compare") and not order_named:
+    if intent.kind in ("superlative", "compare", "average") and not order_named:
         trace.append("no attribute named to order by: ordering by price is a guess (confidence ≤ 0.3)")
         caps.append(0.3)
     if intent.kind in ("list", "count") and not restricts and left:

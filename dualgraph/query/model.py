@@ -77,7 +77,7 @@ class Intent:
     ``then_direction``/``then_attribute``: a superlative's tie-breaker ("... at the lowest price").
     """
 
-    kind: Literal["list", "count", "superlative", "compare", "describe", "yesno"] = "list"
+    kind: Literal["list", "count", "superlative", "compare", "describe", "yesno", "average"] = "list"
     attribute: str = ""
     direction: Literal["max", "min"] | None = None
     k: int = 1

@@ -27,7 +27,7 @@ import re
 from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span,
                                    ValueConstraint)
 from dualgraph.query.parse_links import measured_by, versions
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, find_numeric
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
 from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
 from dualgraph.skg.quantities import normalise_unit, parse_quantity
 
@@ -322,6 +322,13 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
                  r"overview)\s+(?:of|for|on)\b|\bwhat\s+(?:are|is)\s+the\s+specs?\b", low):
         trace.append("intent describe")
         return Intent("describe")
+    if avg := re.search(r"\b(?:average|mean)\b", low):
+        attr = attribute_near(q, avg.end())
+        rest = re.sub(r"\b(\w{3,}?)s\b", r"\1", _blank(q, [(n.span.start, n.span.end) for n in numerics]))
+        if not attr and (m := ATTRIBUTE_RE.search(rest)):  # plural attribute words read as singular
+            attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
+        trace.append(f"intent average of {attr or '?'}")
+        return Intent("average", attr)
     if (cmp := _comparative(q, low)) and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
         word, direction, attr = cmp
         trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
