@@ -60,6 +60,7 @@ from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericC
 from dualgraph.query.parse import comparative, parse_question
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.coverage import coverage_caps
+from dualgraph.query.relative import relative_blocks, relative_phrase
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, asks_value, named_unit, number, value_in_unit
@@ -87,6 +88,7 @@ class Compiled:
     named_groups: list[list[str]] = field(default_factory=list)
     covered: list[str] = field(default_factory=list)
     """The question's phrases read as constraints, names or scope (after catalog spotting)."""
+    covered_extra: list[str] = field(default_factory=list)
     """The product IRIs of each resolved named product/range, in question order."""
     order_unit: str | None = None
     """The unit (canonical) of the superlative/compare ordering value; ``None`` for prices and counts."""
@@ -230,12 +232,34 @@ class Compiler:
             intent = out.intent = Intent("superlative", asked, "max")
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
+        # "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer
+        rel = None
+        if intent.kind in ("list", "count") and len(named_ok) == 1:
+            ref = named_ok[0]
+            nums = [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
+            if how := relative_phrase(question, ref.source.span.start, nums):
+                gr = g.attribute(how[1], trace, scope=in_scope)
+                if gr.resolved:
+                    rel = (how[0], gr, list(ref.products), id(ref))
+                    trace.append(f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} "
+                                 f"is {how[0]} its value")
+                    # words of the comparison itself ("same", "bigger battery") are no conditions
+                    inside = [i for i, gc in enumerate(groundings) if gc.source in constraints
+                              and how[2] <= gc.source.span.start < ref.source.span.start
+                              and not isinstance(gc.source, NumericConstraint)]
+                    for i in inside:
+                        groundings[i].resolved = False
+                        groundings[i].kind = "relative"
+                        trace.append(f"{groundings[i].source.span.text!r} is part of the comparison, not a condition")
+                    out.covered_extra = [question[how[2]:ref.source.span.start], how[1]]
         # named products
         needs_named = intent.kind in ("compare", "describe") or intent.kind == "yesno" and bool(named)
         if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
             trace.append("yes/no with no product named: yes when any product in scope qualifies")
         products: list[str] = []
         for ge in named:
+            if rel is not None and id(ge) == rel[3]:
+                continue
             if ge.resolved:
                 products += [p for p in ge.products if p not in products]
             elif _sentence_word(question, ge.source):
@@ -250,10 +274,11 @@ class Compiler:
             out.confidence = 0.1
             return out
         out.named_products = products
-        out.named_groups = [list(ge.products) for ge in named if ge.resolved and ge.products]
+        out.named_groups = [list(ge.products) for ge in named if ge.resolved and ge.products
+                            and (rel is None or id(ge) != rel[3])]
         # what of the question became constraints, names or scope: a phrase outside these was not read
         out.covered = [x.span.text for x in [*constraints, *entities]] + [
-            c.attribute for c in constraints if getattr(c, "attribute", "")]
+            c.attribute for c in constraints if getattr(c, "attribute", "")] + out.covered_extra
 
         blocks: list[str] = []
         filters: list[str] = []
@@ -263,7 +288,7 @@ class Compiler:
         i = 0
         for gr in scope + groundings[len(named) + len(scope):]:
             if not gr.resolved:
-                if gr.kind != "category":
+                if gr.kind not in ("category", "relative"):
                     penalty *= 0.5
                 continue
             if gr.name_filter:
@@ -275,6 +300,11 @@ class Compiler:
                 filters += [f.replace("{v}", v) for f in gr.filters]
 
         confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
+        if rel is not None:
+            rel_blocks, rel_filter = relative_blocks(rel[0], rel[1].snippet, rel[2])
+            blocks += rel_blocks
+            filters.append(rel_filter)
+            confs.append(rel[1].confidence)
         order = then = None
         if intent.kind in ("superlative", "compare", "average"):
             attr = intent.attribute
@@ -333,7 +363,7 @@ class Compiler:
             sparql = f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"
         check_query(sparql)
         out.sparql = sparql
-        confs += coverage_caps(question, intent, out.covered, bool(products) or any(
+        confs += coverage_caps(question, intent, out.covered, bool(products) or rel is not None or any(
             gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
             for gr in groundings), order_named=bool(intent.attribute) or order is None
             or any(gr.kind == "numeric" and gr.resolved for gr in groundings), trace=trace)

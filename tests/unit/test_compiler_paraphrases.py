@@ -137,6 +137,9 @@ LISTS = [
     ("phones cheaper than the Orbit Phone 7", phones(lambda r: r["price"] < row("Orbit Phone 7")["price"])),
     ("Which phones have the same RAM as the Orbit Flip7?",
      phones(lambda r: r["ram"] == row("Orbit Flip7")["ram"] and r["name"] != "Orbit Flip7")),
+    ("zenith phones with a larger screen than that of the Nova Lite",
+     phones(lambda r: brand("Zenith")(r) and r["inch"] > row("Nova Lite")["inch"])),
+    ("Which phones weigh less than the Zenith Basic?", phones(lambda r: r["wt"] < row("Zenith Basic")["wt"])),
 ]
 
 COUNTS = [
@@ -218,12 +221,6 @@ YESNO = [
 ]
 
 XFAIL: dict[str, str] = {
-    "Which phones have a bigger battery than the Nova Lite?":
-        "a comparison with a named product's value (a sub-query on that product) is no query form yet",
-    "phones cheaper than the Orbit Phone 7":
-        "a comparison with a named product's value (a sub-query on that product) is no query form yet",
-    "Which phones have the same RAM as the Orbit Flip7?":
-        "equality with a named product's value is no query form yet",
     "Which is the 2nd heaviest phone?": "ordinals (2nd, second) are not read: a rank, not a top-k",
 }
 
