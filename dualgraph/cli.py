@@ -236,6 +236,30 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     return 0 if record.error is None else 1
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from dualgraph.answer.engine import EngineSpec
+
+    try:
+        from dualgraph.serve.app import ServeConfig, run
+        import ray.serve  # noqa: F401 - fail early when the extra is missing
+    except ImportError as e:
+        print(f"dualgraph serve: Ray Serve is not installed ({e}); pip install 'dualgraph[serve]'", file=sys.stderr)
+        return 2
+    try:
+        config = _ask_config(args)
+    except ValueError as e:
+        print(f"dualgraph serve: {e}", file=sys.stderr)
+        return 2
+    index = Path(args.index).resolve()
+    if not (index / "manifest.json").is_file():
+        print(f"dualgraph serve: {index} is not an index directory (no manifest.json)", file=sys.stderr)
+        return 2
+    print(f"serving {index} on http://{args.host}:{args.port}{'/'} (strategy {config.strategy}); Ctrl-C stops")
+    run(EngineSpec(index_dir=index, config=config),
+        ServeConfig(host=args.host, port=args.port, replicas=args.replicas, max_batch_size=args.max_batch))
+    return 0
+
+
 def _cmd_import_icecat(args: argparse.Namespace) -> int:
     from dualgraph.corpus.icecat import import_icecat
 
@@ -327,6 +351,20 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--llm-model", help="model name sent to the LLM server")
     ak.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     ak.set_defaults(func=_cmd_ask)
+
+    sv = sub.add_parser("serve", help="answer questions over HTTP with Ray Serve (batched; the `serve` extra)")
+    sv.add_argument("--index", required=True, help="index directory")
+    sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
+    sv.add_argument("--port", type=int, default=8000, help="HTTP port")
+    sv.add_argument("--replicas", type=int, default=1, help="engine replicas")
+    sv.add_argument("--max-batch", type=int, default=16, help="most questions per engine call")
+    sv.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="default strategy")
+    sv.add_argument("--names", choices=["product", "range", "auto"], default="auto", help="what answers name")
+    sv.add_argument("--currency", help="currency of bare prices")
+    sv.add_argument("--llm-url", help="an OpenAI-compatible server")
+    sv.add_argument("--llm-model", help="model name sent to the LLM server")
+    sv.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
+    sv.set_defaults(func=_cmd_serve)
 
     from dualgraph.eval.cli import add_eval_parser
 

@@ -1,0 +1,1 @@
+"""Serving answers over HTTP with Ray Serve (the ``serve`` extra)."""
