@@ -45,31 +45,36 @@ opening a sentence ("Gaming matters most …") that names nothing is not counted
 name. Constraints whose grounding is unresolved are left out (and in the trace); an unresolved
 named product makes compare/describe/yesno fail with ``error``.
 Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select``).
+
+:class:`Compiler` decides; the parts it puts together each have a module of their own:
+
+- :mod:`~dualgraph.query.number_hints`: what a number with no attribute measures;
+- :mod:`~dualgraph.query.names_and_scope`: the question's names and scope, grounded;
+- :mod:`~dualgraph.query.emit`: the SPARQL text, per intent;
+- :mod:`~dualgraph.query.read_answer`: the rows read into the answer, per intent.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from dualgraph.query.coverage import coverage_caps
+from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
-from dualgraph.query.model import EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, \
-    ValueConstraint
+from dualgraph.query.model import FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, ValueConstraint
+from dualgraph.query.names_and_scope import ground_names, sentence_word
+from dualgraph.query.number_hints import attr_hint, measure_words
 from dualgraph.query.parse import comparative, parse_question
 from dualgraph.query.patterns import PatternIndex
-from dualgraph.query.coverage import coverage_caps
+from dualgraph.query.read_answer import read_answer
 from dualgraph.query.relative import relative_blocks, relative_phrase
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
-from dualgraph.query.value_answer import asked_attribute, asks_value, named_unit, number, value_in_unit
+from dualgraph.query.value_answer import asked_attribute, named_unit
 
 __all__ = ["Compiled", "Answer", "Compiler"]
-
-_NAMED = ("product", "range", "unknown")
-_HINT_STOP = frozenset("""and or but with without under over below above for that which in on at from than by to
-is are does do has have can the a an of priced costing price phones phone""".split())
 
 
 @dataclass(slots=True)
@@ -115,16 +120,6 @@ class Answer:
     """The question's phrases the compiler read as constraints, names or scope."""
 
 
-def _attr_hint(q: str, end: int) -> str:
-    """Words right after a number ("at least 8 *cores*"), when the parser found no attribute."""
-    words = []
-    for w in re.findall(r"[A-Za-z][\w-]*|[^\sA-Za-z]", q[end:])[:4]:
-        if not re.match(r"[A-Za-z]", w) or w.casefold() in _HINT_STOP:
-            break
-        words.append(w)
-    return " ".join(words[:3])
-
-
 class Compiler:
     """Compile questions over ``store`` with the pattern index built from it.
 
@@ -157,38 +152,8 @@ class Compiler:
 
         entities, constraints = self.spotter.apply(question, list(parsed.entities), constraints, trace)
         # an unknown word right after a number with no attribute says what it measures: "a 1 TB SSD"
-        hints: dict[int, str] = {}
-        for c in constraints:
-            if isinstance(c, NumericConstraint) and not c.attribute and c.unit:
-                nxt = [e for e in entities if e.kind == "unknown" and e.span.start > c.span.end
-                       and not question[c.span.end:e.span.start].strip()]
-                if nxt:
-                    entities.remove(nxt[0])
-                    hints[id(c)] = nxt[0].phrase
-                    trace.append(f"{nxt[0].phrase!r} after {c.span.text!r}: what it measures, not a name")
-
-        # entities (a "=" number right after a name is part of it: "Alpha One 128GB")
-        named: list[Grounding] = []
-        scope: list[Grounding] = []
-        for e in entities:
-            if e.kind in _NAMED:
-                after = [c for c in constraints if isinstance(c, NumericConstraint) and c.op == "="
-                         and c.span.start >= e.span.end and not question[e.span.end:c.span.start].strip()]
-                if after:
-                    c = after[0]
-                    merged = EntityRef(type(e.span)(e.span.start, c.span.end, question[e.span.start:c.span.end]),
-                                       question[e.span.start:c.span.end], e.kind)
-                    gm = g.entity(merged, trace)
-                    if gm.resolved:
-                        trace.append(f"{c.span.text!r} read as part of the name {merged.phrase!r}")
-                        constraints.remove(c)
-                        named.append(gm)
-                        continue
-                ge = g.entity(e, trace)
-                named.append(ge)
-            else:
-                scope.append(g.entity(e, trace))
-        scope = _union_categories(scope, trace)
+        entities, hints = measure_words(question, entities, constraints, trace)
+        named, scope, constraints = ground_names(g, question, entities, constraints, trace)
         groundings += named + scope
 
         # the entries the products in scope have (category, named products, brand): see entry_choice
@@ -201,7 +166,7 @@ class Compiler:
                                  [gr.name_filter for gr in within if gr.name_filter])
         for c in constraints:
             if isinstance(c, NumericConstraint):
-                hint = "" if c.attribute else hints.get(id(c)) or _attr_hint(question, c.span.end)
+                hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
                 gc = g.numeric(c, trace, hint=hint, scope=in_scope)
             elif isinstance(c, FeatureConstraint):
                 gc = g.feature(c, trace, scope=in_scope)
@@ -262,7 +227,7 @@ class Compiler:
                 continue
             if ge.resolved:
                 products += [p for p in ge.products if p not in products]
-            elif _sentence_word(question, ge.source):
+            elif sentence_word(question, ge.source):
                 trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
             else:
                 penalty *= 0.5
@@ -280,24 +245,11 @@ class Compiler:
         out.covered = [x.span.text for x in [*constraints, *entities]] + [
             c.attribute for c in constraints if getattr(c, "attribute", "")] + out.covered_extra
 
-        blocks: list[str] = []
-        filters: list[str] = []
-        if products:
-            blocks.append("VALUES ?p { " + " ".join(f"<{p}>" for p in products) + " }")
-        filters += [ge.name_filter for ge in named if ge.resolved and ge.name_filter]
-        i = 0
-        for gr in scope + groundings[len(named) + len(scope):]:
-            if not gr.resolved:
-                if gr.kind not in ("category", "relative"):
-                    penalty *= 0.5
-                continue
-            if gr.name_filter:
-                filters.append(gr.name_filter)
-            if gr.snippet:
-                i += 1
-                s, v = f"?s{i}", f"?v{i}"
-                blocks.append(gr.snippet.replace("{s}", s).replace("{v}", v))
-                filters += [f.replace("{v}", v) for f in gr.filters]
+        rest = scope + groundings[len(named) + len(scope):]
+        for gr in rest:
+            if not gr.resolved and gr.kind not in ("category", "relative"):
+                penalty *= 0.5
+        blocks, filters = where_clauses(products, named, rest)
 
         confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
         if rel is not None:
@@ -334,33 +286,8 @@ class Compiler:
                     trace.append(f"ties on {attr or 'price'!r} broken by {intent.then_direction} "
                                  f"{intent.then_attribute!r}")
 
-        where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
-        where += [f"FILTER({f})" for f in filters]
-        body = "\n  ".join(where)
-        if intent.kind == "count" and self.count_ranges:
-            # a variant without a range counts as its own range
-            sparql = (f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
-                      f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}")
-        elif intent.kind == "count":
-            sparql = f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
-        elif intent.kind == "average" and order is not None:
-            # one value per product first (a product may carry several rows), then their mean
-            sparql = (f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
-                      f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}")
-        elif order is not None:
-            agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
-            agg2, sort2 = ("MAX", "DESC") if intent.then_direction == "max" else ("MIN", "ASC")
-            second = f" ({agg2}(?val2) AS ?value2)" if then is not None else ""
-            sparql = (f"SELECT ?p ?name ({agg}(?val) AS ?value){second} WHERE {{\n  {body}\n}}\n"
-                      f"GROUP BY ?p ?name\nORDER BY {sort}(?value) "
-                      + (f"{sort2}(?value2) " if then is not None else "") + "?name")
-        elif intent.kind == "describe":
-            sparql = ("SELECT ?p ?name ?section ?entry ?value WHERE {\n  " + body +
-                      "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
-                      "  ?e skg:hasName ?entry . OPTIONAL { ?e skg:inSection/skg:hasName ?section }\n"
-                      "  ?vv skg:hasName ?value .\n}\nORDER BY ?name ?section ?entry ?value")
-        else:
-            sparql = f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"
+        sparql = select_query(intent, blocks, filters, ordered=order is not None, tie_broken=then is not None,
+                              count_ranges=self.count_ranges)
         check_query(sparql)
         out.sparql = sparql
         confs += coverage_caps(question, intent, out.covered, bool(products) or rel is not None or any(
@@ -394,103 +321,6 @@ class Compiler:
         ans.rows, ans.truncated = res.rows, res.truncated
         if res.truncated:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
-        names = _distinct(r["name"]["value"] for r in res.rows if "name" in r)
-        if intent.kind == "count":
-            ans.value = int(res.rows[0]["count"]["value"]) if res.rows else 0
-        elif intent.kind in ("superlative", "compare"):
-            k = 1 if intent.kind == "compare" else max(1, intent.k)
-            top = _top_with_ties(res.rows, k)
-            ans.answer_list = _distinct(r["name"]["value"] for r in top)
-            if intent.kind == "superlative" and top and asks_value(question, intent.attribute):
-                ans.value = number(top[0]["value"]["value"])  # "what is the lowest price …": the number
-                ans.value, ans.unit = value_in_unit(self.store, question, ans.value, comp.order_unit,
-                                                    comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace)
-                ans.trace.append(f"the question asks for the value: {ans.value}")
-            elif intent.kind == "compare" and _YESNO_OPEN.match(question) and len(comp.named_groups) >= 2:
-                # "Is X heavier than Y?": yes when the first product named wins alone
-                won = {r["p"]["value"] for r in top if "p" in r}
-                first, rest = set(comp.named_groups[0]), {p for g in comp.named_groups[1:] for p in g}
-                ans.value = "yes" if won & first and not won & rest else "no"
-                ans.trace.append("a yes/no comparison: the first product named "
-                                 + ("wins" if ans.value == "yes" else "does not win"))
-            elif k == 1:  # one name; ties stay in answer_list, the first by name is the value
-                ans.value = ans.answer_list[0] if ans.answer_list else None
-            else:
-                ans.value = ans.answer_list or None
-            if len(top) > k:
-                ans.trace.append(f"ties kept: {len(top)} products share the top {k} values")
-        elif intent.kind == "average":
-            row = res.rows[0] if res.rows else {}
-            n = int(row["count"]["value"]) if "count" in row else 0
-            if n and "value" in row:
-                mean = round(float(row["value"]["value"]), 4)
-                ans.value, ans.unit = value_in_unit(self.store, question, mean, comp.order_unit, "", None, ans.trace)
-                ans.trace.append(f"average over {n} products: {ans.value}")
-            ans.answer_list = None
-        elif intent.kind == "describe":
-            ans.answer_list = names
-            ans.value = names[0] if len(names) == 1 else names
-        elif intent.kind == "yesno":
-            ans.answer_list = names
-            ans.value = "yes" if names else "no"
-        else:
-            ans.answer_list = names
+        read_answer(self.store, question, comp, ans)
         return ans
 
-
-_YESNO_OPEN = re.compile(r"\s*(?:is|are|was|does|do|did|has|have|can|will|would)\b", re.I)
-
-
-def _sentence_word(question: str, e: Any) -> bool:
-    """Whether an unresolved name is one plain word opening a sentence ("Gaming matters most …"):
-    capitalised by grammar, no digit, not spelled like a model name."""
-    if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
-        return False
-    return not question[:e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[:e.span.start]))
-
-
-def _union_categories(scope: list[Grounding], trace: list[str]) -> list[Grounding]:
-    """Several categories in one question are alternatives ("laptops or desktop PCs"), never all
-    at once: their products are united in one block."""
-    cats = [gr for gr in scope if gr.kind == "category" and gr.resolved and gr.snippet]
-    if len(cats) < 2:
-        return scope
-    iris = list(dict.fromkeys(re.findall(r"<[^>]+>", " ".join(gr.snippet for gr in cats))))
-    merged = Grounding(cats[0].source, "category",
-                       snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
-                       confidence=min(gr.confidence for gr in cats),
-                       candidates=[c for gr in cats for c in gr.candidates])
-    trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
-    rest = [gr for gr in scope if gr not in cats]
-    return [merged, *rest]
-
-
-def _distinct(items) -> list[str]:
-    seen: dict[str, None] = {}
-    for x in items:
-        seen.setdefault(x, None)
-    return list(seen)
-
-
-def _top_with_ties(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
-    """Rows (already ordered best first) up to the ``k``-th product, plus every row tied with it.
-
-    >>> r = [{"value": {"value": v}} for v in ("9", "7", "7", "5")]
-    >>> len(_top_with_ties(r, 2)), len(_top_with_ties(r, 1)), len(_top_with_ties(r, 4))
-    (3, 1, 4)
-    """
-    rows = [r for r in rows if "value" in r]
-    if len(rows) <= k:
-        return rows
-
-    def key(r: dict[str, Any]) -> tuple[float, ...]:  # a tie-breaker's value is part of the rank
-        return tuple(float(r[v]["value"]) for v in ("value", "value2") if v in r)
-
-    cut = key(rows[k - 1])
-    out = rows[:k]
-    for r in rows[k:]:
-        if key(r) == cut:
-            out.append(r)
-        else:
-            break
-    return out

@@ -1,0 +1,80 @@
+"""The question's entities grounded: names (products, ranges, words no parser knows) and scope
+(brands, categories).
+
+A number written right after a name is part of it ("Alpha One 128GB") when the longer name
+resolves; several categories are alternatives, united in one block; a capitalised plain word
+opening a sentence ("Gaming matters most …") that names nothing is no unresolved name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from dualgraph.query.grounding import Grounder, Grounding
+from dualgraph.query.model import EntityRef, NumericConstraint
+
+__all__ = ["NAMED", "ground_names", "sentence_word"]
+
+NAMED = ("product", "range", "unknown")
+"""The entity kinds that name products (the others restrict the scope)."""
+
+
+def ground_names(g: Grounder, question: str, entities: list[EntityRef], constraints: list[Any],
+                 trace: list[str]) -> tuple[list[Grounding], list[Grounding], list[Any]]:
+    """The named products' groundings, the scope's, and the ``constraints`` less the numbers read
+    as part of a name."""
+    constraints = list(constraints)
+    named: list[Grounding] = []
+    scope: list[Grounding] = []
+    for e in entities:
+        if e.kind in NAMED:
+            after = [c for c in constraints if isinstance(c, NumericConstraint) and c.op == "="
+                     and c.span.start >= e.span.end and not question[e.span.end:c.span.start].strip()]
+            if after:
+                c = after[0]
+                merged = EntityRef(type(e.span)(e.span.start, c.span.end, question[e.span.start:c.span.end]),
+                                   question[e.span.start:c.span.end], e.kind)
+                gm = g.entity(merged, trace)
+                if gm.resolved:
+                    trace.append(f"{c.span.text!r} read as part of the name {merged.phrase!r}")
+                    constraints.remove(c)
+                    named.append(gm)
+                    continue
+            ge = g.entity(e, trace)
+            named.append(ge)
+        else:
+            scope.append(g.entity(e, trace))
+    return named, _united_categories(scope, trace), constraints
+
+
+def _united_categories(scope: list[Grounding], trace: list[str]) -> list[Grounding]:
+    """Several categories in one question are alternatives ("laptops or desktop PCs"), never all
+    at once: their products are united in one block."""
+    cats = [gr for gr in scope if gr.kind == "category" and gr.resolved and gr.snippet]
+    if len(cats) < 2:
+        return scope
+    iris = list(dict.fromkeys(re.findall(r"<[^>]+>", " ".join(gr.snippet for gr in cats))))
+    merged = Grounding(cats[0].source, "category",
+                       snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
+                       confidence=min(gr.confidence for gr in cats),
+                       candidates=[c for gr in cats for c in gr.candidates])
+    trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
+    rest = [gr for gr in scope if gr not in cats]
+    return [merged, *rest]
+
+
+def sentence_word(question: str, e: Any) -> bool:
+    """Whether an unresolved name is one plain word opening a sentence ("Gaming matters most …"):
+    capitalised by grammar, no digit, not spelled like a model name.
+
+    >>> from dualgraph.query.model import Span
+    >>> q = "Gaming matters most. Which phone?"
+    >>> sentence_word(q, EntityRef(Span(0, 6, "Gaming"), "Gaming", "unknown"))
+    True
+    >>> sentence_word("Is the Nova better?", EntityRef(Span(7, 11, "Nova"), "Nova", "unknown"))
+    False
+    """
+    if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
+        return False
+    return not question[:e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[:e.span.start]))
