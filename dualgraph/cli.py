@@ -104,11 +104,9 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
 
 def _index_embedder(index: Path):
     """The (cached) embedder an index was built with, so queries land in the same vector space."""
-    from dualgraph.models.factory import ModelsConfig, build_models
+    from dualgraph.models.factory import build_models, index_models
 
-    saved = index / "models.json"
-    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
-    embedder, _ = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": None}))
+    embedder, _ = build_models(index_models(index).model_copy(update={"llm": None}))
     return embedder
 
 

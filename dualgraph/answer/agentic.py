@@ -17,8 +17,7 @@ is configured and uses it as its fallback.
 
 from __future__ import annotations
 
-from dualgraph.answer.sources import SourceResult
-from dualgraph.answer.strategies import LIST_INTENTS, Outcome, Toolkit, ignored_condition, needs_fallback
+from dualgraph.answer.strategies import LIST_INTENTS, Outcome, Toolkit, ignored_condition, needs_fallback, reconcile
 
 __all__ = ["Planner"]
 
@@ -59,35 +58,6 @@ class Planner:
                 o.trace.append("step 3: consult the text")
             o.route.append("tkg")
             o.used.append(t)
-            o.result = self._reconcile(first[i], t, o.trace, confident=probe)
+            o.result = reconcile(first[i], t, o.trace, confident=probe, any_intent=True)
             o.trace.append("step 4: stop")
         return outcomes
-
-    @staticmethod
-    def _reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False) -> SourceResult:
-        if txt.error:
-            trace.append(f"text failed ({txt.error}); keeping the specs' answer")
-            return sym
-        anchored = txt.confidence >= 0.8
-        if sym.answer_list and txt.answer_list and not sym.error:
-            both = [p for p in sym.answer_list if p in set(txt.answer_list)]
-            if both:
-                trace.append(f"both views agree on {len(both)} products: the overlap is the answer")
-                return SourceResult("skg+tkg", intent=sym.intent, answer_list=both,
-                                    value=(("yes" if both else "no") if sym.intent == "yesno" else
-                                           (both[0] if sym.intent in ("superlative", "compare", "describe") else
-                                            (len(both) if sym.intent == "count" else None))),
-                                    confidence=max(sym.confidence, txt.confidence),
-                                    context=sym.context + "\n\n" + txt.context, sparql=sym.sparql, rows=sym.rows,
-                                    rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
-        if confident and sym.sparql and not sym.error:
-            trace.append("the views share no product; the specs' answer passed its checks and stands")
-            return sym
-        if anchored and not txt.empty:
-            trace.append("the text is anchored on a phrase of the question: its answer stands")
-            return txt
-        if sym.sparql and not sym.error:
-            trace.append("the text is only a guess; keeping the specs' answer")
-            return sym
-        trace.append("the specs failed; the text's best guess stands")
-        return txt

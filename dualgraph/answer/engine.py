@@ -77,7 +77,7 @@ class QAEngine:
         from dualgraph.answer.router import ExampleRouter, LLMRouter
         from dualgraph.answer.sources import SymbolicSource, TextualSource
         from dualgraph.models.base import TokenMeter
-        from dualgraph.models.factory import ModelsConfig, build_models
+        from dualgraph.models.factory import build_models, index_models
         from dualgraph.query.compiler import Compiler
         from dualgraph.query.patterns import PatternIndex
         from dualgraph.stores.factory import load_store_config, open_store
@@ -88,11 +88,8 @@ class QAEngine:
         index = Path(index_dir)
         if not (index / "manifest.json").is_file():
             raise FileNotFoundError(f"{index} is not an index directory (no manifest.json): run `dualgraph index` first")
-        saved = index / "models.json"
-        models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
         meter = TokenMeter()
-        embedder, llm = build_models(models.model_copy(update={"cache_dir": index / "cache", "llm": config.llm}),
-                                     meter=meter)
+        embedder, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
         store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
         patterns = PatternIndex.load(index / "patterns", embedder)
         names = AnswerNames.detect(store, config.names)

@@ -86,19 +86,22 @@ def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_co
     return None
 
 
-def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False) -> SourceResult:
+def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False,
+              any_intent: bool = False) -> SourceResult:
     """The answer after a fallback (see the module docstring). ``confident``: the symbolic
-    answer passed its checks (the text was only probed), so only an overlap may narrow it."""
+    answer passed its checks (the text was only probed), so only an overlap may narrow it.
+    ``any_intent``: overlap the products of any intent, not only lists (the agentic plan),
+    the value following the overlap (its first product, or its size for a count)."""
     if txt.error:
         trace.append(f"text failed too ({txt.error}); keeping the symbolic answer")
         return sym
-    if sym.answer_list and txt.answer_list and sym.intent in LIST_INTENTS and not sym.error:
+    if sym.answer_list and txt.answer_list and (any_intent or sym.intent in LIST_INTENTS) and not sym.error:
         both = [p for p in sym.answer_list if p in set(txt.answer_list)]
         if both:
             trace.append(f"specs and text agree on {len(both)} of {len(sym.answer_list)}/{len(txt.answer_list)} products:"
                          " the overlap is the answer")
             joint = SourceResult("skg+tkg", intent=sym.intent, answer_list=both,
-                                 value=("yes" if both else "no") if sym.intent == "yesno" else None,
+                                 value=_overlap_value(sym.intent, both),
                                  confidence=max(sym.confidence, txt.confidence), context=sym.context + "\n\n" + txt.context,
                                  sparql=sym.sparql, rows=sym.rows, rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
             return joint
@@ -111,6 +114,14 @@ def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confide
         return sym
     trace.append("the text's answer replaces the symbolic one")
     return txt
+
+
+def _overlap_value(intent: str, both: list[str]):
+    if intent == "yesno":
+        return "yes" if both else "no"
+    if intent in ("superlative", "compare", "describe"):
+        return both[0]
+    return len(both) if intent == "count" else None
 
 
 def ignored_condition(sym: SourceResult, txt: SourceResult) -> str | None:

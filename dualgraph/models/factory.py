@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dualgraph.models.base import LLM, Embedder, TokenMeter
 from dualgraph.models.cache import CachedEmbedder, CachedLLM
 
-__all__ = ["EmbedderConfig", "LLMConfig", "ModelsConfig", "build_models", "CACHE_FILE"]
+__all__ = ["EmbedderConfig", "LLMConfig", "ModelsConfig", "build_models", "index_models", "CACHE_FILE"]
 
 CACHE_FILE = "responses.sqlite"
 
@@ -74,6 +74,14 @@ class ModelsConfig(BaseModel):
     llm: LLMConfig | None = Field(None, description="The chat model; None (the default) runs without any LLM.")
     cache_dir: Path = Field(Path(".dualgraph-cache"), description=f"Directory of the response cache file ({CACHE_FILE}), "
                             "shared by processes; delete it to forget every cached answer.")
+
+
+def index_models(index_dir: str | Path) -> ModelsConfig:
+    """The models an index was built with (its ``models.json``; defaults for older indexes),
+    with the response cache in the index, so queries embed in the index's vector space."""
+    saved = Path(index_dir) / "models.json"
+    models = ModelsConfig.model_validate_json(saved.read_text(encoding="utf-8")) if saved.is_file() else ModelsConfig()
+    return models.model_copy(update={"cache_dir": Path(index_dir) / "cache"})
 
 
 def build_models(config: ModelsConfig, *, meter: TokenMeter | None = None) -> tuple[Embedder, LLM | None]:

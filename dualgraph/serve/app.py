@@ -20,8 +20,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from dualgraph.answer.engine import EngineSpec
-from dualgraph.answer.record import error_record
 from dualgraph.answer.strategies import STRATEGIES
+from dualgraph.pipeline.bulk_answer import answer_items
 
 __all__ = ["ServeConfig", "build_app", "run"]
 
@@ -57,21 +57,12 @@ def _deployment(config: ServeConfig):
                 by_strategy.setdefault(strategy, []).append(i)
             for strategy, idx in by_strategy.items():
                 batch = [(items[i][0], items[i][1]) for i in idx]
-                try:
-                    records = self.engine.answer_batch(batch, strategy=strategy)
-                except Exception:  # noqa: BLE001 - find the question that broke the batch
-                    records = [self._alone(qid, q, strategy) for qid, q in batch]
+                # bulk answering's batch call: a question that breaks the batch gets its own error record
+                records = answer_items(self.engine, batch, strategy=strategy)
                 for i, r in zip(idx, records):
                     out[i] = r.model_dump(mode="json")
                     out[i]["batch_size"] = len(batch)  # how many questions shared the engine call
             return [out[i] for i in range(len(items))]
-
-        def _alone(self, qid: str, question: str, strategy: str):
-            t0 = time.perf_counter()
-            try:
-                return self.engine.answer_batch([(qid, question)], strategy=strategy)[0]
-            except Exception as e:  # noqa: BLE001 - this question's own failure, reported in its record
-                return error_record(qid, question, strategy, e, latency_s=time.perf_counter() - t0)
 
         async def __call__(self, request: Request):
             if request.method == "GET":

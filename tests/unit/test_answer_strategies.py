@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from dualgraph.answer.agentic import Planner
 from dualgraph.answer.sources import SourceResult, TextualSource, plain_rows
 from dualgraph.answer.strategies import STRATEGIES, Toolkit, needs_fallback, reconcile, run_strategy
 
@@ -104,12 +103,12 @@ def test_when_the_specs_failed_even_a_guess_stands():
     assert reconcile(SourceResult("skg", error="no such product"), t, []) is t
 
 
-def test_planner_reconcile_sets_the_value_of_the_intent():
-    both = Planner._reconcile(skg(intent="count", answer_list=["A", "B"], value=2, confidence=0.4),
-                              tkg(intent="count", answer_list=["B"], value=1, confidence=0.8), [])
+def test_reconcile_for_the_planner_sets_the_value_of_the_intent():
+    both = reconcile(skg(intent="count", answer_list=["A", "B"], value=2, confidence=0.4),
+                     tkg(intent="count", answer_list=["B"], value=1, confidence=0.8), [], any_intent=True)
     assert (both.answer_list, both.value) == (["B"], 1)
-    best = Planner._reconcile(skg(intent="superlative", answer_list=["A", "B"], value="A", confidence=0.4),
-                              tkg(intent="superlative", answer_list=["B", "A"], confidence=0.8), [])
+    best = reconcile(skg(intent="superlative", answer_list=["A", "B"], value="A", confidence=0.4),
+                     tkg(intent="superlative", answer_list=["B", "A"], confidence=0.8), [], any_intent=True)
     assert (best.answer_list, best.value) == (["A", "B"], "A")
 
 
