@@ -64,8 +64,10 @@ def main() -> None:
     queries = [q for q in compiled if q]
     store = engine.kit.symbolic.compiler.store
     base = _timed(lambda: [run_select(store, q) for q in queries], args.repeat)
-    print(f"{n} questions, {len(queries)} compiled to SPARQL; baseline (run those queries only): "
-          f"{base:.3f} s, {len(queries) / base:.1f} queries/s")
+    print(
+        f"{n} questions, {len(queries)} compiled to SPARQL; baseline (run those queries only): "
+        f"{base:.3f} s, {len(queries) / base:.1f} queries/s"
+    )
     print(f"{'strategy':15s} {'q/s':>8s} {'ms/q p50':>9s} {'ms/q max':>9s} {'ours/baseline time':>19s}")
     for name in args.strategies.split(","):
         lat: list[float] = []
@@ -73,7 +75,7 @@ def main() -> None:
         def run() -> None:
             lat.clear()
             for i in range(0, n, args.batch):
-                batch = items[i:i + args.batch]
+                batch = items[i : i + args.batch]
                 lat.extend(r.latency_s for r in engine.answer_batch(batch, strategy=name))
 
         t = _timed(run, args.repeat)
@@ -87,11 +89,18 @@ def main() -> None:
             cfg = BulkAnswerConfig(runner="ray", batch_size=args.batch, resume=False, progress=False)
             bulk_answer(args.questions, out, engine_factory=spec, strategy="skg+tkg_fb", config=cfg)  # start Ray
             report = bulk_answer(args.questions, out, engine_factory=spec, strategy="skg+tkg_fb", config=cfg)
-            inline = bulk_answer(args.questions, out, engine_factory=spec, strategy="skg+tkg_fb",
-                                 config=cfg.model_copy(update={"runner": "inline"}))
-        print(f"bulk skg+tkg_fb on Ray Data: {report.questions_per_s:.1f} q/s in {report.elapsed_s:.1f} s "
-              f"(engines opened per run); inline: {inline.questions_per_s:.1f} q/s; "
-              f"ray/inline rate {report.questions_per_s / inline.questions_per_s:.2f}")
+            inline = bulk_answer(
+                args.questions,
+                out,
+                engine_factory=spec,
+                strategy="skg+tkg_fb",
+                config=cfg.model_copy(update={"runner": "inline"}),
+            )
+        print(
+            f"bulk skg+tkg_fb on Ray Data: {report.questions_per_s:.1f} q/s in {report.elapsed_s:.1f} s "
+            f"(engines opened per run); inline: {inline.questions_per_s:.1f} q/s; "
+            f"ray/inline rate {report.questions_per_s / inline.questions_per_s:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dualgraph.config import IndexConfig  # noqa: E402
+from dualgraph.corpus import import_table, load_mapping  # noqa: E402
 from dualgraph.corpus.model import Variant  # noqa: E402
 from dualgraph.corpus.specsqa import iter_metadata_files, read_document, write_dataset  # noqa: E402
-from dualgraph.corpus import import_table, load_mapping  # noqa: E402
 from dualgraph.pipeline.index import build_index  # noqa: E402
 
 
@@ -98,8 +98,10 @@ def measure(dataset: Path, work: Path, runner: str, label: str) -> None:
     del store
     ours_rate, raw_rate = quads / ours, quads / raw
     print(f"  documents {m['documents']['total']}, products {m['products']}, quads {quads:,}")
-    print(f"  ours  (read+convert+shard {m['seconds']['convert']:.2f} s + load {m['seconds']['load']:.2f} s): "
-          f"{ours:.2f} s = {ours_rate:,.0f} quads/s, {m['documents']['total'] / ours:,.0f} docs/s")
+    print(
+        f"  ours  (read+convert+shard {m['seconds']['convert']:.2f} s + load {m['seconds']['load']:.2f} s): "
+        f"{ours:.2f} s = {ours_rate:,.0f} quads/s, {m['documents']['total'] / ours:,.0f} docs/s"
+    )
     print(f"  raw pyoxigraph bulk_load of the same quads: {raw:.2f} s = {raw_rate:,.0f} quads/s")
     print(f"  ratio ours/raw = {ours_rate / raw_rate:.2f}   (target >= 0.5)")
     print(f"  rules to fixpoint (separate): {m['seconds']['rules']:.2f} s, derived quads {m['derived_triples']:,}")

@@ -60,8 +60,21 @@ def build(name: str, csv_path: Path, mapping: Path, out: Path) -> Path:
 
 def score(name: str, index: Path, strategy: str, out: Path) -> dict:
     answers = out / name / f"answers-{strategy}.jsonl"
-    run("ask", "--index", index, "--questions", QUESTIONS, "--out", answers, "--strategy", strategy,
-        "--runner", "inline", "--no-resume", "--no-progress")
+    run(
+        "ask",
+        "--index",
+        index,
+        "--questions",
+        QUESTIONS,
+        "--out",
+        answers,
+        "--strategy",
+        strategy,
+        "--runner",
+        "inline",
+        "--no-resume",
+        "--no-progress",
+    )
     report = out / name / f"report-{strategy}"
     run("eval", "--questions", QUESTIONS, "--answers", answers, "--report", report)
     return json.loads((report / "metrics.json").read_text())

@@ -37,9 +37,16 @@ from dualgraph.tkg.retrieval import (  # noqa: E402
 )
 
 QUESTIONS = [
-    "phone with a stylus pen", "TV with a good picture processor", "laptop for business travel",
-    "rugged phone for outdoor work", "tablet for kids", "mount for a large TV", "phone with a big battery",
-    "which products come in plastic-free packaging", "phone case that protects the camera", "long warranty",
+    "phone with a stylus pen",
+    "TV with a good picture processor",
+    "laptop for business travel",
+    "rugged phone for outdoor work",
+    "tablet for kids",
+    "mount for a large TV",
+    "phone with a big battery",
+    "which products come in plastic-free packaging",
+    "phone case that protects the camera",
+    "long warranty",
 ]
 
 
@@ -80,7 +87,9 @@ def measure(label: str, docs, embedder, llm=None) -> None:
     entities = merge_mentions(mentions)
     t_merge = time.perf_counter() - t0
     print(f"  chunking      {len(chunks):>7,} chunks    {rate(len(chunks), t_chunk)}")
-    print(f"  heuristic     {len(mentions):>7,} mentions  {rate(len(chunks), t_ext)} chunks, {rate(len(mentions), t_ext)} mentions")
+    print(
+        f"  heuristic     {len(mentions):>7,} mentions  {rate(len(chunks), t_ext)} chunks, {rate(len(mentions), t_ext)} mentions"
+    )
     print(f"  merge         {len(entities):>7,} entities  {rate(len(mentions), t_merge)} mentions")
 
     by_id = {e.entity_id: e for e in entities}
@@ -94,23 +103,30 @@ def measure(label: str, docs, embedder, llm=None) -> None:
     embedder.embed([c.text for c in csample], stage="bench")
     t_chk = time.perf_counter() - t0
     ent_rate, chk_rate = len(sample) / t_ent, len(csample) / t_chk
-    print(f"  embed entity texts {ent_rate:,.0f}/s vs whole chunks {chk_rate:,.0f}/s  (ratio {ent_rate / chk_rate:.1f}x)")
+    print(
+        f"  embed entity texts {ent_rate:,.0f}/s vs whole chunks {chk_rate:,.0f}/s  (ratio {ent_rate / chk_rate:.1f}x)"
+    )
 
     entity_index = FaissIndex(embedder.dim)
     t0 = time.perf_counter()
     entity_index.add([e.entity_id for e in sample], vecs)
-    rest = entities[len(sample):]
+    rest = entities[len(sample) :]
     if rest:
         entity_index.add([e.entity_id for e in rest], embedder.embed([entity_text(e) for e in rest], stage="bench"))
     chunk_index = FaissIndex(embedder.dim)
     chunk_index.add([c.chunk_id for c in chunks], embedder.embed([c.text for c in chunks], stage="bench"))
     print(f"  index build (all entities + chunks) {time.perf_counter() - t0:.1f} s")
     # 100 distinct questions (the embedder deduplicates identical ones within a batch)
-    questions = [f"{q} {w}" for q in QUESTIONS for w in ("", "please", "for me", "cheap", "new", "best",
-                                                          "for work", "for travel", "in black", "today")]
+    questions = [
+        f"{q} {w}"
+        for q in QUESTIONS
+        for w in ("", "please", "for me", "cheap", "new", "best", "for work", "for travel", "in black", "today")
+    ]
     retrievers = {
         "entity-vote dense": EntityVoteRetriever(embedder, entity_index, by_id, None, chunk_map),
-        "entity-vote hybrid": EntityVoteRetriever(embedder, entity_index, by_id, None, chunk_map, lexical=entity_lexical_index(by_id)),
+        "entity-vote hybrid": EntityVoteRetriever(
+            embedder, entity_index, by_id, None, chunk_map, lexical=entity_lexical_index(by_id)
+        ),
         "naive vector (baseline)": NaiveVectorRetriever(embedder, chunk_index, chunk_map),
         "BM25 chunks (baseline)": BM25Retriever.from_chunks(chunk_map),
     }
@@ -132,10 +148,12 @@ def measure(label: str, docs, embedder, llm=None) -> None:
         HeuristicExtractor().extract(few)
         t_h = max(time.perf_counter() - t0, 1e-6)
         usage = meter.to_dict().get("tkg.extract", {}) if meter else {}
-        print(f"  LLM extractor on {len(few)} chunks: {len(few) / t_llm:.2f} chunks/s, {len(report.mentions)} mentions, "
-              f"{len(report.problems)} failed chunks, {usage.get('prompt_tokens', 0) / len(few):.0f} prompt + "
-              f"{usage.get('completion_tokens', 0) / len(few):.0f} completion tokens/chunk; heuristic is "
-              f"{(t_llm / len(few)) / (t_h / len(few)):,.0f}x faster on the same chunks")
+        print(
+            f"  LLM extractor on {len(few)} chunks: {len(few) / t_llm:.2f} chunks/s, {len(report.mentions)} mentions, "
+            f"{len(report.problems)} failed chunks, {usage.get('prompt_tokens', 0) / len(few):.0f} prompt + "
+            f"{usage.get('completion_tokens', 0) / len(few):.0f} completion tokens/chunk; heuristic is "
+            f"{(t_llm / len(few)) / (t_h / len(few)):,.0f}x faster on the same chunks"
+        )
 
 
 def main() -> None:

@@ -129,8 +129,12 @@ def _cmd_search(args: argparse.Namespace) -> int:
         "mode": args.mode,
         "entities": [{"name": e.name, "score": round(e.score, 4)} for e in result.entities[: args.entities]],
         "chunks": [
-            {"chunk_id": c.chunk_id, "score": round(c.score, 4), "products": list(c.chunk.products),
-             "text": c.chunk.text[: args.chars]}
+            {
+                "chunk_id": c.chunk_id,
+                "score": round(c.score, 4),
+                "products": list(c.chunk.products),
+                "text": c.chunk.text[: args.chars],
+            }
             for c in result.chunks
         ],
         "products": result.products,
@@ -185,8 +189,11 @@ def _print_answer(record, *, explain: bool) -> None:
             vars_ = list(ev.rows[0]) if ev.rows else []
             rows = [{k: {"type": "literal", "value": str(v)} for k, v in r.items()} for r in ev.rows]
             print()
-            print(render_markdown(QueryResult(query=ev.sparql, vars=vars_, rows=rows, total_rows=ev.rows_total),
-                                  max_rows=20))
+            print(
+                render_markdown(
+                    QueryResult(query=ev.sparql, vars=vars_, rows=rows, total_rows=ev.rows_total), max_rows=20
+                )
+            )
         if ev.chunk_ids:
             print("\nchunks: " + ", ".join(ev.chunk_ids[:10]))
 
@@ -209,8 +216,14 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         if not args.out:
             print("dualgraph ask: --questions needs --out ANSWERS.jsonl", file=sys.stderr)
             return 2
-        bulk = BulkAnswerConfig(runner=args.runner or "ray", ray_address=args.ray_address, batch_size=args.batch_size,
-                                concurrency=args.concurrency, resume=not args.no_resume, progress=not args.no_progress)
+        bulk = BulkAnswerConfig(
+            runner=args.runner or "ray",
+            ray_address=args.ray_address,
+            batch_size=args.batch_size,
+            concurrency=args.concurrency,
+            resume=not args.no_resume,
+            progress=not args.no_progress,
+        )
         spec = EngineSpec(index_dir=Path(args.index).resolve(), config=config)
         try:
             spec.config.model_validate(spec.config.model_dump())
@@ -238,8 +251,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from dualgraph.answer.engine import EngineSpec
 
     try:
-        from dualgraph.serve.app import ServeConfig, run
         import ray.serve  # noqa: F401 - fail early when the extra is missing
+
+        from dualgraph.serve.app import ServeConfig, run
     except ImportError as e:
         print(f"dualgraph serve: Ray Serve is not installed ({e}); pip install 'dualgraph[serve]'", file=sys.stderr)
         return 2
@@ -253,8 +267,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         print(f"dualgraph serve: {index} is not an index directory (no manifest.json)", file=sys.stderr)
         return 2
     print(f"serving {index} on http://{args.host}:{args.port}{'/'} (strategy {config.strategy}); Ctrl-C stops")
-    run(EngineSpec(index_dir=index, config=config),
-        ServeConfig(host=args.host, port=args.port, replicas=args.replicas, max_batch_size=args.max_batch))
+    run(
+        EngineSpec(index_dir=index, config=config),
+        ServeConfig(host=args.host, port=args.port, replicas=args.replicas, max_batch_size=args.max_batch),
+    )
     return 0
 
 
@@ -280,16 +296,28 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--rules", help="rules YAML replacing the built-in derivation rules")
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
     ix.add_argument("--no-tkg", action="store_true", help="build the Symbolic KG only")
-    ix.add_argument("--extractor", choices=["heuristic", "llm", "both"], help="entity extraction (default heuristic: no model)")
-    ix.add_argument("--embedder", help="sentence-transformers model name or path (default: the bundled all-MiniLM-L6-v2)")
-    ix.add_argument("--llm-url", help="an OpenAI-compatible server (vLLM, llama.cpp, a hosted one), e.g. http://127.0.0.1:8080")
+    ix.add_argument(
+        "--extractor", choices=["heuristic", "llm", "both"], help="entity extraction (default heuristic: no model)"
+    )
+    ix.add_argument(
+        "--embedder", help="sentence-transformers model name or path (default: the bundled all-MiniLM-L6-v2)"
+    )
+    ix.add_argument(
+        "--llm-url", help="an OpenAI-compatible server (vLLM, llama.cpp, a hosted one), e.g. http://127.0.0.1:8080"
+    )
     ix.add_argument("--llm-model", help="model name sent to the LLM server")
     ix.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
-    ix.add_argument("--store", choices=["oxigraph", "endpoint"], help="embedded Oxigraph (default) or a SPARQL 1.1 server")
+    ix.add_argument(
+        "--store", choices=["oxigraph", "endpoint"], help="embedded Oxigraph (default) or a SPARQL 1.1 server"
+    )
     ix.add_argument("--sparql-url", help="query endpoint of the SPARQL server (--store endpoint)")
     ix.add_argument("--sparql-update-url", help="update endpoint, if not the query endpoint")
-    ix.add_argument("--graph-store-url", help="Graph Store Protocol endpoint for bulk loads (Virtuoso: /sparql-graph-crud-auth)")
-    ix.add_argument("--sparql-user", help="user for HTTP Digest auth; the password comes from DUALGRAPH_SPARQL_PASSWORD")
+    ix.add_argument(
+        "--graph-store-url", help="Graph Store Protocol endpoint for bulk loads (Virtuoso: /sparql-graph-crud-auth)"
+    )
+    ix.add_argument(
+        "--sparql-user", help="user for HTTP Digest auth; the password comes from DUALGRAPH_SPARQL_PASSWORD"
+    )
     ix.add_argument("--sparql-max-rows", type=int, help="the server's result row cap, so cut results are reported")
     ix.set_defaults(func=_cmd_index)
 
@@ -297,7 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("query", help="the query, @FILE, or - for standard input")
     sq.add_argument("--index", required=True, help="index directory")
     sq.add_argument("--indent", type=int, default=None, help="indent the JSON output")
-    sq.add_argument("--format", choices=["json", "table"], default="json", help="SPARQL 1.1 JSON results (default) or a text table")
+    sq.add_argument(
+        "--format", choices=["json", "table"], default="json", help="SPARQL 1.1 JSON results (default) or a text table"
+    )
     sq.set_defaults(func=_cmd_sparql)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")
@@ -306,7 +336,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(it)
     it.set_defaults(func=_cmd_import_table)
 
-    isc = sub.add_parser("import-scrape", help="scraped shop pages (variant JSONs + HTML, layouts A/B/C) -> a dataset directory")
+    isc = sub.add_parser(
+        "import-scrape", help="scraped shop pages (variant JSONs + HTML, layouts A/B/C) -> a dataset directory"
+    )
     isc.add_argument("source", help="folder of scraped variant JSONs and <url_hash>.html pages")
     isc.add_argument("--out", required=True, help="dataset directory to write")
     isc.add_argument("--chunk-chars", type=int, default=5000, help="Markdown chunk size cap")
@@ -316,8 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
     se = sub.add_parser("search", help="top entities and chunks of the Textual KG for a text (a debugging aid)")
     se.add_argument("text", help="the question or phrase")
     se.add_argument("--index", required=True, help="index directory")
-    se.add_argument("--mode", choices=["vote", "exhaustive", "naive"], default="vote",
-                    help="entity-vote top-k (default), exhaustive (every chunk mentioning the matched entities), naive vector RAG")
+    se.add_argument(
+        "--mode",
+        choices=["vote", "exhaustive", "naive"],
+        default="vote",
+        help="entity-vote top-k (default), exhaustive (every chunk mentioning the matched entities), naive vector RAG",
+    )
     se.add_argument("-k", type=int, default=5, help="chunks to show")
     se.add_argument("--entities", type=int, default=10, help="entities to show / to vote")
     se.add_argument("--chars", type=int, default=160, help="characters of each chunk to show")
@@ -326,15 +362,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     from dualgraph.answer.strategies import STRATEGIES
 
-    ak = sub.add_parser("ask", help="answer a question, or a whole questions file (bulk, on Ray Data)",
-                        description="One question: `dualgraph ask --index DIR \"question\"`. Bulk: `dualgraph ask --index DIR "
-                        "--questions QUESTIONS.json --out ANSWERS.jsonl [--strategy NAME]` (SpecsQA format; resumable).")
+    ak = sub.add_parser(
+        "ask",
+        help="answer a question, or a whole questions file (bulk, on Ray Data)",
+        description='One question: `dualgraph ask --index DIR "question"`. Bulk: `dualgraph ask --index DIR '
+        "--questions QUESTIONS.json --out ANSWERS.jsonl [--strategy NAME]` (SpecsQA format; resumable).",
+    )
     ak.add_argument("question", nargs="?", help="the question (omit with --questions)")
     ak.add_argument("--index", required=True, help="index directory")
-    ak.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="answering strategy (default skg+tkg_fb)")
+    ak.add_argument(
+        "--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="answering strategy (default skg+tkg_fb)"
+    )
     ak.add_argument("--explain", action="store_true", help="print every decision, the SPARQL and its rows")
-    ak.add_argument("--names", choices=["product", "range", "auto"], default="auto",
-                    help="answer with product (listing/variant) names, range names, or auto (ranges when pages offer option pickers)")
+    ak.add_argument(
+        "--names",
+        choices=["product", "range", "auto"],
+        default="auto",
+        help="answer with product (listing/variant) names, range names, or auto (ranges when pages offer option pickers)",
+    )
     ak.add_argument("--currency", help="currency of bare prices ('under 20k'); default: the catalog's most common")
     ak.add_argument("--json", action="store_true", help="print the answer record as JSON")
     ak.add_argument("--questions", help="a questions file (JSON object keyed by id, each with 'question')")
@@ -368,7 +413,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_eval_parser(sub)
 
-    iic = sub.add_parser("import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)")
+    iic = sub.add_parser(
+        "import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)"
+    )
     iic.add_argument("source", nargs="+", help="NDJSON file(s), one product per line")
     iic.add_argument("--out", required=True, help="dataset directory to write")
     iic.set_defaults(func=_cmd_import_icecat)

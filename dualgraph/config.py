@@ -26,7 +26,9 @@ class StoreConfig(BaseModel):
         description="'oxigraph': the embedded on-disk store inside the index directory; "
         "'endpoint': a SPARQL 1.1 server over HTTP (Virtuoso, Blazegraph, Fuseki, GraphDB, ...).",
     )
-    query_url: str | None = Field(None, description="SPARQL query endpoint (kind 'endpoint'), e.g. http://127.0.0.1:8890/sparql-auth.")
+    query_url: str | None = Field(
+        None, description="SPARQL query endpoint (kind 'endpoint'), e.g. http://127.0.0.1:8890/sparql-auth."
+    )
     update_url: str | None = Field(None, description="SPARQL update endpoint; default: query_url.")
     graph_store_url: str | None = Field(
         None,
@@ -35,12 +37,16 @@ class StoreConfig(BaseModel):
     )
     user: str | None = Field(None, description="User for HTTP Digest auth on the endpoint.")
     password: str | None = Field(
-        None, exclude=True, description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD when not given, never saved."
+        None,
+        exclude=True,
+        description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD when not given, never saved.",
     )
-    max_rows: int | None = Field(None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported.")
+    max_rows: int | None = Field(
+        None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported."
+    )
     timeout_s: float = Field(60.0, gt=0, description="Timeout of one request to the endpoint, in seconds.")
 
-    def with_password_from_env(self) -> "StoreConfig":
+    def with_password_from_env(self) -> StoreConfig:
         """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.
 
         The one place the environment is read: secrets stay out of config files and argv.
@@ -55,7 +61,9 @@ class TkgConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    enabled: bool = Field(True, description="Build the Textual KG (chunks, entities, embeddings, text facts in the SKG).")
+    enabled: bool = Field(
+        True, description="Build the Textual KG (chunks, entities, embeddings, text facts in the SKG)."
+    )
     chunk_tokens: int = Field(400, ge=50, description="Largest chunk, in (approximate) tokens.")
     overlap_tokens: int = Field(50, ge=0, description="Tokens repeated between consecutive chunks of a long section.")
     extractor: Literal["heuristic", "llm", "both"] = Field(
@@ -89,7 +97,9 @@ class IndexConfig(BaseModel):
         "On a cluster the dataset and index directories must be on storage every worker sees.",
     )
     batch_size: int = Field(
-        256, ge=1, description="Documents per batch; one shard file is written per batch (small batches cost Ray overhead)."
+        256,
+        ge=1,
+        description="Documents per batch; one shard file is written per batch (small batches cost Ray overhead).",
     )
     load_group_quads: int = Field(
         2_000_000,
@@ -101,21 +111,28 @@ class IndexConfig(BaseModel):
     progress: bool = Field(True, description="Show progress bars on long steps.")
     store: StoreConfig = Field(default_factory=StoreConfig, description="The SPARQL store the SKG is written to.")
     tkg: TkgConfig = Field(default_factory=TkgConfig, description="The Textual KG build.")
-    patterns: bool = Field(True, description="Build the graph pattern index that grounds question constraints on the SKG.")
+    patterns: bool = Field(
+        True, description="Build the graph pattern index that grounds question constraints on the SKG."
+    )
     models: ModelsConfig = Field(default_factory=ModelsConfig, description="Embedder and (optional) LLM.")
     cache_dir: Path | None = Field(
         None, description="Model response cache; default INDEX/cache, so re-indexing unchanged text costs nothing."
     )
 
     @classmethod
-    def load(cls, path: str | Path | None = None, **overrides) -> "IndexConfig":
+    def load(cls, path: str | Path | None = None, **overrides) -> IndexConfig:
         """Defaults, then the YAML file (if any), then the non-None overrides."""
         data: dict = {}
         if path is not None:
             loaded = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             data.update(loaded.get("index", loaded))
         # Flat CLI overrides ("store_query_url", "tkg_extractor", "llm_model") land in their section.
-        sections = {"store_": ("store",), "tkg_": ("tkg",), "llm_": ("models", "llm"), "embedder_": ("models", "embedder")}
+        sections = {
+            "store_": ("store",),
+            "tkg_": ("tkg",),
+            "llm_": ("models", "llm"),
+            "embedder_": ("models", "embedder"),
+        }
         for key, value in overrides.items():
             if value is None:
                 continue

@@ -23,8 +23,11 @@ def main() -> None:
     args = ap.parse_args()
     spec = EngineSpec(index_dir=args.index, config=AskConfig(strategy=args.strategy))
     cfg = BulkAnswerConfig(runner="ray", ray_address="auto", concurrency=args.concurrency, batch_size=args.batch_size)
-    print(bulk_answer(args.questions, args.out, engine_factory=spec, strategy=args.strategy, config=cfg)
-          .model_dump_json(indent=2))
+    print(
+        bulk_answer(args.questions, args.out, engine_factory=spec, strategy=args.strategy, config=cfg).model_dump_json(
+            indent=2
+        )
+    )
 
 
 if __name__ == "__main__":

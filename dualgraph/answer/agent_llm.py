@@ -25,7 +25,7 @@ from dualgraph.answer.strategies import Outcome, Toolkit
 from dualgraph.models.base import ChatRequest
 from dualgraph.query.parse import parse_question
 
-__all__ = ["LLMAgent", "ACTION_SCHEMA", "AGENT_PROMPT_VERSION"]
+__all__ = ["ACTION_SCHEMA", "AGENT_PROMPT_VERSION", "LLMAgent"]
 
 AGENT_PROMPT_VERSION = "agent-v1"
 # No maxLength/maxItems: llama.cpp unrolls them into grammars that fail to compile (and can take
@@ -75,17 +75,27 @@ class LLMAgent:
     max_completion: int = 400
 
     def run(self, questions: list[str], kit: Toolkit) -> list[Outcome]:
-        states = [_State(q, [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": f"Question: {q}"}])
-                  for q in questions]
+        states = [
+            _State(q, [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": f"Question: {q}"}])
+            for q in questions
+        ]
         for step in range(1, self.max_steps + 1):
             active = [s for s in states if not s.done]
             if not active:
                 break
-            reqs = [ChatRequest(tuple(s.messages), schema=ACTION_SCHEMA, max_tokens=self.max_completion,
-                                prompt_version=AGENT_PROMPT_VERSION, stage="agent") for s in active]
+            reqs = [
+                ChatRequest(
+                    tuple(s.messages),
+                    schema=ACTION_SCHEMA,
+                    max_tokens=self.max_completion,
+                    prompt_version=AGENT_PROMPT_VERSION,
+                    stage="agent",
+                )
+                for s in active
+            ]
             try:
                 results = self.llm.complete(reqs)
-            except Exception as e:  # noqa: BLE001 - a dead server ends the loop; the plan answers
+            except Exception as e:
                 for s in active:
                     s.trace.append(f"agent step {step}: llm failed ({type(e).__name__}: {e})")
                     s.done = True
@@ -124,8 +134,12 @@ class LLMAgent:
         return self._finish(states, questions, kit)
 
     def _observe(self, r: SourceResult) -> str:
-        head = {"error": r.error, "answer_list": (r.answer_list or [])[:100], "value": r.value,
-                "confidence": round(r.confidence, 2)}
+        head = {
+            "error": r.error,
+            "answer_list": (r.answer_list or [])[:100],
+            "value": r.value,
+            "confidence": round(r.confidence, 2),
+        }
         text = json.dumps(head, ensure_ascii=False, default=str) + "\n" + r.context
         return text[: self.max_observation_chars]
 
@@ -140,10 +154,18 @@ class LLMAgent:
         unknown = [n for n in names if n not in s.seen]
         if unknown and not s.revised:
             s.revised = True
-            s.trace.append(f"agent step {step}: self-check: {len(unknown)} names not in any observation; asked to revise")
+            s.trace.append(
+                f"agent step {step}: self-check: {len(unknown)} names not in any observation; asked to revise"
+            )
             s.messages.append({"role": "assistant", "content": json.dumps(act, ensure_ascii=False)})
-            s.messages.append({"role": "user", "content": "These names appear in no tool result: "
-                               + json.dumps(unknown[:20], ensure_ascii=False) + ". Use tools or answer with exact names."})
+            s.messages.append(
+                {
+                    "role": "user",
+                    "content": "These names appear in no tool result: "
+                    + json.dumps(unknown[:20], ensure_ascii=False)
+                    + ". Use tools or answer with exact names.",
+                }
+            )
             return
         if unknown:
             s.trace.append(f"agent step {step}: self-check dropped {len(unknown)} unknown names")
@@ -167,8 +189,14 @@ class LLMAgent:
                 continue
             intent = parse_question(s.question).intent.kind
             act = s.final
-            r = SourceResult("agent", intent=intent, answer_list=act.get("answer_list"), value=act.get("value"),
-                             confidence=1.0, context="\n\n".join(u.context for u in s.used))
+            r = SourceResult(
+                "agent",
+                intent=intent,
+                answer_list=act.get("answer_list"),
+                value=act.get("value"),
+                confidence=1.0,
+                context="\n\n".join(u.context for u in s.used),
+            )
             last_sql = next((u for u in reversed(s.used) if u.sparql), None)
             if last_sql is not None:
                 r.sparql, r.rows, r.rows_total = last_sql.sparql, last_sql.rows, last_sql.rows_total

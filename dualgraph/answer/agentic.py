@@ -33,8 +33,10 @@ class Planner:
             why = needs_fallback(r, min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
             can_go_on = kit.textual is not None and kit.max_steps >= 3
             if why is None and r.intent in LIST_INTENTS and can_go_on:
-                outcomes[i].trace.append(f"step 2: check passed (confidence {r.confidence:.2f}); "
-                                         "probe the text for a condition the query ignored")
+                outcomes[i].trace.append(
+                    f"step 2: check passed (confidence {r.confidence:.2f}); "
+                    "probe the text for a condition the query ignored"
+                )
                 todo.append((i, True))
             elif why is None:
                 outcomes[i].trace.append(f"step 2: check passed (confidence {r.confidence:.2f}); stop")

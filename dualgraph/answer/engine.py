@@ -21,7 +21,7 @@ from dualgraph.answer.strategies import STRATEGIES, Outcome, Toolkit, run_strate
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
 
-__all__ = ["AskConfig", "QAEngine", "EngineSpec"]
+__all__ = ["AskConfig", "EngineSpec", "QAEngine"]
 
 
 _SCOPE_KINDS = ("category", "brand", "entity")
@@ -33,11 +33,23 @@ class AskConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     strategy: str = Field("skg+tkg_fb", description=f"Answering strategy, one of: {', '.join(STRATEGIES)}.")
-    currency: str | None = Field(None, description="Currency of bare prices ('under 20k'); None: the catalog's most common.")
-    min_confidence: float = Field(0.6, ge=0, le=1, description="Symbolic answers grounded with less confidence "
-                                  "than this fall back to the text (fallback strategies, agentic).")
-    empty_min_confidence: float = Field(0.8, ge=0, le=1, description="An empty symbolic answer is trusted only "
-                                        "with at least this confidence; else the text is consulted.")
+    currency: str | None = Field(
+        None, description="Currency of bare prices ('under 20k'); None: the catalog's most common."
+    )
+    min_confidence: float = Field(
+        0.6,
+        ge=0,
+        le=1,
+        description="Symbolic answers grounded with less confidence "
+        "than this fall back to the text (fallback strategies, agentic).",
+    )
+    empty_min_confidence: float = Field(
+        0.8,
+        ge=0,
+        le=1,
+        description="An empty symbolic answer is trusted only "
+        "with at least this confidence; else the text is consulted.",
+    )
     max_steps: int = Field(4, ge=1, le=20, description="Agentic: most steps per question.")
     max_agent_tokens: int = Field(6000, ge=100, description="Agentic with an LLM: token budget per question.")
     llm: LLMConfig | None = Field(None, description="An OpenAI-compatible chat server; None: zero-token answering.")
@@ -45,12 +57,19 @@ class AskConfig(BaseModel):
     llm_candidates: int = Field(3, ge=1, le=10, description="With an LLM: SPARQL candidates per question.")
     llm_router: bool = Field(True, description="With an LLM: route with it (the example router is its fallback).")
     llm_writer: bool = Field(True, description="With an LLM: write answer text with it (templates otherwise).")
-    llm_context_chars: int = Field(12000, ge=500, description="With an LLM: most characters of retrieved context "
-                                   "given to the answer writer and, per observation, to the agent (fit the model's window).")
+    llm_context_chars: int = Field(
+        12000,
+        ge=500,
+        description="With an LLM: most characters of retrieved context "
+        "given to the answer writer and, per observation, to the agent (fit the model's window).",
+    )
     rows_in_record: int = Field(200, ge=0, description="Result rows copied into each answer record.")
-    names: Literal["product", "range", "auto"] = Field("auto", description="What answers name: catalog products "
-                                                        "(listings/variants), product ranges, or 'auto' (ranges when the "
-                                                        "catalog's pages offer option pickers, i.e. 'Variant features' specs).")
+    names: Literal["product", "range", "auto"] = Field(
+        "auto",
+        description="What answers name: catalog products "
+        "(listings/variants), product ranges, or 'auto' (ranges when the "
+        "catalog's pages offer option pickers, i.e. 'Variant features' specs).",
+    )
 
 
 class EngineSpec(BaseModel):
@@ -66,8 +85,16 @@ class EngineSpec(BaseModel):
 class QAEngine:
     """Answers questions over one index. Build it with :meth:`open`; close it when done."""
 
-    def __init__(self, kit: Toolkit, *, config: AskConfig, writer: LLMWriter | None = None, closers=(),
-                 meter=None, names: AnswerNames | None = None) -> None:
+    def __init__(
+        self,
+        kit: Toolkit,
+        *,
+        config: AskConfig,
+        writer: LLMWriter | None = None,
+        closers=(),
+        meter=None,
+        names: AnswerNames | None = None,
+    ) -> None:
         self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
         self.names = names or AnswerNames({}, "product")
 
@@ -87,7 +114,9 @@ class QAEngine:
             raise ValueError(f"unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")
         index = Path(index_dir)
         if not (index / "manifest.json").is_file():
-            raise FileNotFoundError(f"{index} is not an index directory (no manifest.json): run `dualgraph index` first")
+            raise FileNotFoundError(
+                f"{index} is not an index directory (no manifest.json): run `dualgraph index` first"
+            )
         meter = TokenMeter()
         embedder, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
         store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
@@ -98,8 +127,9 @@ class QAEngine:
         if llm is not None and config.llm_sparql:
             from dualgraph.query.llm_sparql import LLMSparqlGenerator
 
-            generator = LLMSparqlGenerator(llm, patterns, store, n_candidates=config.llm_candidates, compiler=compiler,
-                                           currency=config.currency)
+            generator = LLMSparqlGenerator(
+                llm, patterns, store, n_candidates=config.llm_candidates, compiler=compiler, currency=config.currency
+            )
         textual = None
         if (index / "tkg" / "entity_index").is_dir():
             from dualgraph.tkg.loader import TextualKG
@@ -114,8 +144,9 @@ class QAEngine:
                 compiled.clear()
             compiled[question] = c  # the symbolic source answers from it instead of compiling again
             # conditions the specs state: not scope (category, brand, named products), not prose mentions
-            grounded = sum(1 for g in c.groundings if g.resolved and g.kind not in _SCOPE_KINDS
-                           and (g.snippet or g.filters))
+            grounded = sum(
+                1 for g in c.groundings if g.resolved and g.kind not in _SCOPE_KINDS and (g.snippet or g.filters)
+            )
             prose = sum(1 for g in c.groundings if g.resolved and g.kind == "prose")
             return c.intent.kind, grounded, c.confidence if not prose else min(c.confidence, 0.3)
 
@@ -126,12 +157,27 @@ class QAEngine:
         if llm is not None:
             from dualgraph.answer.agent_llm import LLMAgent
 
-            agent = LLMAgent(llm, fallback=agent, max_steps=config.max_steps, max_tokens=config.max_agent_tokens,
-                             max_observation_chars=config.llm_context_chars)
-        kit = Toolkit(SymbolicSource(compiler, generator=generator, compiled=compiled), textual, router, agent,
-                      min_confidence=config.min_confidence, empty_min_confidence=config.empty_min_confidence,
-                      max_steps=config.max_steps)
-        writer = LLMWriter(llm, max_context_chars=config.llm_context_chars) if llm is not None and config.llm_writer else None
+            agent = LLMAgent(
+                llm,
+                fallback=agent,
+                max_steps=config.max_steps,
+                max_tokens=config.max_agent_tokens,
+                max_observation_chars=config.llm_context_chars,
+            )
+        kit = Toolkit(
+            SymbolicSource(compiler, generator=generator, compiled=compiled),
+            textual,
+            router,
+            agent,
+            min_confidence=config.min_confidence,
+            empty_min_confidence=config.empty_min_confidence,
+            max_steps=config.max_steps,
+        )
+        writer = (
+            LLMWriter(llm, max_context_chars=config.llm_context_chars)
+            if llm is not None and config.llm_writer
+            else None
+        )
         return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter, names=names)
 
     def close(self) -> None:
@@ -164,13 +210,22 @@ class QAEngine:
                 o.trace.append("answers name product ranges (the catalog's pages offer option pickers)")
         texts, writer_tokens = self._texts(questions, outcomes)
         share = (time.perf_counter() - t0) / max(1, len(items))  # batched work: each question's share
-        return [self._record(qid, q, name, o, text, wt, share)
-                for (qid, q), o, text, wt in zip(items, outcomes, texts, writer_tokens)]
+        return [
+            self._record(qid, q, name, o, text, wt, share)
+            for (qid, q), o, text, wt in zip(items, outcomes, texts, writer_tokens)
+        ]
 
     def _texts(self, questions: list[str], outcomes: list[Outcome]) -> tuple[list[str], list[TokenCounts]]:
-        texts = [template_text(o.result.intent, o.result.answer_list, o.result.value,
-                               source="tkg" if o.result.source == "tkg" else "skg",
-                               phrase=_phrase(o.result)) for o in outcomes]
+        texts = [
+            template_text(
+                o.result.intent,
+                o.result.answer_list,
+                o.result.value,
+                source="tkg" if o.result.source == "tkg" else "skg",
+                phrase=_phrase(o.result),
+            )
+            for o in outcomes
+        ]
         tokens = [TokenCounts() for _ in outcomes]
         for i, o in enumerate(outcomes):
             if o.text:
@@ -183,9 +238,15 @@ class QAEngine:
                 continue
             where.append(i)
             r = o.result
-            items.append({"question": q, "context": "\n\n".join(u.context for u in o.used if u.context),
-                          "answer_list": r.answer_list, "value": r.value,
-                          "choose_from": r.candidates if r.source == "tkg" else None})
+            items.append(
+                {
+                    "question": q,
+                    "context": "\n\n".join(u.context for u in o.used if u.context),
+                    "answer_list": r.answer_list,
+                    "value": r.value,
+                    "choose_from": r.candidates if r.source == "tkg" else None,
+                }
+            )
         for i, res in zip(where, self.writer.write(items)):
             tokens[i] = TokenCounts(prompt=res.prompt_tokens, completion=res.completion_tokens)
             parsed = res.parsed if isinstance(res.parsed, dict) else None
@@ -197,11 +258,14 @@ class QAEngine:
             if isinstance(chosen, list) and outcomes[i].result.source == "tkg":
                 allowed = set(outcomes[i].result.candidates)
                 outcomes[i].result.answer_list = [n for n in dict.fromkeys(chosen) if n in allowed]
-                outcomes[i].trace.append(f"llm chose {len(outcomes[i].result.answer_list)} products from the text's candidates")
+                outcomes[i].trace.append(
+                    f"llm chose {len(outcomes[i].result.answer_list)} products from the text's candidates"
+                )
         return texts, tokens
 
-    def _record(self, qid: str, question: str, strategy: str, o: Outcome, text: str, writer_tokens: TokenCounts,
-                seconds: float) -> AnswerRecord:
+    def _record(
+        self, qid: str, question: str, strategy: str, o: Outcome, text: str, writer_tokens: TokenCounts, seconds: float
+    ) -> AnswerRecord:
         r = o.result
         sym = next((u for u in o.used if u.source == "skg"), None)
         tokens = o.tokens + writer_tokens
@@ -209,18 +273,32 @@ class QAEngine:
             tokens = tokens + u.tokens
         trace = [t for u in o.used for t in u.trace] + o.trace
         errors = [u.error for u in o.used if u.error]
-        ev = Evidence(sparql=r.sparql or (sym.sparql if sym else None),
-                      rows=(r.rows or (sym.rows if sym else []))[: self.config.rows_in_record],
-                      rows_total=r.rows_total or (sym.rows_total if sym else 0),
-                      chunk_ids=[c for u in o.used for c in u.chunk_ids],
-                      sources=o.route, confidence=sym.confidence if sym else None, trace=trace)
+        ev = Evidence(
+            sparql=r.sparql or (sym.sparql if sym else None),
+            rows=(r.rows or (sym.rows if sym else []))[: self.config.rows_in_record],
+            rows_total=r.rows_total or (sym.rows_total if sym else 0),
+            chunk_ids=[c for u in o.used for c in u.chunk_ids],
+            sources=o.route,
+            confidence=sym.confidence if sym else None,
+            trace=trace,
+        )
         failed = r.error if (r.error and r.empty) else None
         if failed is None and r.empty and errors and all(u.error for u in o.used):
             failed = "; ".join(errors)
         names = r.answer_list if (r.answer_list or r.intent != "count") else None  # a count lists nothing
-        return AnswerRecord(id=qid, question=question, answer=text if not failed else "", answer_list=names,
-                            value=r.value, strategy=strategy, route=o.route, evidence=ev, tokens=tokens,
-                            latency_s=round(seconds, 4), error=failed)
+        return AnswerRecord(
+            id=qid,
+            question=question,
+            answer=text if not failed else "",
+            answer_list=names,
+            value=r.value,
+            strategy=strategy,
+            route=o.route,
+            evidence=ev,
+            tokens=tokens,
+            latency_s=round(seconds, 4),
+            error=failed,
+        )
 
 
 def _phrase(r: Any) -> str | None:

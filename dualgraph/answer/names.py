@@ -23,9 +23,14 @@ __all__ = ["AnswerNames", "NameMode"]
 NameMode = Literal["product", "range", "auto"]
 
 _OPTION_SECTION = "variant features"
-_RANGES = """SELECT ?name ?range WHERE { ?p a skgt:Product ; skg:hasName ?name ; skg:variantOf ?r . ?r skg:hasName ?range }"""
-_HAS_OPTIONS = """ASK { ?p a skgt:Product ; skg:hasSpec ?s . ?s skg:inSection ?sec . ?sec skg:hasName ?n .
-  FILTER(LCASE(STR(?n)) = "%s") }""" % _OPTION_SECTION
+_RANGES = (
+    """SELECT ?name ?range WHERE { ?p a skgt:Product ; skg:hasName ?name ; skg:variantOf ?r . ?r skg:hasName ?range }"""
+)
+_HAS_OPTIONS = (
+    """ASK { ?p a skgt:Product ; skg:hasSpec ?s . ?s skg:inSection ?sec . ?sec skg:hasName ?n .
+  FILTER(LCASE(STR(?n)) = "%s") }"""
+    % _OPTION_SECTION
+)
 
 
 class AnswerNames:

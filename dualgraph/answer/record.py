@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-__all__ = ["Evidence", "TokenCounts", "AnswerRecord", "error_record"]
+__all__ = ["AnswerRecord", "Evidence", "TokenCounts", "error_record"]
 
 
 class TokenCounts(BaseModel):
@@ -37,12 +37,16 @@ class Evidence(BaseModel):
     """What the answer rests on."""
 
     sparql: str | None = Field(None, description="the SPARQL query whose rows the answer used, if any")
-    rows: list[dict[str, Any]] = Field(default_factory=list, description="its result rows (plain values), capped by the engine")
+    rows: list[dict[str, Any]] = Field(
+        default_factory=list, description="its result rows (plain values), capped by the engine"
+    )
     rows_total: int = Field(0, description="how many rows the query returned before the cap")
     chunk_ids: list[str] = Field(default_factory=list, description="Textual KG chunks used, best first")
     sources: list[str] = Field(default_factory=list, description="retrievers consulted, in order (e.g. 'skg', 'tkg')")
     confidence: float | None = Field(None, description="the symbolic side's grounding confidence (0-1), if it ran")
-    trace: list[str] = Field(default_factory=list, description="the decisions taken (parsing, grounding, routing, fallback)")
+    trace: list[str] = Field(
+        default_factory=list, description="the decisions taken (parsing, grounding, routing, fallback)"
+    )
 
 
 class AnswerRecord(BaseModel):
@@ -51,11 +55,20 @@ class AnswerRecord(BaseModel):
     id: str = Field(..., description="the question's key in the questions file")
     question: str = Field(..., description="the question text")
     answer: str = Field("", description="the answer in words (template-rendered, or written by the LLM)")
-    answer_list: list[str] | None = Field(None, description="product names for list questions, exactly as in the catalog; null when not a list")
+    answer_list: list[str] | None = Field(
+        None, description="product names for list questions, exactly as in the catalog; null when not a list"
+    )
     value: Any = Field(None, description="number or name for counts, comparisons and superlatives; null otherwise")
-    strategy: str = Field(..., description="the strategy that answered (tkg, skg, concat, skg+tkg_fb, router, router+tkg_fb, agentic)")
-    route: list[str] = Field(default_factory=list, description="retrievers the strategy actually used, in order, e.g. ['skg', 'tkg'] after a fallback")
-    evidence: Evidence = Field(default_factory=Evidence, description="queries, rows, chunks and the trace behind the answer")
+    strategy: str = Field(
+        ..., description="the strategy that answered (tkg, skg, concat, skg+tkg_fb, router, router+tkg_fb, agentic)"
+    )
+    route: list[str] = Field(
+        default_factory=list,
+        description="retrievers the strategy actually used, in order, e.g. ['skg', 'tkg'] after a fallback",
+    )
+    evidence: Evidence = Field(
+        default_factory=Evidence, description="queries, rows, chunks and the trace behind the answer"
+    )
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens spent on this answer")
     latency_s: float = Field(0.0, description="wall-clock seconds to answer")
     error: str | None = Field(None, description="why no answer could be produced (the run goes on); null on success")
@@ -64,12 +77,13 @@ class AnswerRecord(BaseModel):
         return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, default=str)
 
 
-def error_record(qid: str, question: str, strategy: str, error: BaseException | str, *, latency_s: float = 0.0) -> AnswerRecord:
+def error_record(
+    qid: str, question: str, strategy: str, error: BaseException | str, *, latency_s: float = 0.0
+) -> AnswerRecord:
     """The record of a question whose answering raised: the run records it and goes on.
 
     >>> error_record("3", "q?", "skg", ValueError("boom")).error
     'ValueError: boom'
     """
     text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-    return AnswerRecord(id=qid, question=question, strategy=strategy, error=text, latency_s=latency_s,
-                        answer="")
+    return AnswerRecord(id=qid, question=question, strategy=strategy, error=text, latency_s=latency_s, answer="")

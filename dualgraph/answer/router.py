@@ -21,7 +21,7 @@ import yaml
 
 from dualgraph.models.base import ChatRequest
 
-__all__ = ["RouteDecision", "ExampleRouter", "LLMRouter", "load_examples", "EXAMPLES_PATH"]
+__all__ = ["EXAMPLES_PATH", "ExampleRouter", "LLMRouter", "RouteDecision", "load_examples"]
 
 EXAMPLES_PATH = Path(__file__).with_name("router_examples.yaml")
 METHODS = ("skg", "tkg")
@@ -85,7 +85,7 @@ class ExampleRouter:
             if self.probe is not None:
                 try:
                     kind, grounded, confidence = self.probe(question)
-                except Exception as e:  # noqa: BLE001 - the probe is advice, not a requirement
+                except Exception as e:
                     why.append(f"compiler probe failed: {type(e).__name__}")
                 else:
                     if kind in ("count", "superlative", "compare"):
@@ -114,24 +114,40 @@ class LLMRouter:
     max_tokens: int = 20
 
     def _prompt(self, question: str) -> str:
-        lines = ["Choose how to answer a shopper's question about a product catalog.",
-                 "skg: a knowledge graph built from specification tables. Best for lists filtered by specs or price, "
-                 "counts, cheapest/largest, and comparing specs of named products.",
-                 "tkg: the product pages' descriptive text. Best for marketing claims, what is in the box, "
-                 "advice and open questions that no spec column answers.", "", "Examples:"]
+        lines = [
+            "Choose how to answer a shopper's question about a product catalog.",
+            "skg: a knowledge graph built from specification tables. Best for lists filtered by specs or price, "
+            "counts, cheapest/largest, and comparing specs of named products.",
+            "tkg: the product pages' descriptive text. Best for marketing claims, what is in the box, "
+            "advice and open questions that no spec column answers.",
+            "",
+            "Examples:",
+        ]
         for m in METHODS:
-            lines += [f"Q: {q}\nA: {{\"method\": \"{m}\"}}" for q in self.examples[m][: self.shots]]
+            lines += [f'Q: {q}\nA: {{"method": "{m}"}}' for q in self.examples[m][: self.shots]]
         lines += ["", f"Q: {question}\nA:"]
         return "\n".join(lines)
 
     def route(self, questions: list[str]) -> list[RouteDecision]:
-        schema = {"type": "object", "properties": {"method": {"enum": list(METHODS)}}, "required": ["method"],
-                  "additionalProperties": False}
-        reqs = [ChatRequest(({"role": "user", "content": self._prompt(q)},), schema=schema, max_tokens=self.max_tokens,
-                            prompt_version=ROUTER_PROMPT_VERSION, stage="router") for q in questions]
+        schema = {
+            "type": "object",
+            "properties": {"method": {"enum": list(METHODS)}},
+            "required": ["method"],
+            "additionalProperties": False,
+        }
+        reqs = [
+            ChatRequest(
+                ({"role": "user", "content": self._prompt(q)},),
+                schema=schema,
+                max_tokens=self.max_tokens,
+                prompt_version=ROUTER_PROMPT_VERSION,
+                stage="router",
+            )
+            for q in questions
+        ]
         try:
             results = self.llm.complete(reqs) if reqs else []
-        except Exception as e:  # noqa: BLE001 - a dead server: the example router decides
+        except Exception as e:
             results = [None] * len(reqs)
             failure = f"{type(e).__name__}: {e}"
         else:
@@ -139,15 +155,31 @@ class LLMRouter:
         backup = None
         out = []
         for i, (q, r) in enumerate(zip(questions, results)):
-            method = (r.parsed or {}).get("method") if r is not None and r.error is None and isinstance(r.parsed, dict) else None
+            method = (
+                (r.parsed or {}).get("method")
+                if r is not None and r.error is None and isinstance(r.parsed, dict)
+                else None
+            )
             if method in METHODS:
-                out.append(RouteDecision(method, 1.0 if method == "skg" else 0.0, ("llm router",),
-                                         r.prompt_tokens, r.completion_tokens))
+                out.append(
+                    RouteDecision(
+                        method, 1.0 if method == "skg" else 0.0, ("llm router",), r.prompt_tokens, r.completion_tokens
+                    )
+                )
                 continue
             if backup is None:
                 backup = self.fallback.route(list(questions))
-            why = failure or (r.error if r is not None and r.error else f"unexpected router output {getattr(r, 'text', '')[:60]!r}")
+            why = failure or (
+                r.error if r is not None and r.error else f"unexpected router output {getattr(r, 'text', '')[:60]!r}"
+            )
             d = backup[i]
-            out.append(RouteDecision(d.method, d.score, (f"llm router failed ({why}); example router used", *d.why),
-                                     getattr(r, "prompt_tokens", 0) or 0, getattr(r, "completion_tokens", 0) or 0))
+            out.append(
+                RouteDecision(
+                    d.method,
+                    d.score,
+                    (f"llm router failed ({why}); example router used", *d.why),
+                    getattr(r, "prompt_tokens", 0) or 0,
+                    getattr(r, "completion_tokens", 0) or 0,
+                )
+            )
         return out

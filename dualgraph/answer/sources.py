@@ -70,8 +70,9 @@ def plain_rows(rows: list[dict[str, Any]], limit: int = ROWS_KEPT) -> list[dict[
     """
     out = []
     for row in rows[:limit]:
-        out.append({k: (b["value"].rsplit("#", 1)[-1] if b.get("type") == "uri" else b["value"])
-                    for k, b in row.items()})
+        out.append(
+            {k: (b["value"].rsplit("#", 1)[-1] if b.get("type") == "uri" else b["value"]) for k, b in row.items()}
+        )
     return out
 
 
@@ -95,16 +96,33 @@ class SymbolicSource:
         t0 = time.perf_counter()
         done = self.compiled.pop(question, None)
         a = self.compiler.answer(question, compiled=done) if done is not None else self.compiler.answer(question)
-        r = SourceResult("skg", intent=a.intent, answer_list=a.answer_list if a.sparql else None, value=a.value,
-                         confidence=a.confidence, sparql=a.sparql, rows=plain_rows(a.rows), rows_total=len(a.rows),
-                         trace=[f"skg: {t}" for t in a.trace], error=a.error)
+        r = SourceResult(
+            "skg",
+            intent=a.intent,
+            answer_list=a.answer_list if a.sparql else None,
+            value=a.value,
+            confidence=a.confidence,
+            sparql=a.sparql,
+            rows=plain_rows(a.rows),
+            rows_total=len(a.rows),
+            trace=[f"skg: {t}" for t in a.trace],
+            error=a.error,
+        )
         if a.error is None and a.sparql is None:
             r.error = "the question could not be compiled to SPARQL"
         r.covered = getattr(a, "covered", None) or covered_parts(question, getattr(self.compiler, "currency", None))
         if a.sparql:
             vars_ = list(a.rows[0]) if a.rows else []
-            r.context = render_markdown(QueryResult(query=a.sparql, vars=vars_, rows=a.rows, total_rows=len(a.rows),
-                                                    truncated=getattr(a, "truncated", False)), max_rows=50)
+            r.context = render_markdown(
+                QueryResult(
+                    query=a.sparql,
+                    vars=vars_,
+                    rows=a.rows,
+                    total_rows=len(a.rows),
+                    truncated=getattr(a, "truncated", False),
+                ),
+                max_rows=50,
+            )
         r.seconds = time.perf_counter() - t0
         return r
 
@@ -113,18 +131,33 @@ class SymbolicSource:
         out = []
         for g in self.generator.generate(questions):
             intent = parse_question(g.question).intent.kind
-            r = SourceResult("skg", intent=intent, covered=covered_parts(g.question, self.generator.currency), sparql=g.sparql, rows=plain_rows(g.rows), rows_total=g.total_rows,
-                             tokens=TokenCounts(prompt=g.prompt_tokens, completion=g.completion_tokens), error=g.error)
+            r = SourceResult(
+                "skg",
+                intent=intent,
+                covered=covered_parts(g.question, self.generator.currency),
+                sparql=g.sparql,
+                rows=plain_rows(g.rows),
+                rows_total=g.total_rows,
+                tokens=TokenCounts(prompt=g.prompt_tokens, completion=g.completion_tokens),
+                error=g.error,
+            )
             r.trace = [f"skg: llm sparql, {len(g.candidates)} candidates, chosen {g.chosen} ({g.source})"]
-            r.trace += [f"skg: candidate #{c.index} t={c.temperature} {c.status} agreement={c.agreement}"
-                        + (f" error={c.error}" if c.error else "") for c in g.candidates]
+            r.trace += [
+                f"skg: candidate #{c.index} t={c.temperature} {c.status} agreement={c.agreement}"
+                + (f" error={c.error}" if c.error else "")
+                for c in g.candidates
+            ]
             if g.sparql:
                 r.answer_list = g.answer_list
                 r.value = _value_from_rows(intent, g.rows, g.answer_list)
                 r.confidence = _agreement(g)
                 vars_ = list(g.rows[0]) if g.rows else []
-                r.context = render_markdown(QueryResult(query=g.sparql, vars=vars_, rows=g.rows,
-                                                        total_rows=g.total_rows, truncated=g.truncated), max_rows=50)
+                r.context = render_markdown(
+                    QueryResult(
+                        query=g.sparql, vars=vars_, rows=g.rows, total_rows=g.total_rows, truncated=g.truncated
+                    ),
+                    max_rows=50,
+                )
             out.append(r)
         spent = (time.perf_counter() - t0) / max(1, len(out))
         for r in out:
@@ -140,7 +173,7 @@ def covered_parts(question: str, currency: str | None = None) -> list[str]:
     """
     try:
         parsed = parse_question(question, currency=currency)
-    except Exception:  # noqa: BLE001 - coverage is advice; a parser bug must not fail the answer
+    except Exception:
         return []
     return [x.span.text for x in [*parsed.constraints, *parsed.entities]]
 
@@ -191,7 +224,7 @@ class TextualSource:
         t0 = time.perf_counter()
         try:
             pairs = list(zip(self.retriever.retrieve(questions), self.retriever.retrieve(questions, exhaustive=True)))
-        except Exception:  # noqa: BLE001 - find the question that broke the batch; the others go on
+        except Exception:
             pairs = [self._alone(q) for q in questions]
         spent = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
@@ -201,10 +234,18 @@ class TextualSource:
                 continue
             v, x = pair
             intent = parse_question(q, currency=self.currency).intent
-            reading = read_products(q, v, x, chunk_count=self._chunk_count, total_chunks=self._total,
-                                     corpus=self._corpus, names=self._names)
-            r = SourceResult("tkg", intent=intent.kind, confidence=reading.confidence, trace=[f"tkg: {t}" for t in reading.trace],
-                             chunk_ids=[c.chunk_id for c in v.chunks], candidates=reading.candidates, seconds=spent)
+            reading = read_products(
+                q, v, x, chunk_count=self._chunk_count, total_chunks=self._total, corpus=self._corpus, names=self._names
+            )
+            r = SourceResult(
+                "tkg",
+                intent=intent.kind,
+                confidence=reading.confidence,
+                trace=[f"tkg: {t}" for t in reading.trace],
+                chunk_ids=[c.chunk_id for c in v.chunks],
+                candidates=reading.candidates,
+                seconds=spent,
+            )
             r.answer_list = reading.products
             r.anchor = reading.phrase if reading.confidence >= ANCHORED else None
             if intent.kind == "count":
@@ -213,13 +254,15 @@ class TextualSource:
                 r.value = reading.products[0]
             elif intent.kind == "yesno":
                 r.value = "yes" if reading.products else "no"
-            r.context = "\n\n".join(f"[{c.chunk_id}] ({', '.join(c.chunk.products) or 'no product'})\n{c.chunk.text.strip()}"
-                                    for c in v.chunks[: self.max_chunks])
+            r.context = "\n\n".join(
+                f"[{c.chunk_id}] ({', '.join(c.chunk.products) or 'no product'})\n{c.chunk.text.strip()}"
+                for c in v.chunks[: self.max_chunks]
+            )
             out.append(r)
         return out
 
     def _alone(self, question: str):
         try:
             return self.retriever.retrieve([question])[0], self.retriever.retrieve([question], exhaustive=True)[0]
-        except Exception as e:  # noqa: BLE001 - this question's own failure, reported in its record
+        except Exception as e:
             return f"tkg retrieval: {type(e).__name__}: {e}"

@@ -30,7 +30,7 @@ from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
 
-__all__ = ["STRATEGIES", "Toolkit", "Outcome", "needs_fallback", "reconcile", "run_strategy"]
+__all__ = ["STRATEGIES", "Outcome", "Toolkit", "needs_fallback", "reconcile", "run_strategy"]
 
 STRATEGIES = ("tkg", "skg", "concat", "skg+tkg_fb", "router", "router+tkg_fb", "agentic")
 LIST_INTENTS = ("list", "yesno")
@@ -86,8 +86,9 @@ def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_co
     return None
 
 
-def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False,
-              any_intent: bool = False) -> SourceResult:
+def reconcile(
+    sym: SourceResult, txt: SourceResult, trace: list[str], *, confident: bool = False, any_intent: bool = False
+) -> SourceResult:
     """The answer after a fallback (see the module docstring). ``confident``: the symbolic
     answer passed its checks (the text was only probed), so only an overlap may narrow it.
     ``any_intent``: overlap the products of any intent, not only lists (the agentic plan),
@@ -98,19 +99,30 @@ def reconcile(sym: SourceResult, txt: SourceResult, trace: list[str], *, confide
     if sym.answer_list and txt.answer_list and (any_intent or sym.intent in LIST_INTENTS) and not sym.error:
         both = [p for p in sym.answer_list if p in set(txt.answer_list)]
         if both:
-            trace.append(f"specs and text agree on {len(both)} of {len(sym.answer_list)}/{len(txt.answer_list)} products:"
-                         " the overlap is the answer")
-            joint = SourceResult("skg+tkg", intent=sym.intent, answer_list=both,
-                                 value=_overlap_value(sym.intent, both),
-                                 confidence=max(sym.confidence, txt.confidence), context=sym.context + "\n\n" + txt.context,
-                                 sparql=sym.sparql, rows=sym.rows, rows_total=sym.rows_total, chunk_ids=txt.chunk_ids)
+            trace.append(
+                f"specs and text agree on {len(both)} of {len(sym.answer_list)}/{len(txt.answer_list)} products:"
+                " the overlap is the answer"
+            )
+            joint = SourceResult(
+                "skg+tkg",
+                intent=sym.intent,
+                answer_list=both,
+                value=_overlap_value(sym.intent, both),
+                confidence=max(sym.confidence, txt.confidence),
+                context=sym.context + "\n\n" + txt.context,
+                sparql=sym.sparql,
+                rows=sym.rows,
+                rows_total=sym.rows_total,
+                chunk_ids=txt.chunk_ids,
+            )
             return joint
     if confident and not sym.error and sym.sparql:
         trace.append("no product of the confident symbolic answer is in the text's answer; keeping the symbolic one")
         return sym
     if (txt.empty or txt.confidence < ANCHORED) and not sym.error and sym.sparql:
-        trace.append("the text found nothing it can stand on (no phrase of the question anchors it); "
-                     "keeping the symbolic answer")
+        trace.append(
+            "the text found nothing it can stand on (no phrase of the question anchors it); keeping the symbolic answer"
+        )
         return sym
     trace.append("the text's answer replaces the symbolic one")
     return txt
@@ -207,16 +219,26 @@ def run_strategy(name: str, questions: list[str], kit: Toolkit) -> list[Outcome]
         for i, (o, t) in enumerate(zip(outcomes, texts)):
             o.route.append("tkg")
             o.used.append(t)
-            why = needs_fallback(first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence)
+            why = needs_fallback(
+                first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence
+            )
             if why is None and first[i].intent in LIST_INTENTS and (missed := ignored_condition(first[i], t)):
                 why = f"the text reads a condition the specs' query ignored ({missed!r})"
             if why:
                 o.trace.append(f"symbolic answer doubtful ({why})")
-                o.result = reconcile(first[i], t, o.trace, confident=needs_fallback(
-                    first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence) is None)
+                o.result = reconcile(
+                    first[i],
+                    t,
+                    o.trace,
+                    confident=needs_fallback(
+                        first[i], min_confidence=kit.min_confidence, empty_min_confidence=kit.empty_min_confidence
+                    )
+                    is None,
+                )
             else:
-                o.result = SourceResult(**{**_fields(first[i]), "context": first[i].context + "\n\n" + t.context,
-                                           "chunk_ids": t.chunk_ids})
+                o.result = SourceResult(
+                    **{**_fields(first[i]), "context": first[i].context + "\n\n" + t.context, "chunk_ids": t.chunk_ids}
+                )
                 o.trace.append("symbolic answer kept; the text is added as context")
     elif name == "skg+tkg_fb":
         _fallback(kit, questions, first, outcomes)
@@ -243,8 +265,13 @@ def _routed(kit: Toolkit, questions: list[str], *, fallback: bool) -> list[Outco
         results = kit.symbolic.ask(qs) if method == "skg" else _textual(kit, qs)
         for i, r in zip(idx, results):
             d = decisions[i]
-            outcomes[i] = Outcome(r, [method], [r], trace=[f"router → {d.method} (skg score {d.score}): " + "; ".join(d.why)],
-                                  tokens=TokenCounts(prompt=d.prompt_tokens, completion=d.completion_tokens))
+            outcomes[i] = Outcome(
+                r,
+                [method],
+                [r],
+                trace=[f"router → {d.method} (skg score {d.score}): " + "; ".join(d.why)],
+                tokens=TokenCounts(prompt=d.prompt_tokens, completion=d.completion_tokens),
+            )
     done: list[Outcome] = [o for o in outcomes if o is not None]
     if fallback and "skg" in by_method:
         idx = by_method["skg"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 
-__all__ = ["Reading", "read_products", "fold_corpus", "fold", "ANCHORED"]
+__all__ = ["ANCHORED", "Reading", "fold", "fold_corpus", "read_products"]
 
 GUESS_CHUNKS = 3
 """Voted chunks whose products are the answer when no phrase anchors the question."""
@@ -43,10 +43,14 @@ MEASURE_ANCHOR = 0.6
 """Confidence of an answer read from product names alone."""
 HUB_SHARE = 0.25
 """An entity in more than this share of the chunks names a topic, not a distinguishing fact."""
-_STOP = frozenset("""a an the in on at of for to with from by and or is are be do does can which what who
-that this these those it its you your my me i""".split())
-_GENERIC = frozenset("""phone phones smartphone smartphones tablet tablets laptop laptops product products device devices
-model models one ones which what with have has support supports feature features the a an and or""".split())
+_STOP = frozenset(
+    """a an the in on at of for to with from by and or is are be do does can which what who
+that this these those it its you your my me i""".split()
+)
+_GENERIC = frozenset(
+    """phone phones smartphone smartphones tablet tablets laptop laptops product products device devices
+model models one ones which what with have has support supports feature features the a an and or""".split()
+)
 
 
 @dataclass(slots=True)
@@ -120,7 +124,7 @@ def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
     """
     target = phrase.split()
     n = len(target)
-    starts = [i for i in range(len(words) - n + 1) if words[i:i + n] == target]
+    starts = [i for i in range(len(words) - n + 1) if words[i : i + n] == target]
     if not starts:
         return phrase
     best = phrase
@@ -136,10 +140,16 @@ def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
     return best
 
 
-def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
-                  chunk_count: Callable[[str], int] | None = None, total_chunks: int | None = None,
-                  corpus: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
-                  names: Iterable[str] | None = None) -> Reading:
+def read_products(
+    question: str,
+    voted: Retrieval,
+    exhaustive: Retrieval,
+    *,
+    chunk_count: Callable[[str], int] | None = None,
+    total_chunks: int | None = None,
+    corpus: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
+    names: Iterable[str] | None = None,
+) -> Reading:
     """Products the retrieved text supports for ``question`` (see the module docstring).
 
     ``corpus``: every chunk as ``chunk_id → (folded text, products)`` (:func:`fold_corpus`);
@@ -154,8 +164,11 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
             ranked[p] = max(ranked.get(p, 0.0), c.score)
     out.candidates = sorted(ranked, key=lambda p: (-ranked[p], p))
 
-    named = [e for e in exhaustive.entities if e.lexical is not None and fold(e.name)
-             and not set(fold(e.name).split()) <= _GENERIC]
+    named = [
+        e
+        for e in exhaustive.entities
+        if e.lexical is not None and fold(e.name) and not set(fold(e.name).split()) <= _GENERIC
+    ]
     if chunk_count is not None and total_chunks:
         hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]
         if hubs:
@@ -184,10 +197,20 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
         fq = fold(question)
         # a phrase beats a bare measurement (a bound is the specs' business); the longest name is
         # the most specific; among equals, one said as written beats scattered words, then the rarer
-        key = max(named, key=lambda e: (not _is_measure(fold(e.name)), len(fold(e.name).split()), _contains(fq, fold(e.name)),
-                                        -(chunk_count(e.entity_id) if chunk_count else 0)))
-        pool = corpus if corpus is not None else {c.chunk_id: (fold(c.chunk.text), c.chunk.products)
-                                                   for c in exhaustive.candidates}
+        key = max(
+            named,
+            key=lambda e: (
+                not _is_measure(fold(e.name)),
+                len(fold(e.name).split()),
+                _contains(fq, fold(e.name)),
+                -(chunk_count(e.entity_id) if chunk_count else 0),
+            ),
+        )
+        pool = (
+            corpus
+            if corpus is not None
+            else {c.chunk_id: (fold(c.chunk.text), c.chunk.products) for c in exhaustive.candidates}
+        )
         score = {c.chunk_id: c.score for c in [*voted.candidates, *exhaustive.candidates]}
         texts = [t for t, _ in pool.values()]
         phrase = _expand(fq.split(), fold(key.name), texts)
@@ -215,8 +238,9 @@ def read_products(question: str, voted: Retrieval, exhaustive: Retrieval, *,
     if scope and folded_names:
         out.products = sorted((p for p in folded_names if in_scope(p)), key=lambda p: (-ranked.get(p, 0.0), p))
         out.confidence = SCOPE_ONLY
-        out.trace.append(f"no phrase beyond product names: every product whose name holds the scope "
-                         f"({len(out.products)})")
+        out.trace.append(
+            f"no phrase beyond product names: every product whose name holds the scope ({len(out.products)})"
+        )
         return out
     guess: list[str] = []
     for c in voted.chunks[:GUESS_CHUNKS]:

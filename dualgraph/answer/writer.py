@@ -21,12 +21,14 @@ from typing import Any
 
 from dualgraph.models.base import ChatRequest
 
-__all__ = ["template_text", "LLMWriter", "WRITER_PROMPT_VERSION"]
+__all__ = ["WRITER_PROMPT_VERSION", "LLMWriter", "template_text"]
 
 WRITER_PROMPT_VERSION = "answer-v1"
-_SYSTEM = ("You answer shoppers' questions about a product catalog using only the context given. "
-           "Be correct and complete: when the answer is a list of products, name every product in it. "
-           "If the context does not answer the question, say so. Reply as JSON.")
+_SYSTEM = (
+    "You answer shoppers' questions about a product catalog using only the context given. "
+    "Be correct and complete: when the answer is a list of products, name every product in it. "
+    "If the context does not answer the question, say so. Reply as JSON."
+)
 
 
 def _number(v: Any) -> str:
@@ -35,12 +37,16 @@ def _number(v: Any) -> str:
     return f"{v:,}" if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
 
 
-def template_text(intent: str, answer_list: list[str] | None, value: Any, *, source: str,
-                  phrase: str | None = None) -> str:
+def template_text(
+    intent: str, answer_list: list[str] | None, value: Any, *, source: str, phrase: str | None = None
+) -> str:
     """The answer in words, from the structured answer alone."""
     names = list(answer_list or [])
-    prefix = f"From the product descriptions mentioning {phrase!r}: " if source == "tkg" and phrase else (
-        "From the product descriptions: " if source == "tkg" else "")
+    prefix = (
+        f"From the product descriptions mentioning {phrase!r}: "
+        if source == "tkg" and phrase
+        else ("From the product descriptions: " if source == "tkg" else "")
+    )
     if intent == "count":
         n = value if value is not None else len(names)
         return f"{prefix}{_number(n)} product{'' if n == 1 else 's'} match{'es' if n == 1 else ''}."
@@ -88,13 +94,25 @@ class LLMWriter:
             if choose:
                 props["answer_list"] = {"type": "array", "items": {"enum": it["choose_from"][:200]}}
             schema = {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
-            user = (f"Question: {it['question']}\n\nContext:\n{context}\n\n"
-                    f"Structured answer found so far: {json.dumps(draft, ensure_ascii=False, default=str)}\n\n"
-                    + ("Choose every product from the allowed names that answers the question, and write the answer."
-                       if choose else "Write the answer from the context; keep every product of the list."))
-            out.append(ChatRequest(({"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}),
-                                   schema=schema, max_tokens=self.max_tokens, temperature=0.0,
-                                   prompt_version=WRITER_PROMPT_VERSION, stage="answer"))
+            user = (
+                f"Question: {it['question']}\n\nContext:\n{context}\n\n"
+                f"Structured answer found so far: {json.dumps(draft, ensure_ascii=False, default=str)}\n\n"
+                + (
+                    "Choose every product from the allowed names that answers the question, and write the answer."
+                    if choose
+                    else "Write the answer from the context; keep every product of the list."
+                )
+            )
+            out.append(
+                ChatRequest(
+                    ({"role": "system", "content": _SYSTEM}, {"role": "user", "content": user}),
+                    schema=schema,
+                    max_tokens=self.max_tokens,
+                    temperature=0.0,
+                    prompt_version=WRITER_PROMPT_VERSION,
+                    stage="answer",
+                )
+            )
         return out
 
     def write(self, items: list[dict[str, Any]]):

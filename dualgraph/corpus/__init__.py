@@ -18,11 +18,23 @@ if TYPE_CHECKING:
     from dualgraph.corpus.shop_html import import_scrape
     from dualgraph.corpus.tabular import import_table
 
-__all__ = ["Document", "ImportReport", "Quarantine", "Variant", "import_scrape", "import_table", "load_mapping",
-           "read_document", "write_dataset"]
+__all__ = [
+    "Document",
+    "ImportReport",
+    "Quarantine",
+    "Variant",
+    "import_scrape",
+    "import_table",
+    "load_mapping",
+    "read_document",
+    "write_dataset",
+]
 
-_LAZY = {"import_table": "dualgraph.corpus.tabular", "load_mapping": "dualgraph.corpus.mapping",
-         "import_scrape": "dualgraph.corpus.shop_html"}
+_LAZY = {
+    "import_table": "dualgraph.corpus.tabular",
+    "load_mapping": "dualgraph.corpus.mapping",
+    "import_scrape": "dualgraph.corpus.shop_html",
+}
 
 
 def __getattr__(name: str) -> Any:

@@ -38,7 +38,7 @@ def key_spec_sections(description: str) -> dict[str, str]:
     if at < 0:
         return {}
     out: dict[str, str] = {}
-    for line in description[at + len(_KEY_SPECS):].splitlines():
+    for line in description[at + len(_KEY_SPECS) :].splitlines():
         m = _SECTION_LINE.match(line)
         if not m:
             continue

@@ -30,9 +30,17 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from dualgraph.skg.names import DEFAULT_SECTION
 
-
-__all__ = ["MappingError", "PriceSource", "SpecTarget", "TableMapping", "ValueSource", "add_arguments",
-           "load_mapping", "mapping_from_args", "mapping_from_dict"]
+__all__ = [
+    "MappingError",
+    "PriceSource",
+    "SpecTarget",
+    "TableMapping",
+    "ValueSource",
+    "add_arguments",
+    "load_mapping",
+    "mapping_from_args",
+    "mapping_from_dict",
+]
 
 
 class MappingError(ValueError):
@@ -53,11 +61,13 @@ class ValueSource(_Strict):
     column: str | None = Field(None, description="Column whose cell text is used.")
     value: str | None = Field(None, description="A constant used for every row instead of a column.")
     strip: str | None = Field(
-        None, description="Regular expression whose matches are removed from the cell text, e.g. a trailing "
-        "'(8GB RAM + 128GB)' to turn a variant name into its range.")
+        None,
+        description="Regular expression whose matches are removed from the cell text, e.g. a trailing "
+        "'(8GB RAM + 128GB)' to turn a variant name into its range.",
+    )
 
     @model_validator(mode="after")
-    def _one_source(self) -> "ValueSource":
+    def _one_source(self) -> ValueSource:
         if (self.column is None) == (self.value is None):
             raise ValueError("give exactly one of 'column' or 'value'")
         if self.strip is not None:
@@ -73,7 +83,8 @@ class PriceSource(_Strict):
 
     column: str = Field(description="Column holding the price (a number, or a text such as '₹8,999').")
     currency: str | None = Field(
-        None, description="ISO 4217 code for cells without a currency symbol, e.g. INR, GBP, EUR.")
+        None, description="ISO 4217 code for cells without a currency symbol, e.g. INR, GBP, EUR."
+    )
 
 
 class SpecTarget(_Strict):
@@ -81,12 +92,16 @@ class SpecTarget(_Strict):
 
     entry: str = Field(description="Spec key 'Section:Entry'; a key without a section goes to 'Specifications'.")
     unit: str | None = Field(
-        None, description="Unit appended to plain numbers ('8' -> '8 GB'), so quantities parse without "
-        "relying on the entry name. A cell that already carries a unit is kept as it is.")
+        None,
+        description="Unit appended to plain numbers ('8' -> '8 GB'), so quantities parse without "
+        "relying on the entry name. A cell that already carries a unit is kept as it is.",
+    )
     columns: list[str] | None = Field(
-        None, description="Combine these columns into one value (the mapping key is then only a label).")
+        None, description="Combine these columns into one value (the mapping key is then only a label)."
+    )
     format: str | None = Field(
-        None, description="Python format string for 'columns', with {0}, {1}, ... e.g. '{0} x {1} px'.")
+        None, description="Python format string for 'columns', with {0}, {1}, ... e.g. '{0} x {1} px'."
+    )
 
     @field_validator("entry")
     @classmethod
@@ -97,7 +112,7 @@ class SpecTarget(_Strict):
         return v if ":" in v else f"{DEFAULT_SECTION}:{v}"
 
     @model_validator(mode="after")
-    def _combine(self) -> "SpecTarget":
+    def _combine(self) -> SpecTarget:
         if (self.columns is None) != (self.format is None):
             raise ValueError("'columns' and 'format' go together")
         if self.columns is not None:
@@ -113,27 +128,38 @@ class TableMapping(_Strict):
 
     name: str = Field(description="Column with the variant name (required; a row without one is quarantined).")
     range: ValueSource | None = Field(
-        None, description="Product range (family): a column name, {column, strip} or {value}. Default: the name.")
+        None, description="Product range (family): a column name, {column, strip} or {value}. Default: the name."
+    )
     categories: list[ValueSource] = Field(
-        default_factory=list, description="Categories: a column name, {column} or {value}, or a list of them; "
-        "a list-valued cell gives several categories.")
+        default_factory=list,
+        description="Categories: a column name, {column} or {value}, or a list of them; "
+        "a list-valued cell gives several categories.",
+    )
     brand: str | None = Field(None, description="Column written as the spec 'Specifications:Brand'.")
     model_code: str | None = Field(None, description="Column written as the spec 'Model Code'.")
     price: PriceSource | None = Field(
-        None, description="Price column (a plain name or {column, currency}); written as 'Price' = '<number> <ISO>'.")
+        None, description="Price column (a plain name or {column, currency}); written as 'Price' = '<number> <ISO>'."
+    )
     group_by: str = Field(
-        "range", description="Rows with the same key become one page: 'range', 'name' or a column name. "
-        "Keys are compared case- and space-insensitively.")
+        "range",
+        description="Rows with the same key become one page: 'range', 'name' or a column name. "
+        "Keys are compared case- and space-insensitively.",
+    )
     specs: dict[str, SpecTarget | None] = Field(
-        default_factory=dict, description="Column -> 'Section:Entry', {entry, unit} or {entry, columns, format}; "
-        "null leaves the column out.")
+        default_factory=dict,
+        description="Column -> 'Section:Entry', {entry, unit} or {entry, columns, format}; null leaves the column out.",
+    )
     unmapped: Literal["keep", "drop"] = Field(
-        "keep", description="Columns used nowhere else: 'keep' writes them under 'Specifications' with a "
-        "humanised entry name ('core_count' -> 'Core count'); 'drop' leaves them out.")
+        "keep",
+        description="Columns used nowhere else: 'keep' writes them under 'Specifications' with a "
+        "humanised entry name ('core_count' -> 'Core count'); 'drop' leaves them out.",
+    )
     text: list[str] = Field(default_factory=list, description="Columns whose prose goes into the page Markdown.")
     specs_from: str | None = Field(
-        None, description="Column holding a spec object (flat key -> value, or section -> entry -> value), "
-        "e.g. Icecat 'attrs'; keys without a section go to 'Specifications'.")
+        None,
+        description="Column holding a spec object (flat key -> value, or section -> entry -> value), "
+        "e.g. Icecat 'attrs'; keys without a section go to 'Specifications'.",
+    )
 
     _source: str = PrivateAttr("<options>")
 
@@ -288,9 +314,16 @@ def mapping_from_args(args: argparse.Namespace) -> TableMapping:
     if set(units) - set(entries):
         raise MappingError("<options>", "--unit", f"no --spec for column(s) {sorted(set(units) - set(entries))}")
     specs = {c: {"entry": e, **({"unit": units[c]} if c in units else {})} for c, e in entries.items()}
-    data: dict[str, Any] = {"name": args.name, "group_by": args.group_by, "unmapped": args.unmapped, "specs": specs,
-                            "categories": [{"value": c} for c in args.category] + args.category_column,
-                            "text": args.text, "brand": args.brand, "specs_from": args.specs_from}
+    data: dict[str, Any] = {
+        "name": args.name,
+        "group_by": args.group_by,
+        "unmapped": args.unmapped,
+        "specs": specs,
+        "categories": [{"value": c} for c in args.category] + args.category_column,
+        "text": args.text,
+        "brand": args.brand,
+        "specs_from": args.specs_from,
+    }
     if args.range_column:
         data["range"] = {"column": args.range_column, "strip": args.range_strip}
     if args.price:

@@ -143,8 +143,11 @@ def specs_chunks(variants: list[Variant], *, title: str, chunk_chars: int = 5000
         if "categories" in common_meta and variants[0].categories:
             head.append(f"Product Categories: {', '.join(variants[0].categories)}")
         body = _spec_lines([(s, e, first[(s, e)]) for s, e in ordered(common_specs)])
-        chunks += chunk_lines(f'# Specifications shared by all {len(variants)} products of the "{title}" page',
-                              head + body, chunk_chars=chunk_chars)
+        chunks += chunk_lines(
+            f'# Specifications shared by all {len(variants)} products of the "{title}" page',
+            head + body,
+            chunk_chars=chunk_chars,
+        )
     for v, parsed in zip(variants, per_variant):
         own = ordered(k for k in parsed if k not in common_specs)
         lines = _product_lines(v, common_meta) + _spec_lines([(s, e, parsed[(s, e)]) for s, e in own])

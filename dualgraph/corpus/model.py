@@ -40,7 +40,7 @@ class Variant:
         }
 
     @classmethod
-    def from_record(cls, rec: Any, problems: list[str] | None = None) -> "Variant":
+    def from_record(cls, rec: Any, problems: list[str] | None = None) -> Variant:
         """Build from a ``rawspecs`` record; raises ``ValueError`` naming what is wrong.
 
         A single unusable spec (a nested object, an empty key) does not sink the

@@ -10,8 +10,11 @@ _CURRENCY_SYMBOLS = {"£": "GBP", "€": "EUR", "$": "USD", "₹": "INR"}
 _CURRENCY_CODES = {"GBP": "GBP", "EUR": "EUR", "USD": "USD", "INR": "INR", "RS": "INR", "RS.": "INR"}
 _NUM = r"\d+(?:[.,\u00a0\u202f]\d+)*"  # loose on purpose: plain_number() checks the grouping
 _CUR = r"£|€|\$|₹|\b(?:GBP|EUR|USD|INR|Rs\.?)"
-_AMOUNT = re.compile(rf"(?P<pre>{_CUR})\s?(?P<num>{_NUM})"
-                     rf"|(?P<num2>{_NUM})\s?(?P<post>£|€|\b(?:GBP|EUR|USD|INR)\b)", re.I)
+_AMOUNT = re.compile(
+    rf"(?P<pre>{_CUR})\s?(?P<num>{_NUM})"
+    rf"|(?P<num2>{_NUM})\s?(?P<post>£|€|\b(?:GBP|EUR|USD|INR)\b)",
+    re.I,
+)
 # Card texts also show savings, old prices and monthly instalments; those are not the price.
 _SKIP_BEFORE = re.compile(r"(save|saving|was|rrp|off|discount|cashback|trade[- ]?in|up to)\W*$", re.I)
 _SKIP_AFTER = re.compile(r"^\s*(/\s*mo|/\s*month|per month|a month|p/?m\b|x\s*\d|off\b)", re.I)
@@ -63,7 +66,7 @@ def parse_price(text: str | None, *, default_currency: str | None = None) -> str
         start = m_total.end()
     for m in _AMOUNT.finditer(text, start):
         line_before = text[: m.start()].rsplit("\n", 1)[-1]
-        if _SKIP_BEFORE.search(line_before) or _SKIP_AFTER.match(text[m.end():]):
+        if _SKIP_BEFORE.search(line_before) or _SKIP_AFTER.match(text[m.end() :]):
             continue
         cur = m.group("pre") or m.group("post")
         code = _CURRENCY_SYMBOLS.get(cur) or _CURRENCY_CODES.get(cur.upper())

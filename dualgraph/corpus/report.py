@@ -31,8 +31,12 @@ class ImportReport:
     @property
     def counts(self) -> dict[str, int]:
         """Figures for logs and the CLI; ``quarantined:<stage>`` counts entries per stage."""
-        out = {"records": self.records, "variants": self.variants, "pages": self.pages,
-               "quarantined": len(self.quarantined)}
+        out = {
+            "records": self.records,
+            "variants": self.variants,
+            "pages": self.pages,
+            "quarantined": len(self.quarantined),
+        }
         for q in self.quarantined:
             out[f"quarantined:{q.stage}"] = out.get(f"quarantined:{q.stage}", 0) + 1
         return out

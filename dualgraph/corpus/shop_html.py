@@ -30,8 +30,16 @@ from dualgraph.corpus.report import ImportReport
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.skg.names import DEFAULT_SECTION
 
-__all__ = ["SpecTable", "categories_from_url", "import_scrape", "page_markdown", "page_title", "parse_html_page",
-           "parse_scraped_variant", "parse_spec_table"]
+__all__ = [
+    "SpecTable",
+    "categories_from_url",
+    "import_scrape",
+    "page_markdown",
+    "page_title",
+    "parse_html_page",
+    "parse_scraped_variant",
+    "parse_spec_table",
+]
 
 # Outputs of the reference databuilder that can sit in a scrape dir; they are not records.
 _NOT_RECORDS = {"specs.json", "metadata.json"}
@@ -79,8 +87,13 @@ def _layout_a(soup: BeautifulSoup) -> list[tuple[str, str, str]]:
         for item in root.select("div.pdd32-product-spec__item"):
             section = _text(item.select_one(".pdd32-product-spec__title"))
             for li in item.select("li.pdd32-product-spec__content-item"):
-                out.append((section, _text(li.select_one(".pdd32-product-spec__content-item-title")),
-                            _text(li.select_one(".pdd32-product-spec__content-item-desc"))))
+                out.append(
+                    (
+                        section,
+                        _text(li.select_one(".pdd32-product-spec__content-item-title")),
+                        _text(li.select_one(".pdd32-product-spec__content-item-desc")),
+                    )
+                )
     return out
 
 
@@ -213,8 +226,12 @@ def parse_scraped_variant(obj: dict, *, source: str) -> tuple[Variant, list[Quar
         specs.setdefault(f"Variant features:{k.strip()}", v.strip())
     rng = obj.get("product_range")
     url = obj.get("url")
-    rec = {"name": name, "prod_range": rng if isinstance(rng, str) else None,
-           "categories": list(categories_from_url(url)) if isinstance(url, str) else [], "specs": specs}
+    rec = {
+        "name": name,
+        "prod_range": rng if isinstance(rng, str) else None,
+        "categories": list(categories_from_url(url)) if isinstance(url, str) else [],
+        "specs": specs,
+    }
     # Built through from_record so the written record reads back to an equal Variant.
     return Variant.from_record(rec), notes
 
@@ -251,8 +268,12 @@ def parse_html_page(html: str, *, source: str) -> tuple[list[Variant], list[Quar
         return [], notes
     link = soup.find("link", rel="canonical") or soup.find("meta", property="og:url")
     url = (link.get("href") or link.get("content") or "") if link else ""
-    rec = {"name": title, "prod_range": title, "categories": list(categories_from_url(url)) if url else [],
-           "specs": dict(table.pairs)}
+    rec = {
+        "name": title,
+        "prod_range": title,
+        "categories": list(categories_from_url(url)) if url else [],
+        "specs": dict(table.pairs),
+    }
     return [Variant.from_record(rec)], notes
 
 
@@ -326,8 +347,9 @@ def _read_text(path: Path, report: ImportReport, record: str) -> str | None:
         return None
 
 
-def import_scrape(src_dir: str | Path, out_dir: str | Path, *, chunk_chars: int = 5000,
-                  progress: bool = True) -> ImportReport:
+def import_scrape(
+    src_dir: str | Path, out_dir: str | Path, *, chunk_chars: int = 5000, progress: bool = True
+) -> ImportReport:
     """Turn a scrape directory (variant JSONs and ``<url_hash>.html`` pages, searched
     recursively) into a SpecsQA dataset dir: one document per page, stem = ``url_hash``.
 
@@ -336,8 +358,11 @@ def import_scrape(src_dir: str | Path, out_dir: str | Path, *, chunk_chars: int 
     """
     src, out = Path(src_dir), Path(out_dir)
     report = ImportReport(source=str(src), out_dir=str(out))
-    files = sorted(p for p in src.rglob("*") if p.is_file() and p.suffix.lower() in (".json", ".html", ".htm")
-                   and p.name not in _NOT_RECORDS)
+    files = sorted(
+        p
+        for p in src.rglob("*")
+        if p.is_file() and p.suffix.lower() in (".json", ".html", ".htm") and p.name not in _NOT_RECORDS
+    )
     html_files: dict[str, Path] = {}
     pages: dict[str, list[tuple[Variant, Path]]] = {}
     for path in tqdm(files, desc="scrape files", unit="file", disable=not progress):
@@ -359,8 +384,12 @@ def import_scrape(src_dir: str | Path, out_dir: str | Path, *, chunk_chars: int 
         page = pages.setdefault(_page_stem(obj, path), [])
         dup = next((p for v, p in page if (v.model_code, v.name) == (variant.model_code, variant.name)), None)
         if dup is not None:
-            report.add(str(path), f"variant {variant.name!r}", "duplicate",
-                       f"same model code and name as {dup.name}; kept once")
+            report.add(
+                str(path),
+                f"variant {variant.name!r}",
+                "duplicate",
+                f"same model code and name as {dup.name}; kept once",
+            )
             continue
         page.append((variant, path))
 

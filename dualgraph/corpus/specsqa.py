@@ -127,7 +127,11 @@ def read_document(meta_path: str | os.PathLike, root: str | os.PathLike) -> tupl
         fmt = pre.get("format")
         path = root / pre["path"]
         if fmt not in KNOWN_PRESCIENCE:
-            bad(f"prescience[{i}]", f"unknown prescience format {fmt!r} (known: {sorted(KNOWN_PRESCIENCE)})", file=str(path))
+            bad(
+                f"prescience[{i}]",
+                f"unknown prescience format {fmt!r} (known: {sorted(KNOWN_PRESCIENCE)})",
+                file=str(path),
+            )
             continue
         try:
             records = json.loads(path.read_text(encoding="utf-8"))

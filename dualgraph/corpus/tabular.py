@@ -35,11 +35,27 @@ from dualgraph.corpus.report import ImportReport
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.skg.names import DEFAULT_SECTION, canonical, short_hash, slug
 
-__all__ = ["KINDS", "add_arguments", "import_table", "main_from_args", "mapping_from_args", "page_stem",
-           "table_kind", "with_unit", "humanise"]
+__all__ = [
+    "KINDS",
+    "add_arguments",
+    "humanise",
+    "import_table",
+    "main_from_args",
+    "mapping_from_args",
+    "page_stem",
+    "table_kind",
+    "with_unit",
+]
 
-KINDS = {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet",
-         ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+KINDS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "jsonl",
+}
 _PEEK_ROWS = 1000  # JSON Lines have no header: the keys of the first rows stand for it
 Row = tuple[str, dict | None, str | None]  # (record label, row or None, why it is unusable)
 
@@ -108,8 +124,11 @@ def _csv_rows(path: Path, delimiter: str) -> tuple[list[str], Iterator[Row]]:
                 if _bad_utf8(fields):
                     yield label, None, "row is not valid UTF-8"
                 elif len(fields) != len(header):
-                    yield label, None, (f"row has {len(fields)} fields, the header {len(header)}"
-                                        " (truncated or malformed line)")
+                    yield (
+                        label,
+                        None,
+                        (f"row has {len(fields)} fields, the header {len(header)} (truncated or malformed line)"),
+                    )
                 else:
                     yield label, dict(zip(header, fields)), None
 
@@ -151,8 +170,11 @@ def _jsonl_rows(path: Path) -> tuple[list[str] | None, Iterator[Row]]:
                     yield "file", None, f"malformed JSON array: {e}"
                     return
                 for i, item in enumerate(items, 1):
-                    yield (f"item {i}", item, None) if isinstance(item, dict) else \
-                        (f"item {i}", None, f"item is a {type(item).__name__}, not an object")
+                    yield (
+                        (f"item {i}", item, None)
+                        if isinstance(item, dict)
+                        else (f"item {i}", None, f"item is a {type(item).__name__}, not an object")
+                    )
                 return
             try:
                 for n, raw in enumerate(f, 1):
@@ -330,8 +352,11 @@ class _Converter:
         else:  # a row without a usable group value falls back to its range
             key = self._safe(row.get(m.group_by), m.group_by, note) or variant.prod_range
         # prose keeps its line breaks (paragraphs); other cells are one line
-        texts = [(col, t) for col in m.text if (t := row[col].strip() if isinstance(row.get(col), str)
-                                                 else self._safe(row.get(col), col, note))]
+        texts = [
+            (col, t)
+            for col in m.text
+            if (t := row[col].strip() if isinstance(row.get(col), str) else self._safe(row.get(col), col, note))
+        ]
         return key, name, variant.to_record(), texts
 
     def _expand(self, obj: Any, put, note) -> None:
@@ -371,8 +396,10 @@ def page_stem(key: str) -> str:
 def _open_rows(path: Path) -> tuple[list[str] | None, Iterator[Row], int | None]:
     kind = table_kind(path)
     if kind is None:
-        raise _FileError(f"unsupported file type {''.join(path.suffixes) or path.name!r} "
-                         f"(expected {', '.join(sorted(KINDS))}, text formats optionally .gz)")
+        raise _FileError(
+            f"unsupported file type {''.join(path.suffixes) or path.name!r} "
+            f"(expected {', '.join(sorted(KINDS))}, text formats optionally .gz)"
+        )
     if not path.is_file():
         raise _FileError("file not found")
     if kind == "parquet":
@@ -391,8 +418,15 @@ def _page_markdown(title: str, texts: list[tuple[str, str]], variants: list[Vari
     return f"\n\n{CHUNK_BREAK}\n\n".join(chunks) + "\n"
 
 
-def import_table(source: str | Path | Sequence[str | Path], out_dir: str | Path, mapping: TableMapping, *,
-                 chunk_chars: int = 5000, progress: bool = True, spill_dir: str | Path | None = None) -> ImportReport:
+def import_table(
+    source: str | Path | Sequence[str | Path],
+    out_dir: str | Path,
+    mapping: TableMapping,
+    *,
+    chunk_chars: int = 5000,
+    progress: bool = True,
+    spill_dir: str | Path | None = None,
+) -> ImportReport:
     """Import one or more table files into a SpecsQA dataset dir, one page per group key.
 
     Raises :class:`MappingError` when the mapping names a column a file lacks (before
@@ -416,8 +450,10 @@ def import_table(source: str | Path | Sequence[str | Path], out_dir: str | Path,
     conv = _Converter(mapping)
     with tempfile.TemporaryDirectory(prefix="dualgraph-import-", dir=spill_dir) as tmp:
         db = sqlite3.connect(Path(tmp) / "rows.sqlite")
-        db.execute("CREATE TABLE rows (gkey TEXT, seq INTEGER, shown TEXT, file TEXT, label TEXT,"
-                   " name TEXT, variant TEXT, texts TEXT)")
+        db.execute(
+            "CREATE TABLE rows (gkey TEXT, seq INTEGER, shown TEXT, file TEXT, label TEXT,"
+            " name TEXT, variant TEXT, texts TEXT)"
+        )
         seq = 0
         for path in sources:
             try:
@@ -442,12 +478,23 @@ def import_table(source: str | Path | Sequence[str | Path], out_dir: str | Path,
                     report.add(str(path), label, "row", str(e))
                     continue
                 seq += 1
-                db.execute("INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)",
-                           (canonical(key), seq, key, str(path), label, name, json.dumps(rec, ensure_ascii=False),
-                            json.dumps(texts, ensure_ascii=False)))
+                db.execute(
+                    "INSERT INTO rows VALUES (?,?,?,?,?,?,?,?)",
+                    (
+                        canonical(key),
+                        seq,
+                        key,
+                        str(path),
+                        label,
+                        name,
+                        json.dumps(rec, ensure_ascii=False),
+                        json.dumps(texts, ensure_ascii=False),
+                    ),
+                )
         db.execute("CREATE INDEX by_key ON rows (gkey, seq)")
-        report.pages = write_dataset(out, tqdm(_pages(db, report, chunk_chars), desc="write pages", unit="page",
-                                               disable=not progress))
+        report.pages = write_dataset(
+            out, tqdm(_pages(db, report, chunk_chars), desc="write pages", unit="page", disable=not progress)
+        )
         db.close()
     report.write_quarantine(out)
     return report
@@ -464,9 +511,13 @@ def _pages(db: sqlite3.Connection, report: ImportReport, chunk_chars: int) -> It
             shown = shown or shown_key
             if name in seen:
                 same = seen[name][0] == rec
-                report.add(file, label, "duplicate" if same else "conflict",
-                           f"same variant name as {seen[name][1]}" + ("; identical row written once" if same
-                                                                      else " with other specs; both kept"))
+                report.add(
+                    file,
+                    label,
+                    "duplicate" if same else "conflict",
+                    f"same variant name as {seen[name][1]}"
+                    + ("; identical row written once" if same else " with other specs; both kept"),
+                )
                 if same:
                     continue
             seen.setdefault(name, (rec, label))
@@ -488,8 +539,9 @@ def main_from_args(args: argparse.Namespace) -> int:
     'model'
     """
     try:
-        report = import_table(args.source, args.out, mapping_from_args(args), chunk_chars=args.chunk_chars,
-                              progress=not args.no_progress)
+        report = import_table(
+            args.source, args.out, mapping_from_args(args), chunk_chars=args.chunk_chars, progress=not args.no_progress
+        )
     except MappingError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -15,5 +15,16 @@ from dualgraph.eval.inputs import EvalInputError, Question, load_answers, load_q
 from dualgraph.eval.results import Comparison, EvalResult, GroupScore, QuestionRow
 from dualgraph.eval.tables import format_table
 
-__all__ = ["evaluate", "evaluate_many", "EvalInputError", "Question", "load_answers", "load_questions",
-           "Comparison", "EvalResult", "GroupScore", "QuestionRow", "format_table"]
+__all__ = [
+    "Comparison",
+    "EvalInputError",
+    "EvalResult",
+    "GroupScore",
+    "Question",
+    "QuestionRow",
+    "evaluate",
+    "evaluate_many",
+    "format_table",
+    "load_answers",
+    "load_questions",
+]

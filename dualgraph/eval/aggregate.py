@@ -23,7 +23,7 @@ import numpy as np
 
 from dualgraph.eval.results import GroupScore, IndexTokens, LatencySummary, QuestionRow, TokenSummary
 
-__all__ = ["group_score", "breakdown", "token_summary", "latency_summary", "read_index_tokens"]
+__all__ = ["breakdown", "group_score", "latency_summary", "read_index_tokens", "token_summary"]
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -37,12 +37,17 @@ def group_score(rows: Iterable[QuestionRow]) -> GroupScore:
     lists = [r for r in scored if r.is_list]
     values = [r for r in scored if not r.is_list]
     return GroupScore(
-        n=len(scored), n_list=len(lists), n_value=len(values),
-        list_precision=_mean([r.p for r in lists]), list_recall=_mean([r.r for r in lists]),
-        list_f1=_mean([r.f1 for r in lists]), exact_set=_mean([float(bool(r.exact)) for r in lists]),
+        n=len(scored),
+        n_list=len(lists),
+        n_value=len(values),
+        list_precision=_mean([r.p for r in lists]),
+        list_recall=_mean([r.r for r in lists]),
+        list_f1=_mean([r.f1 for r in lists]),
+        exact_set=_mean([float(bool(r.exact)) for r in lists]),
         value_accuracy=_mean([float(bool(r.value_ok)) for r in values]),
         overall=_mean([r.score for r in scored]),
-        n_missing=sum(r.status == "missing" for r in rows), n_errors=sum(r.status == "error" for r in rows),
+        n_missing=sum(r.status == "missing" for r in rows),
+        n_errors=sum(r.status == "error" for r in rows),
     )
 
 
@@ -60,9 +65,14 @@ def token_summary(rows: Iterable[QuestionRow]) -> TokenSummary:
     n = len(present)
     prompt = sum(r.prompt_tokens for r in present)
     completion = sum(r.completion_tokens for r in present)
-    return TokenSummary(n_records=n, prompt=prompt, completion=completion,
-                        prompt_mean=prompt / n if n else 0.0, completion_mean=completion / n if n else 0.0,
-                        total_mean=(prompt + completion) / n if n else 0.0)
+    return TokenSummary(
+        n_records=n,
+        prompt=prompt,
+        completion=completion,
+        prompt_mean=prompt / n if n else 0.0,
+        completion_mean=completion / n if n else 0.0,
+        total_mean=(prompt + completion) / n if n else 0.0,
+    )
 
 
 def latency_summary(seconds: Iterable[float | None]) -> LatencySummary:
@@ -71,8 +81,9 @@ def latency_summary(seconds: Iterable[float | None]) -> LatencySummary:
     if values.size == 0:
         return LatencySummary()
     p50, p90, p99 = (float(x) for x in np.percentile(values, [50, 90, 99]))
-    return LatencySummary(n=int(values.size), p50=p50, p90=p90, p99=p99, max=float(values.max()),
-                          mean=float(values.mean()))
+    return LatencySummary(
+        n=int(values.size), p50=p50, p90=p90, p99=p99, max=float(values.max()), mean=float(values.mean())
+    )
 
 
 def read_index_tokens(index_dir: str | os.PathLike[str]) -> IndexTokens:

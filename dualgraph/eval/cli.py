@@ -19,32 +19,50 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["add_eval_parser", "run_eval_command", "build_judge_llm"]
+__all__ = ["add_eval_parser", "build_judge_llm", "run_eval_command"]
 
 
 def add_eval_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``eval`` to a parser's subcommands; returns the new subparser."""
     p = subparsers.add_parser("eval", help="score answers files (dualgraph ask --out) against a SpecsQA questions file")
     p.add_argument("--questions", required=True, help="SpecsQA-format questions file (JSON object keyed by id)")
-    p.add_argument("--answers", required=True, action="append",
-                   help="answers file (JSON Lines of answer records); repeat to compare several runs")
-    p.add_argument("--label", action="append", help="name of each --answers run, in the same order "
-                   "(default: the strategy its records share, else the file name)")
+    p.add_argument(
+        "--answers",
+        required=True,
+        action="append",
+        help="answers file (JSON Lines of answer records); repeat to compare several runs",
+    )
+    p.add_argument(
+        "--label",
+        action="append",
+        help="name of each --answers run, in the same order "
+        "(default: the strategy its records share, else the file name)",
+    )
     p.add_argument("--report", help="directory to write report.md, PNG plots, metrics.json and per_question.jsonl")
     p.add_argument("--title", default="DualGraph evaluation", help="title of the report")
     p.add_argument("--index", help="index directory: report its indexing token usage (manifest.json)")
-    p.add_argument("--loose", action="store_true", help="also ignore spacing around punctuation and between "
-                   "numbers and units when matching names (default: the reference scorer's rules)")
+    p.add_argument(
+        "--loose",
+        action="store_true",
+        help="also ignore spacing around punctuation and between "
+        "numbers and units when matching names (default: the reference scorer's rules)",
+    )
     p.add_argument("--worst", type=int, default=15, help="worst questions listed per run in the report")
     p.add_argument("--judge", action="store_true", help="LLM factual correctness (claim decomposition); needs an LLM")
-    p.add_argument("--pairwise", action="store_true", help="LLM pairwise judging of every pair of runs, both orders; "
-                   "needs an LLM and two or more --answers")
+    p.add_argument(
+        "--pairwise",
+        action="store_true",
+        help="LLM pairwise judging of every pair of runs, both orders; needs an LLM and two or more --answers",
+    )
     p.add_argument("--max-claims", type=int, default=20, help="most claims taken from one text by --judge")
     p.add_argument("--llm-url", help="an OpenAI-compatible server for the judge, e.g. http://127.0.0.1:8080")
     p.add_argument("--llm-model", help="model name sent to the LLM server")
     p.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
-    p.add_argument("--llm-cache-dir", help="cache judge replies in this directory (reruns cost no tokens); "
-                   "default: no cache, so the reported judge tokens are what the run spent")
+    p.add_argument(
+        "--llm-cache-dir",
+        help="cache judge replies in this directory (reruns cost no tokens); "
+        "default: no cache, so the reported judge tokens are what the run spent",
+    )
     p.add_argument("--json", action="store_true", help="print the metrics as JSON instead of the table")
     p.set_defaults(func=run_eval_command)
     return p
@@ -60,11 +78,20 @@ def build_judge_llm(args: argparse.Namespace) -> Any:
     from dualgraph.models.factory import CACHE_FILE, LLMConfig, ModelsConfig
     from dualgraph.models.openai_chat import OpenAIChatLLM
 
-    models = ModelsConfig(llm=LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env),
-                          cache_dir=Path(args.llm_cache_dir or ".dualgraph-cache"))
+    models = ModelsConfig(
+        llm=LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env),
+        cache_dir=Path(args.llm_cache_dir or ".dualgraph-cache"),
+    )
     c = models.llm.resolve()
-    chat = OpenAIChatLLM(c.base_url, c.model, api_key=c.api_key, max_concurrency=c.max_concurrency,
-                         max_retries=c.max_retries, timeout_s=c.timeout_s, schema_mode=c.schema_mode)
+    chat = OpenAIChatLLM(
+        c.base_url,
+        c.model,
+        api_key=c.api_key,
+        max_concurrency=c.max_concurrency,
+        max_retries=c.max_retries,
+        timeout_s=c.timeout_s,
+        schema_mode=c.schema_mode,
+    )
     if args.llm_cache_dir:
         return CachedLLM(chat, Path(models.cache_dir) / CACHE_FILE)
     return chat
@@ -119,8 +146,11 @@ def run_eval_command(args: argparse.Namespace) -> int:
     if args.json:
         out = json.loads(result.to_json(rows=False))
         if factual or pairwise:
-            out = {"evaluation": out, "factual": [json.loads(f.model_dump_json(exclude={"rows"})) for f in factual],
-                   "pairwise": [json.loads(p.model_dump_json(exclude={"rows"})) for p in pairwise]}
+            out = {
+                "evaluation": out,
+                "factual": [json.loads(f.model_dump_json(exclude={"rows"})) for f in factual],
+                "pairwise": [json.loads(p.model_dump_json(exclude={"rows"})) for p in pairwise],
+            }
         print(json.dumps(out, indent=1, ensure_ascii=False))
     else:
         from dualgraph.eval.tables import format_table
@@ -131,17 +161,18 @@ def run_eval_command(args: argparse.Namespace) -> int:
     if args.report:
         from dualgraph.eval.report import write_report
 
-        path = write_report(result, args.report, title=args.title, factual=factual, pairwise=pairwise,
-                            worst=args.worst)
+        path = write_report(result, args.report, title=args.title, factual=factual, pairwise=pairwise, worst=args.worst)
         print(f"report: {path}", file=sys.stderr)
     return 0
 
 
 def _warn_about(label: str, run: Any) -> None:
     """Input oddities that do not stop the evaluation but may mean the wrong files were paired."""
-    notes = [(run.mismatched_ids, "records hold another question text than the questions file"),
-             (run.extra_ids, "records have ids that are not in the questions file (ignored)"),
-             (run.repeated_ids, "ids are answered more than once (the last record counts)")]
+    notes = [
+        (run.mismatched_ids, "records hold another question text than the questions file"),
+        (run.extra_ids, "records have ids that are not in the questions file (ignored)"),
+        (run.repeated_ids, "ids are answered more than once (the last record counts)"),
+    ]
     for ids, what in notes:
         if ids:
             shown = ", ".join(ids[:10]) + (" …" if len(ids) > 10 else "")
@@ -163,9 +194,10 @@ def _judge(args: argparse.Namespace, questions: dict, runs: dict[str, dict]) -> 
         if args.pairwise:
             labels = list(runs)
             for i, a in enumerate(labels):
-                for b in labels[i + 1:]:
-                    pairwise.append(judge_pairwise(llm, questions, runs[a], runs[b], label_a=a, label_b=b,
-                                                   config=config))
+                for b in labels[i + 1 :]:
+                    pairwise.append(
+                        judge_pairwise(llm, questions, runs[a], runs[b], label_a=a, label_b=b, config=config)
+                    )
     finally:
         close = getattr(getattr(llm, "inner", llm), "close", None)
         if close is not None:
@@ -179,11 +211,15 @@ def _judge_lines(factual: list, pairwise: list) -> list[str]:
     lines = []
     for f in factual:
         s = f.summary
-        lines.append(f"factual correctness [{f.label}]: P {fmt(s.precision)} R {fmt(s.recall)} F1 {fmt(s.f1)} "
-                     f"(n={s.n}, judge errors {s.n_errors})")
+        lines.append(
+            f"factual correctness [{f.label}]: P {fmt(s.precision)} R {fmt(s.recall)} F1 {fmt(s.f1)} "
+            f"(n={s.n}, judge errors {s.n_errors})"
+        )
     for p in pairwise:
         s = p.summary
-        lines.append(f"pairwise {p.label_a} vs {p.label_b}: {p.label_a} wins {fmt(s.win_rate)}, "
-                     f"ties {fmt(s.tie_rate)}, "
-                     f"{p.label_b} wins {fmt(s.loss_rate)} (n={s.n}, no contest {s.no_contest})")
+        lines.append(
+            f"pairwise {p.label_a} vs {p.label_b}: {p.label_a} wins {fmt(s.win_rate)}, "
+            f"ties {fmt(s.tie_rate)}, "
+            f"{p.label_b} wins {fmt(s.loss_rate)} (n={s.n}, no contest {s.no_contest})"
+        )
     return lines

@@ -22,7 +22,7 @@ from dualgraph.eval.inputs import Question, load_answers, load_questions
 from dualgraph.eval.metrics import score_question
 from dualgraph.eval.results import Comparison, EvalResult, IndexTokens
 
-__all__ = ["evaluate", "evaluate_many", "default_label"]
+__all__ = ["default_label", "evaluate", "evaluate_many"]
 
 PathLike = Union[str, os.PathLike]
 Questions = Union[PathLike, Mapping[str, Question]]
@@ -62,8 +62,15 @@ def default_label(records: Mapping[str, AnswerRecord], path: PathLike | None) ->
     return Path(path).stem if path is not None else "answers"
 
 
-def evaluate(questions: Questions, answers: Answers, *, label: str | None = None, loose: bool = False,
-             index_dir: PathLike | None = None, index_tokens: IndexTokens | None = None) -> EvalResult:
+def evaluate(
+    questions: Questions,
+    answers: Answers,
+    *,
+    label: str | None = None,
+    loose: bool = False,
+    index_dir: PathLike | None = None,
+    index_tokens: IndexTokens | None = None,
+) -> EvalResult:
     """Score every question of ``questions`` with its record in ``answers``.
 
     ``questions``: a questions file or loaded :class:`Question`s. ``answers``: a JSON Lines
@@ -79,7 +86,10 @@ def evaluate(questions: Questions, answers: Answers, *, label: str | None = None
         index_tokens = read_index_tokens(index_dir)
     return EvalResult(
         label=label or default_label(records, a_path),
-        questions_path=q_path, answers_path=a_path, loose=loose, n_questions=len(qs),
+        questions_path=q_path,
+        answers_path=a_path,
+        loose=loose,
+        n_questions=len(qs),
         n_unscored=sum(not r.scorable for r in rows),
         n_missing=sum(r.status == "missing" for r in rows),
         n_errors=sum(r.status == "error" for r in rows),
@@ -99,13 +109,16 @@ def evaluate(questions: Questions, answers: Answers, *, label: str | None = None
     )
 
 
-def evaluate_many(questions: Questions, answers: Mapping[str, Answers], *, loose: bool = False,
-                  index_dir: PathLike | None = None) -> Comparison:
+def evaluate_many(
+    questions: Questions, answers: Mapping[str, Answers], *, loose: bool = False, index_dir: PathLike | None = None
+) -> Comparison:
     """One result per labelled answers file, on the same questions (read once)."""
     qs, q_path = _questions(questions)
     index_tokens = read_index_tokens(index_dir) if index_dir is not None else None
-    results = {label: evaluate(qs, source, label=label, loose=loose, index_tokens=index_tokens)
-               for label, source in answers.items()}
+    results = {
+        label: evaluate(qs, source, label=label, loose=loose, index_tokens=index_tokens)
+        for label, source in answers.items()
+    }
     for result in results.values():
         result.questions_path = q_path
     return Comparison(questions_path=q_path, results=results)

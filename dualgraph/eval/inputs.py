@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dualgraph.answer.record import AnswerRecord
 
-__all__ = ["EvalInputError", "Question", "load_questions", "load_answers", "parse_answer_line"]
+__all__ = ["EvalInputError", "Question", "load_answers", "load_questions", "parse_answer_line"]
 
 
 class EvalInputError(ValueError):
@@ -50,7 +50,8 @@ class Question(BaseModel):
     gt_answer_list: list[Any] | None = Field(None, description="list questions: the gold product names or ids")
     gt_value: Any = Field(None, description="value questions: the gold number or name (extra field of the dev sets)")
     gt_answer_titles: list[str] | None = Field(
-        None, description="Icecat: titles accepted in place of the ids, in gold order (one for a value question)")
+        None, description="Icecat: titles accepted in place of the ids, in gold order (one for a value question)"
+    )
 
     @property
     def scorable(self) -> bool:
@@ -75,7 +76,7 @@ def load_questions(path: str | os.PathLike[str]) -> dict[str, Question]:
     except json.JSONDecodeError as e:
         raise EvalInputError(path, f"not valid JSON: {e.msg} (column {e.colno})", line=e.lineno) from e
     if not isinstance(data, dict):
-        raise EvalInputError(path, "expected a JSON object keyed by question id (\"0\", \"1\", ...)")
+        raise EvalInputError(path, 'expected a JSON object keyed by question id ("0", "1", ...)')
     questions: dict[str, Question] = {}
     for key, entry in data.items():
         if not isinstance(entry, dict):

@@ -24,14 +24,39 @@ from pydantic import BaseModel, Field
 
 from dualgraph.answer.record import AnswerRecord
 from dualgraph.eval.inputs import Question
-from dualgraph.eval.judge_common import (STAGE_CLAIMS, STAGE_PAIRWISE, STAGE_VERIFY, JudgeConfig, StageTokens,
-                                         add_usage, answer_text, clip_tokens, load_prompt, reply_json)
+from dualgraph.eval.judge_common import (
+    STAGE_CLAIMS,
+    STAGE_PAIRWISE,
+    STAGE_VERIFY,
+    JudgeConfig,
+    StageTokens,
+    add_usage,
+    answer_text,
+    clip_tokens,
+    load_prompt,
+    reply_json,
+)
 from dualgraph.eval.pairwise import PairwiseGroup, PairwiseResult, PairwiseRow, complete_all, judge_pairwise
 from dualgraph.models.base import LLM, ChatRequest
 
-__all__ = ["FactualRow", "FactualGroup", "FactualResult", "FactualJudge", "judge_factual", "JudgeConfig",
-           "PairwiseRow", "PairwiseGroup", "PairwiseResult", "judge_pairwise", "StageTokens",
-           "STAGE_CLAIMS", "STAGE_VERIFY", "STAGE_PAIRWISE", "parse_claims", "parse_verdicts"]
+__all__ = [
+    "STAGE_CLAIMS",
+    "STAGE_PAIRWISE",
+    "STAGE_VERIFY",
+    "FactualGroup",
+    "FactualJudge",
+    "FactualResult",
+    "FactualRow",
+    "JudgeConfig",
+    "PairwiseGroup",
+    "PairwiseResult",
+    "PairwiseRow",
+    "StageTokens",
+    "judge_factual",
+    "judge_pairwise",
+    "parse_claims",
+    "parse_verdicts",
+]
 
 
 class FactualRow(BaseModel):
@@ -73,15 +98,34 @@ class FactualResult(BaseModel):
 
 
 def _claims_schema(config: JudgeConfig) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": ["claims"],
-            "properties": {"claims": {"type": "array", "maxItems": config.max_claims,
-                                      "items": {"type": "string", "maxLength": config.max_claim_chars}}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["claims"],
+        "properties": {
+            "claims": {
+                "type": "array",
+                "maxItems": config.max_claims,
+                "items": {"type": "string", "maxLength": config.max_claim_chars},
+            }
+        },
+    }
 
 
 def _verdicts_schema(n: int) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": ["verdicts"],
-            "properties": {"verdicts": {"type": "array", "minItems": n, "maxItems": n,
-                                        "items": {"type": "string", "enum": ["supported", "not_supported"]}}}}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["verdicts"],
+        "properties": {
+            "verdicts": {
+                "type": "array",
+                "minItems": n,
+                "maxItems": n,
+                "items": {"type": "string", "enum": ["supported", "not_supported"]},
+            }
+        },
+    }
 
 
 def parse_claims(data: Any, *, max_claims: int = 20, max_chars: int = 300) -> tuple[list[str], str | None]:
@@ -141,29 +185,41 @@ class FactualJudge:
     def _claims_request(self, question: str, text: str) -> ChatRequest:
         c = self.config
         return ChatRequest(
-            messages=self.claims_prompt.messages(question=question, text=clip_tokens(text, c.max_text_tokens),
-                                                 max_claims=c.max_claims),
-            schema=_claims_schema(c), max_tokens=c.claims_max_tokens, temperature=c.temperature,
-            prompt_version=self.claims_prompt.version, stage=STAGE_CLAIMS)
+            messages=self.claims_prompt.messages(
+                question=question, text=clip_tokens(text, c.max_text_tokens), max_claims=c.max_claims
+            ),
+            schema=_claims_schema(c),
+            max_tokens=c.claims_max_tokens,
+            temperature=c.temperature,
+            prompt_version=self.claims_prompt.version,
+            stage=STAGE_CLAIMS,
+        )
 
     def _verify_request(self, question: str, context: str, claims: list[str]) -> ChatRequest:
         c = self.config
         numbered = "\n".join(f"{i}. {claim}" for i, claim in enumerate(claims, start=1))
         return ChatRequest(
-            messages=self.verify_prompt.messages(question=question, context=clip_tokens(context, c.max_text_tokens),
-                                                 claims=numbered, n=len(claims)),
-            schema=_verdicts_schema(len(claims)), max_tokens=c.verify_max_tokens, temperature=c.temperature,
-            prompt_version=self.verify_prompt.version, stage=STAGE_VERIFY)
+            messages=self.verify_prompt.messages(
+                question=question, context=clip_tokens(context, c.max_text_tokens), claims=numbered, n=len(claims)
+            ),
+            schema=_verdicts_schema(len(claims)),
+            max_tokens=c.verify_max_tokens,
+            temperature=c.temperature,
+            prompt_version=self.verify_prompt.version,
+            stage=STAGE_VERIFY,
+        )
 
-    def judge(self, questions: Mapping[str, Question], records: Mapping[str, AnswerRecord], *,
-              label: str = "answers") -> FactualResult:
+    def judge(
+        self, questions: Mapping[str, Question], records: Mapping[str, AnswerRecord], *, label: str = "answers"
+    ) -> FactualResult:
         """Judge every question with a gold answer text; two batched LLM calls in all."""
         usage: dict[str, StageTokens] = {}
         rows: dict[str, FactualRow] = {}
         texts = {qid: answer_text(records.get(qid)) for qid in questions}
         for qid, q in questions.items():
-            rows[qid] = FactualRow(id=qid, category=q.category,
-                                   error=None if q.gt_answer.strip() else "no gt_answer to judge against")
+            rows[qid] = FactualRow(
+                id=qid, category=q.category, error=None if q.gt_answer.strip() else "no gt_answer to judge against"
+            )
 
         # Step 1: claims of the gold (unless decomposed before) and of each non-empty answer.
         requests: list[ChatRequest] = []
@@ -227,8 +283,14 @@ class FactualJudge:
             if row.error is None:
                 _score(row, has_answer=bool(texts[qid]))
         ordered = list(rows.values())
-        return FactualResult(label=label, prompt_versions=[self.claims_prompt.version, self.verify_prompt.version],
-                             summary=_group(ordered), by_category=_by_category(ordered), tokens=usage, rows=ordered)
+        return FactualResult(
+            label=label,
+            prompt_versions=[self.claims_prompt.version, self.verify_prompt.version],
+            summary=_group(ordered),
+            by_category=_by_category(ordered),
+            tokens=usage,
+            rows=ordered,
+        )
 
     @staticmethod
     def _count(row: FactualRow, usage: dict[str, StageTokens], stage: str, result: Any) -> None:
@@ -237,8 +299,14 @@ class FactualJudge:
         row.completion_tokens += result.completion_tokens
 
 
-def judge_factual(llm: LLM, questions: Mapping[str, Question], records: Mapping[str, AnswerRecord], *,
-                  label: str = "answers", config: JudgeConfig | None = None) -> FactualResult:
+def judge_factual(
+    llm: LLM,
+    questions: Mapping[str, Question],
+    records: Mapping[str, AnswerRecord],
+    *,
+    label: str = "answers",
+    config: JudgeConfig | None = None,
+) -> FactualResult:
     """Factual correctness of one answers file (see the module notes)."""
     return FactualJudge(llm, config=config).judge(questions, records, label=label)
 
@@ -255,9 +323,14 @@ def _score(row: FactualRow, *, has_answer: bool) -> None:
 
 def _group(rows: list[FactualRow]) -> FactualGroup:
     ok = [r for r in rows if r.error is None and r.f1 is not None]
-    mean = (lambda xs: sum(xs) / len(xs) if xs else None)  # noqa: E731
-    return FactualGroup(n=len(ok), n_errors=len(rows) - len(ok), precision=mean([r.precision for r in ok]),
-                        recall=mean([r.recall for r in ok]), f1=mean([r.f1 for r in ok]))
+    mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
+    return FactualGroup(
+        n=len(ok),
+        n_errors=len(rows) - len(ok),
+        precision=mean([r.precision for r in ok]),
+        recall=mean([r.recall for r in ok]),
+        f1=mean([r.f1 for r in ok]),
+    )
 
 
 def _by_category(rows: list[FactualRow]) -> dict[str, FactualGroup]:

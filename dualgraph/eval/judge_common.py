@@ -25,8 +25,20 @@ from dualgraph.answer.record import AnswerRecord
 from dualgraph.models.base import ChatResult
 from dualgraph.models.tokens import truncate_to_tokens
 
-__all__ = ["STAGE_CLAIMS", "STAGE_VERIFY", "STAGE_PAIRWISE", "PROMPT_DIR", "Prompt", "load_prompt", "JudgeConfig",
-           "StageTokens", "add_usage", "answer_text", "reply_json", "clip_tokens"]
+__all__ = [
+    "PROMPT_DIR",
+    "STAGE_CLAIMS",
+    "STAGE_PAIRWISE",
+    "STAGE_VERIFY",
+    "JudgeConfig",
+    "Prompt",
+    "StageTokens",
+    "add_usage",
+    "answer_text",
+    "clip_tokens",
+    "load_prompt",
+    "reply_json",
+]
 
 STAGE_CLAIMS = "judge_claims"
 STAGE_VERIFY = "judge_verify"
@@ -45,9 +57,9 @@ class Prompt:
 
     def messages(self, **values: Any) -> tuple[dict[str, str], ...]:
         """The system and user messages with ``{name}`` placeholders replaced by ``values``."""
+
         def fill(template: str) -> str:
-            return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
-                                    template)
+            return _PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0), template)
 
         return ({"role": "system", "content": fill(self.system)}, {"role": "user", "content": fill(self.user)})
 
@@ -75,8 +87,12 @@ class JudgeConfig(BaseModel):
 
     max_claims: int = Field(20, ge=1, le=100, description="Most claims taken from one text (schema maxItems).")
     max_claim_chars: int = Field(300, ge=20, description="Longest claim, in characters (schema maxLength).")
-    max_text_tokens: int = Field(600, ge=20, description="Each answer or gold text is cut to this many "
-                                 "(approximate) tokens before it goes into a prompt, to fit small contexts.")
+    max_text_tokens: int = Field(
+        600,
+        ge=20,
+        description="Each answer or gold text is cut to this many "
+        "(approximate) tokens before it goes into a prompt, to fit small contexts.",
+    )
     claims_max_tokens: int = Field(700, ge=16, description="max_tokens of a claim decomposition request.")
     verify_max_tokens: int = Field(300, ge=16, description="max_tokens of a claim verification request.")
     pairwise_max_tokens: int = Field(200, ge=16, description="max_tokens of a pairwise comparison request.")

@@ -33,8 +33,16 @@ from dualgraph.answer.record import AnswerRecord
 from dualgraph.eval.inputs import Question
 from dualgraph.eval.results import QuestionRow
 
-__all__ = ["normalise_name", "parse_number", "title_aliases", "ListScore", "list_scores", "value_correct",
-           "predicted_answer", "score_question"]
+__all__ = [
+    "ListScore",
+    "list_scores",
+    "normalise_name",
+    "parse_number",
+    "predicted_answer",
+    "score_question",
+    "title_aliases",
+    "value_correct",
+]
 
 _WHITESPACE = re.compile(r"\s+")
 _DASHES = str.maketrans({c: "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
@@ -97,8 +105,9 @@ class ListScore(NamedTuple):
     exact: bool
 
 
-def list_scores(predicted: Iterable[Any], gold: Iterable[Any], *, aliases: Mapping[str, str] | None = None,
-                loose: bool = False) -> ListScore:
+def list_scores(
+    predicted: Iterable[Any], gold: Iterable[Any], *, aliases: Mapping[str, str] | None = None, loose: bool = False
+) -> ListScore:
     """Set precision, recall, F1 and exact-set match of a predicted list against the gold list.
 
     >>> list_scores([], [])
@@ -162,9 +171,15 @@ def score_question(question: Question, record: AnswerRecord | None, *, loose: bo
     """The scored row of one question given its record (None: no record)."""
     status = "missing" if record is None else ("error" if record.error else "ok")
     row = QuestionRow(
-        id=question.id, question=question.question, category=question.category,
-        method=question.gt_retrieval_method, objectivity=question.objectivity, is_list=question.is_list,
-        scorable=question.scorable, status=status, gold=question.gold,
+        id=question.id,
+        question=question.question,
+        category=question.category,
+        method=question.gt_retrieval_method,
+        objectivity=question.objectivity,
+        is_list=question.is_list,
+        scorable=question.scorable,
+        status=status,
+        gold=question.gold,
         predicted=predicted_answer(record, is_list=question.is_list),
     )
     if record is not None:

@@ -20,20 +20,39 @@ from pydantic import BaseModel, Field
 
 from dualgraph.answer.record import AnswerRecord
 from dualgraph.eval.inputs import Question
-from dualgraph.eval.judge_common import (STAGE_PAIRWISE, JudgeConfig, StageTokens, add_usage, answer_text,
-                                         clip_tokens, load_prompt, reply_json)
+from dualgraph.eval.judge_common import (
+    STAGE_PAIRWISE,
+    JudgeConfig,
+    StageTokens,
+    add_usage,
+    answer_text,
+    clip_tokens,
+    load_prompt,
+    reply_json,
+)
 from dualgraph.models.base import LLM, ChatRequest, ChatResult
 
-__all__ = ["PairwiseRow", "PairwiseGroup", "PairwiseResult", "judge_pairwise", "outcome", "complete_all",
-           "parse_winner"]
+__all__ = [
+    "PairwiseGroup",
+    "PairwiseResult",
+    "PairwiseRow",
+    "complete_all",
+    "judge_pairwise",
+    "outcome",
+    "parse_winner",
+]
 
 Verdict = Literal["A", "B", "tie"]
 Outcome = Literal["win", "loss", "tie", "no_contest"]
 NO_ANSWER = "(no answer)"
 _SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False, "required": ["winner", "reason"],
-    "properties": {"winner": {"type": "string", "enum": ["A", "B", "tie"]},
-                   "reason": {"type": "string", "maxLength": 400}},
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["winner", "reason"],
+    "properties": {
+        "winner": {"type": "string", "enum": ["A", "B", "tie"]},
+        "reason": {"type": "string", "maxLength": 400},
+    },
 }
 
 
@@ -117,9 +136,16 @@ def outcome(verdict_ab: str | None, verdict_ba: str | None) -> Outcome:
     return "tie"
 
 
-def judge_pairwise(llm: LLM, questions: Mapping[str, Question], records_a: Mapping[str, AnswerRecord],
-                   records_b: Mapping[str, AnswerRecord], *, label_a: str = "A", label_b: str = "B",
-                   config: JudgeConfig | None = None) -> PairwiseResult:
+def judge_pairwise(
+    llm: LLM,
+    questions: Mapping[str, Question],
+    records_a: Mapping[str, AnswerRecord],
+    records_b: Mapping[str, AnswerRecord],
+    *,
+    label_a: str = "A",
+    label_b: str = "B",
+    config: JudgeConfig | None = None,
+) -> PairwiseResult:
     """Compare two runs on every question with a gold answer text, both orders in one batch."""
     cfg = config or JudgeConfig()
     prompt = load_prompt(cfg.pairwise_prompt)
@@ -140,10 +166,16 @@ def judge_pairwise(llm: LLM, questions: Mapping[str, Question], records_a: Mappi
         reference = clip_tokens(q.gt_answer, cfg.max_text_tokens)
         a, b = clip_tokens(a, cfg.max_text_tokens) or NO_ANSWER, clip_tokens(b, cfg.max_text_tokens) or NO_ANSWER
         for order, (first, second) in (("ab", (a, b)), ("ba", (b, a))):
-            requests.append(ChatRequest(
-                messages=prompt.messages(question=q.question, reference=reference, answer_a=first, answer_b=second),
-                schema=_SCHEMA, max_tokens=cfg.pairwise_max_tokens, temperature=cfg.temperature,
-                prompt_version=prompt.version, stage=STAGE_PAIRWISE))
+            requests.append(
+                ChatRequest(
+                    messages=prompt.messages(question=q.question, reference=reference, answer_a=first, answer_b=second),
+                    schema=_SCHEMA,
+                    max_tokens=cfg.pairwise_max_tokens,
+                    temperature=cfg.temperature,
+                    prompt_version=prompt.version,
+                    stage=STAGE_PAIRWISE,
+                )
+            )
             owners.append((row, order))
     usage: dict[str, StageTokens] = {}
     for (row, order), result in zip(owners, complete_all(llm, requests)):
@@ -166,14 +198,28 @@ def judge_pairwise(llm: LLM, questions: Mapping[str, Question], records_a: Mappi
     groups: dict[str, list[PairwiseRow]] = {}
     for row in rows:
         groups.setdefault(row.category, []).append(row)
-    return PairwiseResult(label_a=label_a, label_b=label_b, prompt_version=prompt.version, summary=_group(rows),
-                          by_category={c: _group(groups[c]) for c in sorted(groups)}, tokens=usage, rows=rows)
+    return PairwiseResult(
+        label_a=label_a,
+        label_b=label_b,
+        prompt_version=prompt.version,
+        summary=_group(rows),
+        by_category={c: _group(groups[c]) for c in sorted(groups)},
+        tokens=usage,
+        rows=rows,
+    )
 
 
 def _group(rows: list[PairwiseRow]) -> PairwiseGroup:
     counts = {k: sum(r.outcome == k for r in rows) for k in ("win", "loss", "tie", "no_contest")}
     decided = counts["win"] + counts["loss"] + counts["tie"]
-    rate = (lambda k: counts[k] / decided if decided else None)  # noqa: E731
-    return PairwiseGroup(n=len(rows), wins=counts["win"], losses=counts["loss"], ties=counts["tie"],
-                         no_contest=counts["no_contest"], win_rate=rate("win"), tie_rate=rate("tie"),
-                         loss_rate=rate("loss"))
+    rate = lambda k: counts[k] / decided if decided else None  # noqa: E731
+    return PairwiseGroup(
+        n=len(rows),
+        wins=counts["win"],
+        losses=counts["loss"],
+        ties=counts["tie"],
+        no_contest=counts["no_contest"],
+        win_rate=rate("win"),
+        tie_rate=rate("tie"),
+        loss_rate=rate("loss"),
+    )

@@ -13,10 +13,13 @@ from typing import Any
 
 from dualgraph.eval.results import EvalResult
 
-__all__ = ["plot_category_scores", "plot_quality_vs_tokens", "plot_latency_histogram", "write_plots", "PLOT_FILES"]
+__all__ = ["PLOT_FILES", "plot_category_scores", "plot_latency_histogram", "plot_quality_vs_tokens", "write_plots"]
 
-PLOT_FILES = {"categories": "category_scores.png", "quality_vs_tokens": "quality_vs_tokens.png",
-              "latency": "latency_hist.png"}
+PLOT_FILES = {
+    "categories": "category_scores.png",
+    "quality_vs_tokens": "quality_vs_tokens.png",
+    "latency": "latency_hist.png",
+}
 
 
 def _pyplot() -> Any:

@@ -10,8 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["QuestionRow", "GroupScore", "TokenSummary", "IndexTokens", "LatencySummary", "EvalResult",
-           "Comparison"]
+__all__ = ["Comparison", "EvalResult", "GroupScore", "IndexTokens", "LatencySummary", "QuestionRow", "TokenSummary"]
 
 Status = Literal["ok", "missing", "error"]
 
@@ -104,8 +103,10 @@ class EvalResult(BaseModel):
     n_errors: int = Field(0, description="records carrying an error (scored as empty answers)")
     extra_ids: list[str] = Field(default_factory=list, description="record ids that are not questions (ignored)")
     repeated_ids: list[str] = Field(default_factory=list, description="ids recorded twice (the last one counts)")
-    mismatched_ids: list[str] = Field(default_factory=list, description="ids whose record holds another question "
-                                      "text than the questions file (answers of another file?)")
+    mismatched_ids: list[str] = Field(
+        default_factory=list,
+        description="ids whose record holds another question text than the questions file (answers of another file?)",
+    )
     summary: GroupScore = Field(default_factory=GroupScore, description="aggregates over every scored question")
     by_category: dict[str, GroupScore] = Field(default_factory=dict, description="aggregates per category")
     by_method: dict[str, GroupScore] = Field(default_factory=dict, description="aggregates per gt_retrieval_method")

@@ -13,11 +13,32 @@ from typing import Any
 
 from dualgraph.eval.results import Comparison, EvalResult, GroupScore, QuestionRow
 
-__all__ = ["md_table", "fmt", "format_table", "summary_table", "breakdown_table", "comparison_table",
-           "category_comparison_table", "cost_table", "worst_rows", "worst_questions_table", "clip"]
+__all__ = [
+    "breakdown_table",
+    "category_comparison_table",
+    "clip",
+    "comparison_table",
+    "cost_table",
+    "fmt",
+    "format_table",
+    "md_table",
+    "summary_table",
+    "worst_questions_table",
+    "worst_rows",
+]
 
-BREAKDOWN_HEADERS = ["group", "n", "list P", "list R", "list F1", "exact set", "value acc", "overall", "missing",
-                     "errors"]
+BREAKDOWN_HEADERS = [
+    "group",
+    "n",
+    "list P",
+    "list R",
+    "list F1",
+    "exact set",
+    "value acc",
+    "overall",
+    "missing",
+    "errors",
+]
 
 
 def fmt(value: Any, digits: int = 3) -> str:
@@ -47,6 +68,7 @@ def clip(text: Any, limit: int = 120) -> str:
 
 def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A Markdown table; columns holding numbers (and dashes for none) are right-aligned."""
+
     def numeric(col: int) -> bool:
         cells = [row[col] for row in rows if row[col] is not None]
         return bool(cells) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in cells)
@@ -58,8 +80,18 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 
 
 def _group_cells(name: str, g: GroupScore) -> list[Any]:
-    return [name, g.n, g.list_precision, g.list_recall, g.list_f1, g.exact_set, g.value_accuracy, g.overall,
-            g.n_missing, g.n_errors]
+    return [
+        name,
+        g.n,
+        g.list_precision,
+        g.list_recall,
+        g.list_f1,
+        g.exact_set,
+        g.value_accuracy,
+        g.overall,
+        g.n_missing,
+        g.n_errors,
+    ]
 
 
 def summary_table(result: EvalResult) -> str:
@@ -75,11 +107,35 @@ def breakdown_table(groups: Mapping[str, GroupScore], *, label: str = "group") -
 
 def comparison_table(comparison: Comparison) -> str:
     """One row per labelled run: quality, exact sets, tokens and latency side by side."""
-    headers = ["run", "n", "list F1", "value acc", "overall", "exact set", "tokens/q", "p50 s", "p90 s", "missing",
-               "errors"]
-    rows = [[label, r.summary.n, r.summary.list_f1, r.summary.value_accuracy, r.summary.overall, r.summary.exact_set,
-             r.tokens.total_mean, r.latency.p50, r.latency.p90, r.n_missing, r.n_errors]
-            for label, r in comparison.results.items()]
+    headers = [
+        "run",
+        "n",
+        "list F1",
+        "value acc",
+        "overall",
+        "exact set",
+        "tokens/q",
+        "p50 s",
+        "p90 s",
+        "missing",
+        "errors",
+    ]
+    rows = [
+        [
+            label,
+            r.summary.n,
+            r.summary.list_f1,
+            r.summary.value_accuracy,
+            r.summary.overall,
+            r.summary.exact_set,
+            r.tokens.total_mean,
+            r.latency.p50,
+            r.latency.p90,
+            r.n_missing,
+            r.n_errors,
+        ]
+        for label, r in comparison.results.items()
+    ]
     return md_table(headers, rows)
 
 
@@ -106,8 +162,10 @@ def cost_table(result: EvalResult) -> str:
         ix = result.index_tokens
         rows += [["index prompt tokens", ix.prompt, None], ["index completion tokens", ix.completion, None]]
     table = md_table(["tokens", "total", "per answer"], rows)
-    latency = md_table(["latency (s)", "n", "p50", "p90", "p99", "max", "mean"],
-                       [["answers", lat.n, lat.p50, lat.p90, lat.p99, lat.max, lat.mean]])
+    latency = md_table(
+        ["latency (s)", "n", "p50", "p90", "p99", "max", "mean"],
+        [["answers", lat.n, lat.p50, lat.p90, lat.p99, lat.max, lat.mean]],
+    )
     note = f"\n\nIndex cost: {result.index_tokens.note}." if result.index_tokens and result.index_tokens.note else ""
     return f"{table}\n\n{latency}{note}"
 
@@ -131,9 +189,18 @@ def worst_questions_table(rows: Sequence[QuestionRow], *, limit: int = 15, chars
     picked = worst_rows(rows, limit)
     if not picked:
         return "Every scored question has a perfect score."
-    table_rows = [[r.id, r.category, r.score, r.status, clip(r.question, chars),
-                   clip(f"error: {r.error}", chars) if r.error else _answer_text(r.predicted, chars),
-                   _answer_text(r.gold, chars)] for r in picked]
+    table_rows = [
+        [
+            r.id,
+            r.category,
+            r.score,
+            r.status,
+            clip(r.question, chars),
+            clip(f"error: {r.error}", chars) if r.error else _answer_text(r.predicted, chars),
+            _answer_text(r.gold, chars),
+        ]
+        for r in picked
+    ]
     return md_table(["id", "category", "score", "status", "question", "predicted", "gold"], table_rows)
 
 
@@ -143,7 +210,9 @@ def format_table(result: EvalResult | Comparison) -> str:
         return f"{comparison_table(result)}\n\n{category_comparison_table(result)}"
     body = breakdown_table({**result.by_category, "ALL": result.summary}, label="category")
     t, lat = result.tokens, result.latency
-    tail = (f"{result.label}: {result.n_questions} questions, {result.n_missing} missing, {result.n_errors} errors, "
-            f"{result.n_unscored} unscored; tokens/answer {t.total_mean:.1f}; latency p50 {fmt(lat.p50)} s, "
-            f"p90 {fmt(lat.p90)} s")
+    tail = (
+        f"{result.label}: {result.n_questions} questions, {result.n_missing} missing, {result.n_errors} errors, "
+        f"{result.n_unscored} unscored; tokens/answer {t.total_mean:.1f}; latency p50 {fmt(lat.p50)} s, "
+        f"p90 {fmt(lat.p90)} s"
+    )
     return f"{body}\n\n{tail}"

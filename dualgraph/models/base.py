@@ -80,8 +80,17 @@ class TokenMeter:
 
     stages: dict[str, StageUsage] = field(default_factory=dict)
 
-    def record(self, stage: str, *, calls: int = 0, items: int = 0, cache_hits: int = 0,
-               prompt_tokens: int = 0, completion_tokens: int = 0, seconds: float = 0.0) -> None:
+    def record(
+        self,
+        stage: str,
+        *,
+        calls: int = 0,
+        items: int = 0,
+        cache_hits: int = 0,
+        prompt_tokens: int = 0,
+        completion_tokens: int = 0,
+        seconds: float = 0.0,
+    ) -> None:
         u = self.stages.setdefault(stage, StageUsage())
         u.calls += calls
         u.items += items
@@ -91,5 +100,7 @@ class TokenMeter:
         u.seconds += seconds
 
     def to_dict(self) -> dict[str, dict[str, float]]:
-        return {k: {f: round(getattr(v, f), 3) if f == "seconds" else getattr(v, f) for f in v.__dataclass_fields__}
-                for k, v in sorted(self.stages.items())}
+        return {
+            k: {f: round(getattr(v, f), 3) if f == "seconds" else getattr(v, f) for f in v.__dataclass_fields__}
+            for k, v in sorted(self.stages.items())
+        }

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from dualgraph.models.base import ChatRequest, ChatResult, Embedder, LLM, TokenMeter
+from dualgraph.models.base import LLM, ChatRequest, ChatResult, Embedder, TokenMeter
 from dualgraph.models.embedders import unique_texts
 
-__all__ = ["ResponseCache", "CachedEmbedder", "CachedLLM", "request_digest", "text_digest"]
+__all__ = ["CachedEmbedder", "CachedLLM", "ResponseCache", "request_digest", "text_digest"]
 
 EMBED_VERSION = "embed-v1"  # the "prompt version" of embeddings: bump if inputs get preprocessed
 _SCHEMA = """
@@ -58,8 +58,12 @@ def request_digest(request: ChatRequest) -> str:
     >>> request_digest(a) == request_digest(replace(a, max_tokens=7))
     False
     """
-    payload = {"messages": list(request.messages), "schema": request.schema,
-               "max_tokens": request.max_tokens, "temperature": request.temperature}
+    payload = {
+        "messages": list(request.messages),
+        "schema": request.schema,
+        "max_tokens": request.max_tokens,
+        "temperature": request.temperature,
+    }
     return text_digest(json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
 
 
@@ -98,11 +102,12 @@ class ResponseCache:
             conn = self._connection()
             column = "vector" if table == "embeddings" else "result"
             for i in range(0, len(digests), _CHUNK):
-                chunk = digests[i:i + _CHUNK]
+                chunk = digests[i : i + _CHUNK]
                 marks = ",".join("?" * len(chunk))
                 rows = conn.execute(
                     f"SELECT digest, {column} FROM {table} WHERE model=? AND version=? AND digest IN ({marks})",
-                    (model, version, *chunk))
+                    (model, version, *chunk),
+                )
                 found.update(rows.fetchall())
         return found
 
@@ -115,8 +120,10 @@ class ResponseCache:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")
             try:
-                conn.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)",
-                                 [(model, version, d, v) for d, v in values.items()])
+                conn.executemany(
+                    f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)",
+                    [(model, version, d, v) for d, v in values.items()],
+                )
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -173,8 +180,9 @@ class CachedEmbedder:
         if missing:
             fresh = np.asarray(self.inner.embed([distinct[i] for i in missing], stage=stage), dtype=np.float32)
             out[missing] = fresh
-            self.cache.put("embeddings", self.name, EMBED_VERSION,
-                           {digests[i]: fresh[k].tobytes() for k, i in enumerate(missing)})
+            self.cache.put(
+                "embeddings", self.name, EMBED_VERSION, {digests[i]: fresh[k].tobytes() for k, i in enumerate(missing)}
+            )
         hits = len(distinct) - len(missing)
         self.hits += hits
         self.misses += len(missing)
@@ -240,15 +248,23 @@ class CachedLLM:
 
 
 def _to_json(result: ChatResult) -> str:
-    return json.dumps({"text": result.text, "parsed": result.parsed, "finish_reason": result.finish_reason,
-                       "prompt_tokens": result.prompt_tokens, "completion_tokens": result.completion_tokens},
-                      ensure_ascii=False)
+    return json.dumps(
+        {
+            "text": result.text,
+            "parsed": result.parsed,
+            "finish_reason": result.finish_reason,
+            "prompt_tokens": result.prompt_tokens,
+            "completion_tokens": result.completion_tokens,
+        },
+        ensure_ascii=False,
+    )
 
 
 def _from_json(raw: str) -> ChatResult:
     data = json.loads(raw)
-    return ChatResult(text=data["text"], parsed=data.get("parsed"), finish_reason=data.get("finish_reason"),
-                      cached=True, attempts=0)
+    return ChatResult(
+        text=data["text"], parsed=data.get("parsed"), finish_reason=data.get("finish_reason"), cached=True, attempts=0
+    )
 
 
 def _as_duplicate(result: ChatResult) -> ChatResult:

@@ -16,7 +16,7 @@ import numpy as np
 
 from dualgraph.models.base import TokenMeter
 
-__all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder", "unique_texts", "l2_normalise"]
+__all__ = ["DEFAULT_MODEL", "SentenceTransformerEmbedder", "l2_normalise", "unique_texts"]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -88,8 +88,9 @@ class SentenceTransformerEmbedder:
     Identical texts in one call are embedded once; every call is metered by stage.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, device: str = "cpu", batch_size: int = 64,
-                 meter: TokenMeter | None = None) -> None:
+    def __init__(
+        self, model: str = DEFAULT_MODEL, *, device: str = "cpu", batch_size: int = 64, meter: TokenMeter | None = None
+    ) -> None:
         self.name = model
         self.device = device
         self.batch_size = batch_size

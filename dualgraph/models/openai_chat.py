@@ -31,8 +31,10 @@ log = logging.getLogger(__name__)
 
 SchemaMode = Literal["auto", "json_schema", "json_object_schema", "none"]
 MAX_RETRY_AFTER_S = 60.0  # a server asking for longer is not worth blocking a pipeline for
-_REPAIR_PROMPT = ("Your previous answer was not valid JSON for the schema: {error}. "
-                  "Reply again with only the JSON value, following the schema.")
+_REPAIR_PROMPT = (
+    "Your previous answer was not valid JSON for the schema: {error}. "
+    "Reply again with only the JSON value, following the schema."
+)
 
 
 def chat_url(base_url: str) -> str:
@@ -69,9 +71,19 @@ class OpenAIChatLLM:
     False
     """
 
-    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, max_concurrency: int = 4,
-                 max_retries: int = 4, backoff_s: float = 0.5, timeout_s: float = 60,
-                 schema_mode: SchemaMode = "auto", meter: TokenMeter | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        max_concurrency: int = 4,
+        max_retries: int = 4,
+        backoff_s: float = 0.5,
+        timeout_s: float = 60,
+        schema_mode: SchemaMode = "auto",
+        meter: TokenMeter | None = None,
+    ) -> None:
         if schema_mode not in ("auto", "json_schema", "json_object_schema", "none"):
             raise ValueError(f"unknown schema_mode {schema_mode!r}")
         self.name = model
@@ -103,8 +115,9 @@ class OpenAIChatLLM:
         """One result per request, in order; a failed request carries ``error`` instead of raising."""
         if len(requests_) <= 1:
             return [self._complete_one(r) for r in requests_]
-        with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(requests_)),
-                                thread_name_prefix="chat") as pool:
+        with ThreadPoolExecutor(
+            max_workers=min(self.max_concurrency, len(requests_)), thread_name_prefix="chat"
+        ) as pool:
             return list(pool.map(self._complete_one, requests_))
 
     def close(self) -> None:
@@ -135,13 +148,21 @@ class OpenAIChatLLM:
             if problem is None:
                 break
             result.error = problem
-            messages += [{"role": "assistant", "content": text[:4000]},
-                         {"role": "user", "content": _REPAIR_PROMPT.format(error=problem)}]
+            messages += [
+                {"role": "assistant", "content": text[:4000]},
+                {"role": "user", "content": _REPAIR_PROMPT.format(error=problem)},
+            ]
         assert result is not None
         result.prompt_tokens, result.completion_tokens, result.attempts = usage
         if self.meter is not None:
-            self.meter.record(request.stage, calls=usage[2], items=1, prompt_tokens=usage[0],
-                              completion_tokens=usage[1], seconds=time.perf_counter() - t0)
+            self.meter.record(
+                request.stage,
+                calls=usage[2],
+                items=1,
+                prompt_tokens=usage[0],
+                completion_tokens=usage[1],
+                seconds=time.perf_counter() - t0,
+            )
         return result
 
     @staticmethod
@@ -161,11 +182,17 @@ class OpenAIChatLLM:
     # -- HTTP --------------------------------------------------------------------
 
     def _body(self, request: ChatRequest, messages: list[dict[str, str]], mode: str) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.name, "messages": messages, "max_tokens": request.max_tokens,
-                                "temperature": request.temperature}
+        body: dict[str, Any] = {
+            "model": self.name,
+            "messages": messages,
+            "max_tokens": request.max_tokens,
+            "temperature": request.temperature,
+        }
         if request.schema is not None and mode == "json_schema":
-            body["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": _schema_name(request.schema), "schema": request.schema, "strict": True}}
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": _schema_name(request.schema), "schema": request.schema, "strict": True},
+            }
         elif request.schema is not None and mode == "json_object_schema":
             body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
@@ -235,7 +262,7 @@ class OpenAIChatLLM:
             return True
 
     def _backoff(self, retry: int) -> float:
-        delay = self.backoff_s * (2 ** retry)
+        delay = self.backoff_s * (2**retry)
         return self._random.uniform(delay / 2, delay)  # jitter: concurrent clients do not retry in step
 
 
@@ -301,16 +328,25 @@ def _validator(schema_json: str) -> Any:
     return validator_for(schema)(schema)
 
 
-_TYPES: dict[str, tuple[type, ...]] = {"object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
-                                       "integer": (int,), "number": (int, float), "null": (type(None),)}
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "null": (type(None),),
+}
 
 
 def _minimal_error(value: Any, schema: dict[str, Any], where: str) -> str | None:
     kinds = schema.get("type")
     if kinds is not None:
         names = [kinds] if isinstance(kinds, str) else list(kinds)
-        ok = any(isinstance(value, _TYPES.get(k, object)) and not (k in ("integer", "number") and isinstance(value, bool))
-                 for k in names)
+        ok = any(
+            isinstance(value, _TYPES.get(k, object)) and not (k in ("integer", "number") and isinstance(value, bool))
+            for k in names
+        )
         if not ok:
             return f"{value!r:.60} is not of type {kinds!r} at {where}"
     if "enum" in schema and value not in schema["enum"]:

@@ -24,7 +24,7 @@ from pydantic import ValidationError
 
 from dualgraph.answer.record import AnswerRecord
 
-__all__ = ["QuestionsError", "read_questions", "AnswerLog", "read_answers", "AnswerWriter", "write_answers_atomic"]
+__all__ = ["AnswerLog", "AnswerWriter", "QuestionsError", "read_answers", "read_questions", "write_answers_atomic"]
 
 
 class QuestionsError(ValueError):
@@ -70,8 +70,10 @@ def read_questions(path: str | os.PathLike) -> list[tuple[str, str]]:
     elif isinstance(data, list):
         entries = [_list_entry(path, i, item) for i, item in enumerate(data)]
     else:
-        raise QuestionsError(f"{path}: expected a JSON object keyed by question id, or a list of "
-                             f"{{\"id\", \"question\"}} objects; got a JSON {type(data).__name__}")
+        raise QuestionsError(
+            f"{path}: expected a JSON object keyed by question id, or a list of "
+            f'{{"id", "question"}} objects; got a JSON {type(data).__name__}'
+        )
     out: list[tuple[str, str]] = []
     where: dict[str, str] = {}
     for qid, value, label in entries:
@@ -91,20 +93,20 @@ def _list_entry(path: Path, index: int, item: Any) -> tuple[str, Any, str]:
     qid = item.get("id")
     # bool is an int subclass, but True as an id is surely a mistake
     if isinstance(qid, bool) or not isinstance(qid, (str, int)):
-        raise QuestionsError(f"{path}: {label} needs an \"id\" (string or integer), got {qid!r}")
+        raise QuestionsError(f'{path}: {label} needs an "id" (string or integer), got {qid!r}')
     return str(qid), item, f"{label} (id {str(qid)!r})"
 
 
 def _question_text(path: Path, label: str, value: Any) -> str:
     if not isinstance(value, dict):
-        raise QuestionsError(f"{path}: {label} is a JSON {type(value).__name__}, not an object with a \"question\"")
+        raise QuestionsError(f'{path}: {label} is a JSON {type(value).__name__}, not an object with a "question"')
     if "question" not in value:
-        raise QuestionsError(f"{path}: {label} has no \"question\"")
+        raise QuestionsError(f'{path}: {label} has no "question"')
     text = value["question"]
     if not isinstance(text, str):
-        raise QuestionsError(f"{path}: {label}: \"question\" must be a string, got {type(text).__name__}")
+        raise QuestionsError(f'{path}: {label}: "question" must be a string, got {type(text).__name__}')
     if not text.strip():
-        raise QuestionsError(f"{path}: {label}: \"question\" is empty")
+        raise QuestionsError(f'{path}: {label}: "question" is empty')
     return text
 
 
@@ -138,8 +140,10 @@ def read_answers(path: str | os.PathLike) -> AnswerLog:
             if i == last:
                 log.truncated = True
                 break
-            raise ValueError(f"{path}: line {i + 1} is not an answer record ({_short(e)}); "
-                             "fix or remove it, or start over without resuming") from None
+            raise ValueError(
+                f"{path}: line {i + 1} is not an answer record ({_short(e)}); "
+                "fix or remove it, or start over without resuming"
+            ) from None
         if record.id in log.records:
             log.duplicates += 1
         log.records[record.id] = record

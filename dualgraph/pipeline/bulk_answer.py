@@ -36,8 +36,8 @@ import os
 import time
 import warnings
 from collections import Counter
-from contextlib import closing
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -55,8 +55,15 @@ from dualgraph.pipeline.answer_files import (
 from dualgraph.pipeline.stage import ContractError
 
 __all__ = [
-    "BulkAnswerConfig", "BulkReport", "Engine", "QuestionsError", "ResumeWarning", "StrategyMismatchError",
-    "answer_items", "bulk_answer", "read_questions",
+    "BulkAnswerConfig",
+    "BulkReport",
+    "Engine",
+    "QuestionsError",
+    "ResumeWarning",
+    "StrategyMismatchError",
+    "answer_items",
+    "bulk_answer",
+    "read_questions",
 ]
 
 Item = tuple[str, str]
@@ -82,21 +89,37 @@ class BulkAnswerConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     runner: Literal["ray", "inline"] = Field(
-        "ray", description="'ray' answers on Ray Data actors (local Ray unless ray_address is set); "
-        "'inline' answers in this process with one engine (tests, debugging, small files).")
+        "ray",
+        description="'ray' answers on Ray Data actors (local Ray unless ray_address is set); "
+        "'inline' answers in this process with one engine (tests, debugging, small files).",
+    )
     ray_address: str | None = Field(
-        None, description="Address of an existing Ray cluster ('auto', 'ray://host:10001'); None starts local Ray. "
-        "On a cluster the index must be on storage every worker sees.")
-    batch_size: int = Field(8, ge=1, description="Questions handed to one engine call; also the unit written and lost on a crash.")
+        None,
+        description="Address of an existing Ray cluster ('auto', 'ray://host:10001'); None starts local Ray. "
+        "On a cluster the index must be on storage every worker sees.",
+    )
+    batch_size: int = Field(
+        8, ge=1, description="Questions handed to one engine call; also the unit written and lost on a crash."
+    )
     concurrency: int | None = Field(
-        None, ge=1, description="Engine actors on Ray (each opens its own engine); default: min(2, CPUs / num_cpus), "
-        "never more than there are batches.")
+        None,
+        ge=1,
+        description="Engine actors on Ray (each opens its own engine); default: min(2, CPUs / num_cpus), "
+        "never more than there are batches.",
+    )
     num_cpus: float = Field(1.0, gt=0, description="CPUs Ray reserves for each engine actor.")
     num_gpus: float = Field(0.0, ge=0, description="GPUs Ray reserves for each engine actor (e.g. to embed on a GPU).")
-    resume: bool = Field(True, description="Keep the answers already in OUT and answer only the rest; False overwrites OUT.")
-    retry_errors: bool = Field(True, description="When resuming, answer again the questions whose record in OUT has an error.")
-    ordered: bool = Field(True, description="After a successful run, rewrite OUT atomically in questions-file order "
-                          "(dropping records of ids the questions file does not have).")
+    resume: bool = Field(
+        True, description="Keep the answers already in OUT and answer only the rest; False overwrites OUT."
+    )
+    retry_errors: bool = Field(
+        True, description="When resuming, answer again the questions whose record in OUT has an error."
+    )
+    ordered: bool = Field(
+        True,
+        description="After a successful run, rewrite OUT atomically in questions-file order "
+        "(dropping records of ids the questions file does not have).",
+    )
     progress: bool = Field(True, description="Show a progress bar (questions done, rate, errors).")
 
 
@@ -108,7 +131,9 @@ class BulkReport(BaseModel):
     errors: int = Field(..., description="questions that got an error record in this run")
     skipped_resumed: int = Field(..., description="questions whose record in OUT was kept (not run again)")
     retried_errors: int = Field(0, description="error records found in OUT and answered again")
-    foreign_ids: int = Field(0, description="records in OUT whose id is not in the questions file (dropped by the ordered rewrite)")
+    foreign_ids: int = Field(
+        0, description="records in OUT whose id is not in the questions file (dropped by the ordered rewrite)"
+    )
     elapsed_s: float = Field(..., description="wall-clock seconds of the whole run")
     questions_per_s: float = Field(..., description="(answered + errors) / elapsed_s")
     out_path: Path = Field(..., description="the answers file")
@@ -160,19 +185,29 @@ def _checked(records: Any, items: Sequence[Item], strategy: str) -> list[AnswerR
         missing = [q for q in want if q not in counts]
         foreign = [q for q in counts if q not in wanted]
         duplicated = [q for q, n in counts.items() if n > 1]
-        detail = f"missing {missing}, foreign {foreign}, duplicated {duplicated}" if missing or foreign or duplicated \
+        detail = (
+            f"missing {missing}, foreign {foreign}, duplicated {duplicated}"
+            if missing or foreign or duplicated
             else "the ids are out of order"
+        )
         raise ContractError(f"engine.answer_batch returned {len(got)} records for {len(want)} questions: {detail}")
     other = [r.id for r in records if r.strategy != strategy]
     if other:
-        raise ContractError(f"engine.answer_batch labelled id {other[0]!r} with strategy "
-                            f"{records[want.index(other[0])].strategy!r}, not the requested {strategy!r}")
+        raise ContractError(
+            f"engine.answer_batch labelled id {other[0]!r} with strategy "
+            f"{records[want.index(other[0])].strategy!r}, not the requested {strategy!r}"
+        )
     return list(records)
 
 
-def bulk_answer(questions_path: str | os.PathLike, out_path: str | os.PathLike, *,
-                engine_factory: Callable[[], Engine], strategy: str,
-                config: BulkAnswerConfig | None = None) -> BulkReport:
+def bulk_answer(
+    questions_path: str | os.PathLike,
+    out_path: str | os.PathLike,
+    *,
+    engine_factory: Callable[[], Engine],
+    strategy: str,
+    config: BulkAnswerConfig | None = None,
+) -> BulkReport:
     """Answer every question of ``questions_path`` into ``out_path`` (JSONL, one record a line).
 
     ``engine_factory`` is called once per Ray actor (or once inline) and must be picklable
@@ -192,7 +227,9 @@ def bulk_answer(questions_path: str | os.PathLike, out_path: str | os.PathLike, 
     done: list[AnswerRecord] = []
     seen: set[str] = set()
     wanted = {qid for qid, _ in pending}
-    bar = tqdm(total=len(questions), initial=skipped, unit="q", desc=f"answer [{strategy}]", disable=not config.progress)
+    bar = tqdm(
+        total=len(questions), initial=skipped, unit="q", desc=f"answer [{strategy}]", disable=not config.progress
+    )
     errors = 0
     try:
         # closing(): a failed write must stop the actors (and close the engine) now, not at GC
@@ -214,22 +251,34 @@ def bulk_answer(questions_path: str | os.PathLike, out_path: str | os.PathLike, 
     answered = len(done) - errors
     if answered + errors + skipped != len(questions) or seen != wanted:
         lost = sorted(wanted - seen)
-        raise ContractError(f"{len(questions)} questions but {answered} answered + {errors} errors + {skipped} skipped; "
-                            f"no record came back for {lost[:5]}{'…' if len(lost) > 5 else ''}")
+        raise ContractError(
+            f"{len(questions)} questions but {answered} answered + {errors} errors + {skipped} skipped; "
+            f"no record came back for {lost[:5]}{'…' if len(lost) > 5 else ''}"
+        )
     _finish(out, questions, config)
     elapsed = time.perf_counter() - started
     latencies = sorted(r.latency_s for r in done)
     return BulkReport(
-        total=len(questions), answered=answered, errors=errors, skipped_resumed=skipped, retried_errors=retried,
-        foreign_ids=foreign, elapsed_s=round(elapsed, 3),
+        total=len(questions),
+        answered=answered,
+        errors=errors,
+        skipped_resumed=skipped,
+        retried_errors=retried,
+        foreign_ids=foreign,
+        elapsed_s=round(elapsed, 3),
         questions_per_s=round(len(done) / elapsed, 3) if elapsed > 0 else 0.0,
-        out_path=out, strategy=strategy, tokens=sum((r.tokens for r in done), TokenCounts()),
-        latency_p50_s=_rank(latencies, 0.5), latency_p90_s=_rank(latencies, 0.9),
+        out_path=out,
+        strategy=strategy,
+        tokens=sum((r.tokens for r in done), TokenCounts()),
+        latency_p50_s=_rank(latencies, 0.5),
+        latency_p90_s=_rank(latencies, 0.9),
         latency_max_s=latencies[-1] if latencies else 0.0,
     )
 
 
-def _prepare_out(out: Path, questions: list[Item], strategy: str, config: BulkAnswerConfig) -> tuple[dict[str, AnswerRecord], int, int]:
+def _prepare_out(
+    out: Path, questions: list[Item], strategy: str, config: BulkAnswerConfig
+) -> tuple[dict[str, AnswerRecord], int, int]:
     """Records in OUT to keep, how many error records will be retried, how many ids are foreign.
 
     OUT is compacted to the kept records first, so appending never leaves two lines for
@@ -241,8 +290,10 @@ def _prepare_out(out: Path, questions: list[Item], strategy: str, config: BulkAn
     log = read_answers(out)
     others = sorted({r.strategy for r in log.records.values()} - {strategy})
     if others:
-        raise StrategyMismatchError(f"{out} holds answers of strategy {', '.join(map(repr, others))}, not {strategy!r}; "
-                                    "use another output file, or overwrite it by not resuming (resume=False)")
+        raise StrategyMismatchError(
+            f"{out} holds answers of strategy {', '.join(map(repr, others))}, not {strategy!r}; "
+            "use another output file, or overwrite it by not resuming (resume=False)"
+        )
     text = dict(questions)
     kept: dict[str, AnswerRecord] = {}
     retried = changed = 0
@@ -261,8 +312,10 @@ def _prepare_out(out: Path, questions: list[Item], strategy: str, config: BulkAn
     if changed:
         _warn(f"{out}: {changed} question(s) changed text since they were answered; answering them again")
     if foreign:
-        _warn(f"{out}: {foreign} record(s) have ids the questions file does not have"
-              + ("; the final ordered rewrite drops them" if config.ordered else ""))
+        _warn(
+            f"{out}: {foreign} record(s) have ids the questions file does not have"
+            + ("; the final ordered rewrite drops them" if config.ordered else "")
+        )
     if log.truncated or log.duplicates or len(kept) != len(log.records):
         write_answers_atomic(out, list(kept.values()))
     return kept, retried, foreign
@@ -273,14 +326,17 @@ def _finish(out: Path, questions: list[Item], config: BulkAnswerConfig) -> None:
     log = read_answers(out)
     missing = [qid for qid, _ in questions if qid not in log.records]
     if log.truncated or log.duplicates or missing:
-        raise ContractError(f"{out} does not hold every question exactly once (missing {missing[:5]}, "
-                            f"{log.duplicates} duplicated, truncated: {log.truncated})")
+        raise ContractError(
+            f"{out} does not hold every question exactly once (missing {missing[:5]}, "
+            f"{log.duplicates} duplicated, truncated: {log.truncated})"
+        )
     if config.ordered:
         write_answers_atomic(out, [log.records[qid] for qid, _ in questions])
 
 
-def _batches(items: list[Item], engine_factory: Callable[[], Engine], strategy: str,
-             config: BulkAnswerConfig) -> Iterator[list[AnswerRecord]]:
+def _batches(
+    items: list[Item], engine_factory: Callable[[], Engine], strategy: str, config: BulkAnswerConfig
+) -> Iterator[list[AnswerRecord]]:
     """Finished batches of records, in completion order."""
     if not items:
         return  # nothing to do: no engine is opened, no Ray started
@@ -290,12 +346,13 @@ def _batches(items: list[Item], engine_factory: Callable[[], Engine], strategy: 
         yield from _ray_batches(items, engine_factory, strategy, config)
 
 
-def _inline_batches(items: list[Item], engine_factory: Callable[[], Engine], strategy: str,
-                    batch_size: int) -> Iterator[list[AnswerRecord]]:
+def _inline_batches(
+    items: list[Item], engine_factory: Callable[[], Engine], strategy: str, batch_size: int
+) -> Iterator[list[AnswerRecord]]:
     engine = engine_factory()
     try:
         for start in range(0, len(items), batch_size):
-            yield answer_items(engine, items[start:start + batch_size], strategy=strategy)
+            yield answer_items(engine, items[start : start + batch_size], strategy=strategy)
     finally:
         _close(engine)
 
@@ -322,8 +379,9 @@ class _EngineActor:
         _close(getattr(self, "_engine", None))
 
 
-def _ray_batches(items: list[Item], engine_factory: Callable[[], Engine], strategy: str,
-                 config: BulkAnswerConfig) -> Iterator[list[AnswerRecord]]:
+def _ray_batches(
+    items: list[Item], engine_factory: Callable[[], Engine], strategy: str, config: BulkAnswerConfig
+) -> Iterator[list[AnswerRecord]]:
     import logging
 
     import ray
@@ -342,9 +400,13 @@ def _ray_batches(items: list[Item], engine_factory: Callable[[], Engine], strate
         actors = min(config.concurrency or max(1, min(2, int(cpus // config.num_cpus))), n_batches)
         ds = ray.data.from_items([{"id": q, "question": t} for q, t in items], override_num_blocks=n_batches)
         ds = ds.map_batches(
-            _EngineActor, fn_constructor_kwargs={"engine_factory": engine_factory, "strategy": strategy},
-            batch_size=config.batch_size, batch_format="pandas", compute=ray.data.ActorPoolStrategy(size=actors),
-            num_cpus=config.num_cpus, num_gpus=config.num_gpus or None,
+            _EngineActor,
+            fn_constructor_kwargs={"engine_factory": engine_factory, "strategy": strategy},
+            batch_size=config.batch_size,
+            batch_format="pandas",
+            compute=ray.data.ActorPoolStrategy(size=actors),
+            num_cpus=config.num_cpus,
+            num_gpus=config.num_gpus or None,
         )
         for frame in ds.iter_batches(batch_size=None, batch_format="pandas"):
             fatal = [f for f in frame["fatal"].tolist() if f]

@@ -22,15 +22,16 @@ from dualgraph.config import IndexConfig
 from dualgraph.corpus.specsqa import iter_metadata_files
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage
+from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
+from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
+from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
-from dualgraph.skg.triples import CONVERTER_VERSION
-from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
-from dualgraph.pipeline.state import IndexState
-from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import apply_rules, load_rules
+from dualgraph.skg.triples import CONVERTER_VERSION
 from dualgraph.stores.factory import open_store, save_store_config
+
 
 def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
     """Run the stages over Ray Data or inline, and check that every input row came back once."""
@@ -96,8 +97,16 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     # A view whose recipe changed is rebuilt even when no document did.
     rules_sig = _signature([r.model_dump() for r in rules])
     state.check_signature("rules", rules_sig)
-    state.check_signature("tkg", _signature([config.tkg.model_dump(), config.models.embedder.model_dump(),
-                                             config.models.llm.model if config.models.llm else None]))
+    state.check_signature(
+        "tkg",
+        _signature(
+            [
+                config.tkg.model_dump(),
+                config.models.embedder.model_dump(),
+                config.models.llm.model if config.models.llm else None,
+            ]
+        ),
+    )
     # patterns describe derived facts too (features), so they follow the rules
     state.check_signature("patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig]))
     t0 = time.time()
@@ -127,15 +136,20 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             state.set_stale(True)  # new text alone (a page without specs) changes the TKG too
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
         state.record(
-            {r["meta_path"]: _doc_state(r, loaded=r["status"] == "ok")
-             for r in rows if r["status"] in ("ok", "quarantined") and not r["shard_path"]}
+            {
+                r["meta_path"]: _doc_state(r, loaded=r["status"] == "ok")
+                for r in rows
+                if r["status"] in ("ok", "quarantined") and not r["shard_path"]
+            }
         )
         shards: dict[str, list[Row]] = defaultdict(list)
         for r in rows:
             if r["status"] == "ok" and r["shard_path"]:
                 shards[r["shard_path"]].append(r)
         loaded_quads = 0
-        bar = tqdm(total=sum(len(v) for v in shards.values()), unit="doc", desc="load store", disable=not config.progress)
+        bar = tqdm(
+            total=sum(len(v) for v in shards.values()), unit="doc", desc="load store", disable=not config.progress
+        )
         for group in _load_groups(shards, config.load_group_quads):
             state.set_stale(True)
             loaded_quads += store.bulk_load(group, format="nquads")
@@ -186,7 +200,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         **counts,
         "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
         "tkg": tkg_report if tkg_report is not None else ("unchanged" if config.tkg.enabled else "disabled"),
-        "patterns": patterns_report if patterns_report is not None else ("unchanged" if config.patterns else "disabled"),
+        "patterns": patterns_report
+        if patterns_report is not None
+        else ("unchanged" if config.patterns else "disabled"),
         "model_usage": meter.to_dict(),
         "seconds": {
             "convert": round(t_convert, 3),
@@ -253,7 +269,12 @@ class _LazyModels:
 def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:
     """Delete shard files that no loaded document points to (left over from replaced documents)."""
     live = {Path(d["shard"]).name for d in known.values() if d.get("shard")}
-    live |= {f"{kind}-{d['tkg_shard']}.parquet" for d in known.values() if d.get("tkg_shard") for kind in ("chunks", "mentions")}
+    live |= {
+        f"{kind}-{d['tkg_shard']}.parquet"
+        for d in known.values()
+        if d.get("tkg_shard")
+        for kind in ("chunks", "mentions")
+    }
     for f in [*layout.shards.glob("shard-*.nq"), *layout.tkg_shards.glob("*.parquet")]:
         if f.name not in live:
             f.unlink()

@@ -36,8 +36,14 @@ def read_stage(root: str, previous: dict[str, str], *, salt: str = CONVERTER_VER
         out = []
         for row in rows:
             meta = Path(root) / row["meta_path"]
-            base = {"doc_id": meta.parent.name, "source": str(meta), "variants_json": "[]", "problems_json": "[]",
-                    "text": "", "products_json": "[]"}
+            base = {
+                "doc_id": meta.parent.name,
+                "source": str(meta),
+                "variants_json": "[]",
+                "problems_json": "[]",
+                "text": "",
+                "products_json": "[]",
+            }
             try:
                 digest = content_hash(meta, root, salt=salt)
             except OSError as e:

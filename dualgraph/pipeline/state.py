@@ -44,7 +44,7 @@ class IndexState:
         self._fh = None
 
     @classmethod
-    def open(cls, path: str | os.PathLike) -> "IndexState":
+    def open(cls, path: str | os.PathLike) -> IndexState:
         path = Path(path)
         docs: dict[str, dict[str, Any]] = {}
         stale: dict[str, bool] = {}

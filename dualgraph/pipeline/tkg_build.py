@@ -29,16 +29,23 @@ def _read_shards(layout: IndexLayout, kind: str, keys: set[str], live: set[tuple
     return rows
 
 
-def build_tkg(layout: IndexLayout, documents: dict[str, dict], config: IndexConfig, store, *,
-              embedder: Embedder, llm: LLM | None) -> dict[str, Any]:
+def build_tkg(
+    layout: IndexLayout, documents: dict[str, dict], config: IndexConfig, store, *, embedder: Embedder, llm: LLM | None
+) -> dict[str, Any]:
     """Rebuild the merged TKG from the live documents' shards; returns counts for the manifest."""
     t0 = time.time()
     live_docs = [d for d in documents.values() if d.get("loaded") and d.get("tkg_shard")]
     live = {(d["doc_id"], d["hash"]) for d in live_docs}
     keys = {d["tkg_shard"] for d in live_docs}
-    chunks = {r["chunk_id"]: Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]),
-                                   tuple(r["products"] or ())) for r in _read_shards(layout, "chunks", keys, live)}
-    mentions = [Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)]
+    chunks = {
+        r["chunk_id"]: Chunk(
+            r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]), tuple(r["products"] or ())
+        )
+        for r in _read_shards(layout, "chunks", keys, live)
+    }
+    mentions = [
+        Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)
+    ]
     if llm is not None and config.tkg.summarise:
         from dualgraph.tkg.summarise import merge_with_summaries
 

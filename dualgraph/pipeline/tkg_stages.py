@@ -43,12 +43,19 @@ def chunk_stage(tkg: TkgConfig) -> Stage:
                 out.append({"chunks_json": "[]"})
                 continue
             products = tuple(name for _, name in json.loads(row["products_json"]))
-            chunks = chunk_document(row["doc_id"], row["text"], products=products,
-                                    max_tokens=tkg.chunk_tokens, overlap_tokens=tkg.overlap_tokens)
+            chunks = chunk_document(
+                row["doc_id"],
+                row["text"],
+                products=products,
+                max_tokens=tkg.chunk_tokens,
+                overlap_tokens=tkg.overlap_tokens,
+            )
             out.append({"chunks_json": json.dumps([asdict(c) for c in chunks], ensure_ascii=False)})
         return out
 
-    return Stage("chunk", needs=("doc_id", "status", "text", "products_json"), adds=("chunks_json",), fn=fn, drops=("text",))
+    return Stage(
+        "chunk", needs=("doc_id", "status", "text", "products_json"), adds=("chunks_json",), fn=fn, drops=("text",)
+    )
 
 
 class _Extractors:
@@ -80,7 +87,9 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
     def fn(rows: list[Row]) -> list[Row]:
         ex = _WORKER_EXTRACTORS.get(key) or _WORKER_EXTRACTORS.setdefault(key, _Extractors(tkg, models))
         before = ex.meter.to_dict()
-        per_row = [[Chunk(**{**c, "products": tuple(c["products"])}) for c in json.loads(r["chunks_json"])] for r in rows]
+        per_row = [
+            [Chunk(**{**c, "products": tuple(c["products"])}) for c in json.loads(r["chunks_json"])] for r in rows
+        ]
         flat = [c for cs in per_row for c in cs]
         mentions, problems, counts = [], [], {}
         for name, extractor in ex.items:
@@ -104,17 +113,25 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
         out = []
         for i, r in enumerate(rows):
             # A chunk the LLM could not answer for is reported with its document, never dropped silently.
-            failed = [{"file": r["source"], "record": p["chunk_id"], "stage": "extract", "reason": p["error"]}
-                      for p in bad.get(r["doc_id"], [])]
-            out.append({
-                "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
-                "problems_json": json.dumps(json.loads(r["problems_json"]) + failed, ensure_ascii=False),
-                "extract_usage_json": json.dumps({"usage": usage, "counts": counts} if i == 0 else {}),
-            })
+            failed = [
+                {"file": r["source"], "record": p["chunk_id"], "stage": "extract", "reason": p["error"]}
+                for p in bad.get(r["doc_id"], [])
+            ]
+            out.append(
+                {
+                    "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
+                    "problems_json": json.dumps(json.loads(r["problems_json"]) + failed, ensure_ascii=False),
+                    "extract_usage_json": json.dumps({"usage": usage, "counts": counts} if i == 0 else {}),
+                }
+            )
         return out
 
-    return Stage("extract", needs=("doc_id", "source", "chunks_json", "problems_json"),
-                 adds=("mentions_json", "problems_json", "extract_usage_json"), fn=fn)
+    return Stage(
+        "extract",
+        needs=("doc_id", "source", "chunks_json", "problems_json"),
+        adds=("mentions_json", "problems_json", "extract_usage_json"),
+        fn=fn,
+    )
 
 
 def usage_delta(before: dict, after: dict) -> dict:
@@ -122,7 +139,9 @@ def usage_delta(before: dict, after: dict) -> dict:
     out = {}
     for stage, fields in after.items():
         prev = before.get(stage, {})
-        delta = {k: round(v - prev.get(k, 0), 3) if isinstance(v, float) else v - prev.get(k, 0) for k, v in fields.items()}
+        delta = {
+            k: round(v - prev.get(k, 0), 3) if isinstance(v, float) else v - prev.get(k, 0) for k, v in fields.items()
+        }
         if any(delta.values()):
             out[stage] = delta
     return out
@@ -152,12 +171,28 @@ def tkg_shard_stage(shard_dir: str) -> Stage:
             target = Path(shard_dir) / f"{kind}-{key}.parquet"
             if target.exists():
                 continue
-            table = pa.table({c: [it[c] for it in items] for c in cols}) if items else pa.table(
-                {c: pa.array([], pa.list_(pa.string()) if c == "products" else pa.int32() if c == "ordinal" else pa.string()) for c in cols})
+            table = (
+                pa.table({c: [it[c] for it in items] for c in cols})
+                if items
+                else pa.table(
+                    {
+                        c: pa.array(
+                            [],
+                            pa.list_(pa.string()) if c == "products" else pa.int32() if c == "ordinal" else pa.string(),
+                        )
+                        for c in cols
+                    }
+                )
+            )
             tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
             pq.write_table(table, tmp)
             os.replace(tmp, target)
         return [{"tkg_shard": key if r["chunks_json"] != "[]" else ""} for r in rows]
 
-    return Stage("tkg_shard", needs=("doc_id", "content_hash", "chunks_json", "mentions_json"), adds=("tkg_shard",),
-                 fn=fn, drops=("chunks_json", "mentions_json"))
+    return Stage(
+        "tkg_shard",
+        needs=("doc_id", "content_hash", "chunks_json", "mentions_json"),
+        adds=("tkg_shard",),
+        fn=fn,
+        drops=("chunks_json", "mentions_json"),
+    )

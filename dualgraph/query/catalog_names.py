@@ -15,14 +15,16 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-__all__ = ["brand_words", "spot_brands", "spot_names", "singular"]
+__all__ = ["brand_words", "singular", "spot_brands", "spot_names"]
 
 # English words that are also brand names somewhere; lower case they are the word, not the brand
-_NOT_BRAND = frozenset("""a an the all any and or of for with without in on at to by from is are be do does has have
+_NOT_BRAND = frozenset(
+    """a an the all any and or of for with without in on at to by from is are be do does has have
 which what who how when where why this that these those it its my me i you your one two three more most less least
 best good great new old latest top nothing honor real micro max pro plus ultra mini lite air edge power smart
 phone phones mobile mobiles tablet tablets laptop laptops watch tv tvs case cases mount mounts
-under over above below between cheap cheapest budget price""".split())
+under over above below between cheap cheapest budget price""".split()
+)
 
 
 def brand_words(product_names: Iterable[str]) -> dict[str, int]:
@@ -49,8 +51,7 @@ def spot_names(question: str, names: Iterable[str]) -> list[tuple[int, int]]:
     """Spans of the question that spell a product or range name (tolerant tokens), longest first."""
     from dualgraph.query.grounding import norm_tokens, token_match  # grounding imports this module
 
-    toks = [(m.group().casefold(), m.start(), m.end())
-            for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
+    toks = [(m.group().casefold(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
     words = [t for t, _, _ in toks]
     found: list[tuple[int, int, int]] = []
     for full in names:
@@ -59,7 +60,7 @@ def spot_names(question: str, names: Iterable[str]) -> list[tuple[int, int]]:
         if n < 2 or n > len(words):
             continue
         for i in range(len(words) - n + 1):
-            if words[i:i + n] == name and token_match(name, words[i:]):
+            if words[i : i + n] == name and token_match(name, words[i:]):
                 found.append((n, toks[i][1], toks[i + n - 1][2]))
     spans: list[tuple[int, int]] = []
     for _, a, b in sorted(found, key=lambda x: (-x[0], x[1])):
@@ -101,8 +102,7 @@ def category_heads(category_names: Iterable[str]) -> dict[str, set[str]]:
     return heads
 
 
-def spot_categories(question: str, heads: dict[str, set[str]],
-                    taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def spot_categories(question: str, heads: dict[str, set[str]], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans naming a catalog category by its head noun, with the modifiers its name has
     ("phone cases" → Mobile Phone Cases, "desktop PCs" → the "PCs" of PCs/Workstations).
     A span may cover ``taken`` spans only whole (the parser's "phone" inside "phone cases").
@@ -118,8 +118,12 @@ def spot_categories(question: str, heads: dict[str, set[str]],
         if head not in heads:
             continue
         j = i
-        while j > 0 and i - j < 2 and singular([words[j - 1].group().casefold()])[0] in heads[head] \
-                and not question[words[j - 1].end():words[j].start()].strip():
+        while (
+            j > 0
+            and i - j < 2
+            and singular([words[j - 1].group().casefold()])[0] in heads[head]
+            and not question[words[j - 1].end() : words[j].start()].strip()
+        ):
             j -= 1
         a, b = words[j].start(), m.end()
         if all(b <= x or a >= y or (a <= x and y <= b) for x, y in taken):

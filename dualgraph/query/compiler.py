@@ -74,7 +74,7 @@ from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, named_unit
 
-__all__ = ["Compiled", "Answer", "Compiler"]
+__all__ = ["Answer", "Compiled", "Compiler"]
 
 
 @dataclass(slots=True)
@@ -126,8 +126,16 @@ class Compiler:
     ``currency``: the currency of bare prices ("under 20k"); ``row_cap``: rows kept per query.
     """
 
-    def __init__(self, store, patterns: PatternIndex, *, currency: str | None = None, row_cap: int = 1000,
-                 timeout_s: float = 20.0, count_ranges: bool = False) -> None:
+    def __init__(
+        self,
+        store,
+        patterns: PatternIndex,
+        *,
+        currency: str | None = None,
+        row_cap: int = 1000,
+        timeout_s: float = 20.0,
+        count_ranges: bool = False,
+    ) -> None:
         self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
         self.store = store
         self.patterns = patterns
@@ -142,8 +150,10 @@ class Compiler:
     def compile(self, question: str) -> Compiled:
         parsed = parse_question(question, currency=self.currency)
         intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
-        trace.append(f"intent {intent.kind}" + (f" {intent.direction} {intent.attribute!r} k={intent.k}"
-                                                  if intent.direction else ""))
+        trace.append(
+            f"intent {intent.kind}"
+            + (f" {intent.direction} {intent.attribute!r} k={intent.k}" if intent.direction else "")
+        )
         out = Compiled(question, intent, None, parsed, trace=trace)
         g = self.grounder
         constraints = list(parsed.constraints)
@@ -158,12 +168,16 @@ class Compiler:
 
         # the entries the products in scope have (category, named products, brand): see entry_choice
         within = [ge for ge in named + scope if ge.resolved]
-        in_scope = scope_entries(self.store, [gr.snippet.replace("{s}", f"?sc{i}") for i, gr in enumerate(within)
-                                              if gr.snippet]
-                                 + (["VALUES ?p { " + " ".join(f"<{p}>" for ge in named if ge.resolved
-                                                               for p in ge.products) + " }"]
-                                    if any(ge.resolved and ge.products for ge in named) else []),
-                                 [gr.name_filter for gr in within if gr.name_filter])
+        in_scope = scope_entries(
+            self.store,
+            [gr.snippet.replace("{s}", f"?sc{i}") for i, gr in enumerate(within) if gr.snippet]
+            + (
+                ["VALUES ?p { " + " ".join(f"<{p}>" for ge in named if ge.resolved for p in ge.products) + " }"]
+                if any(ge.resolved and ge.products for ge in named)
+                else []
+            ),
+            [gr.name_filter for gr in within if gr.name_filter],
+        )
         for c in constraints:
             if isinstance(c, NumericConstraint):
                 hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
@@ -183,17 +197,23 @@ class Compiler:
         # compare is decided once names are resolved: "is the nova lite cheaper than the zenith basic"
         named_ok = [ge for ge in named if ge.resolved and ge.products]
         if intent.kind == "list" and len(named_ok) >= 2:
-            cmp = comparative(question, [(c.span.start, c.span.end) for c in constraints
-                                         if isinstance(c, NumericConstraint)])
+            cmp = comparative(
+                question, [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
+            )
             if cmp:
                 intent = Intent("compare", cmp[1], cmp[0])  # type: ignore[arg-type]
                 out.intent = intent
-                trace.append(f"intent list → compare: {len(named_ok)} catalog names and a comparative "
-                             f"({cmp[0]} {cmp[1] or '?'})")
+                trace.append(
+                    f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
+                )
 
         # "What is the price of the Nova Lite?": one product's value is the top of a one-product ranking
-        if intent.kind == "list" and len(named_ok) == 1 and len(named_ok[0].products) == 1 \
-                and (asked := asked_attribute(question)):
+        if (
+            intent.kind == "list"
+            and len(named_ok) == 1
+            and len(named_ok[0].products) == 1
+            and (asked := asked_attribute(question))
+        ):
             intent = out.intent = Intent("superlative", asked, "max")
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
@@ -206,19 +226,25 @@ class Compiler:
                 gr = g.attribute(how[1], trace, scope=in_scope)
                 if gr.resolved:
                     rel = (how[0], gr, list(ref.products), id(ref))
-                    trace.append(f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} "
-                                 f"is {how[0]} its value")
+                    trace.append(
+                        f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} "
+                        f"is {how[0]} its value"
+                    )
                     # words of the comparison itself ("same", "bigger battery") are no conditions
-                    inside = [i for i, gc in enumerate(groundings) if gc.source in constraints
-                              and how[2] <= gc.source.span.start < ref.source.span.start
-                              and not isinstance(gc.source, NumericConstraint)]
+                    inside = [
+                        i
+                        for i, gc in enumerate(groundings)
+                        if gc.source in constraints
+                        and how[2] <= gc.source.span.start < ref.source.span.start
+                        and not isinstance(gc.source, NumericConstraint)
+                    ]
                     for i in inside:
                         groundings[i].resolved = False
                         groundings[i].kind = "relative"
                         trace.append(f"{groundings[i].source.span.text!r} is part of the comparison, not a condition")
-                    out.covered_extra = [question[how[2]:ref.source.span.start], how[1]]
+                    out.covered_extra = [question[how[2] : ref.source.span.start], how[1]]
         # named products
-        needs_named = intent.kind in ("compare", "describe") or intent.kind == "yesno" and bool(named)
+        needs_named = intent.kind in ("compare", "describe") or (intent.kind == "yesno" and bool(named))
         if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
             trace.append("yes/no with no product named: yes when any product in scope qualifies")
         products: list[str] = []
@@ -239,13 +265,17 @@ class Compiler:
             out.confidence = 0.1
             return out
         out.named_products = products
-        out.named_groups = [list(ge.products) for ge in named if ge.resolved and ge.products
-                            and (rel is None or id(ge) != rel[3])]
+        out.named_groups = [
+            list(ge.products) for ge in named if ge.resolved and ge.products and (rel is None or id(ge) != rel[3])
+        ]
         # what of the question became constraints, names or scope: a phrase outside these was not read
-        out.covered = [x.span.text for x in [*constraints, *entities]] + [
-            c.attribute for c in constraints if getattr(c, "attribute", "")] + out.covered_extra
+        out.covered = (
+            [x.span.text for x in [*constraints, *entities]]
+            + [c.attribute for c in constraints if getattr(c, "attribute", "")]
+            + out.covered_extra
+        )
 
-        rest = scope + groundings[len(named) + len(scope):]
+        rest = scope + groundings[len(named) + len(scope) :]
         for gr in rest:
             if not gr.resolved and gr.kind not in ("category", "relative"):
                 penalty *= 0.5
@@ -263,8 +293,13 @@ class Compiler:
             if not attr:
                 nums = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
                 if nums:
-                    order = Grounding(None, "attribute", snippet=nums[0].snippet, pattern=nums[0].pattern,
-                                      confidence=nums[0].confidence)
+                    order = Grounding(
+                        None,
+                        "attribute",
+                        snippet=nums[0].snippet,
+                        pattern=nums[0].pattern,
+                        confidence=nums[0].confidence,
+                    )
                     trace.append("no attribute named: ordering by the question's numeric constraint")
             if order is None:
                 asked = named_unit(question)
@@ -283,17 +318,35 @@ class Compiler:
                 if tie.resolved and tie.snippet != order.snippet:
                     then = tie
                     blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
-                    trace.append(f"ties on {attr or 'price'!r} broken by {intent.then_direction} "
-                                 f"{intent.then_attribute!r}")
+                    trace.append(
+                        f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}"
+                    )
 
-        sparql = select_query(intent, blocks, filters, ordered=order is not None, tie_broken=then is not None,
-                              count_ranges=self.count_ranges)
+        sparql = select_query(
+            intent,
+            blocks,
+            filters,
+            ordered=order is not None,
+            tie_broken=then is not None,
+            count_ranges=self.count_ranges,
+        )
         check_query(sparql)
         out.sparql = sparql
-        confs += coverage_caps(question, intent, out.covered, bool(products) or rel is not None or any(
-            gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
-            for gr in groundings), order_named=bool(intent.attribute) or order is None
-            or any(gr.kind == "numeric" and gr.resolved for gr in groundings), trace=trace)
+        confs += coverage_caps(
+            question,
+            intent,
+            out.covered,
+            bool(products)
+            or rel is not None
+            or any(
+                gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
+                for gr in groundings
+            ),
+            order_named=bool(intent.attribute)
+            or order is None
+            or any(gr.kind == "numeric" and gr.resolved for gr in groundings),
+            trace=trace,
+        )
         out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
         trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
         return out
@@ -308,8 +361,15 @@ class Compiler:
         except Exception as e:  # a bug or a refused query must not take the caller down
             return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
         intent = comp.intent
-        ans = Answer(question, intent.kind, sparql=comp.sparql, trace=comp.trace, confidence=comp.confidence,
-                     error=comp.error, covered=comp.covered)
+        ans = Answer(
+            question,
+            intent.kind,
+            sparql=comp.sparql,
+            trace=comp.trace,
+            confidence=comp.confidence,
+            error=comp.error,
+            covered=comp.covered,
+        )
         if comp.sparql is None:
             return ans
         try:
@@ -323,4 +383,3 @@ class Compiler:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
         read_answer(self.store, question, comp, ans)
         return ans
-

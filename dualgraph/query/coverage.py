@@ -21,9 +21,10 @@ import re
 
 from dualgraph.query.model import Intent
 
-__all__ = ["uncovered_words", "coverage_caps", "SCAFFOLD"]
+__all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 
-SCAFFOLD = frozenset("""
+SCAFFOLD = frozenset(
+    """
 a an the and or but nor not no yes of to in on at by for from with without within into onto over under about
 as than then so such that this these those there here it its it's is are was were be been being am do does did
 done have has had having can could would should will shall may might must which what whats what's who whom whose
@@ -34,7 +35,8 @@ range ranges lineup product products model models device devices option options 
 listing listings item items unit units available offered sold sell sells selling come comes coming offer
 offers support supports supported feature features featuring include includes including have has got
 recommend recommended suggest suggested worth which one ones kind kinds type types sort sorts
-""".split())
+""".split()
+)
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 
 
@@ -46,7 +48,13 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
     out = []
     for w in _WORD.findall(question):
         low = w.casefold().replace("’", "'")
-        if low in SCAFFOLD or low in extra or low in taken or low.rstrip("s") in taken or any(ch.isdigit() for ch in low):
+        if (
+            low in SCAFFOLD
+            or low in extra
+            or low in taken
+            or low.rstrip("s") in taken
+            or any(ch.isdigit() for ch in low)
+        ):
             continue
         if len(low) < 3:
             continue
@@ -57,8 +65,9 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
 _COMPARATIVE = re.compile(r"(?:\w+est|\w+er|more|most|less|least|fewer|fewest|better|best|worst|worse)", re.I)
 
 
-def coverage_caps(question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool,
-              trace: list[str]) -> list[float]:
+def coverage_caps(
+    question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool, trace: list[str]
+) -> list[float]:
     """Confidence caps for what the query did not read: a list or count that nothing read
     restricts while words are left unread, and a superlative with no attribute to order by
     (``order_named`` False) are guesses (0.3). Unread words are always put in ``trace``."""

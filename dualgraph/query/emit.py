@@ -10,11 +10,10 @@ from __future__ import annotations
 from dualgraph.query.grounding import Grounding
 from dualgraph.query.model import Intent
 
-__all__ = ["where_clauses", "select_query"]
+__all__ = ["select_query", "where_clauses"]
 
 
-def where_clauses(products: list[str], named: list[Grounding],
-                  rest: list[Grounding]) -> tuple[list[str], list[str]]:
+def where_clauses(products: list[str], named: list[Grounding], rest: list[Grounding]) -> tuple[list[str], list[str]]:
     """The blocks and filters that select the ``products`` named, the names' word filters and every
     resolved grounding of ``rest`` (an unresolved one is left out: the caller lowers its confidence)."""
     blocks: list[str] = []
@@ -36,8 +35,9 @@ def where_clauses(products: list[str], named: list[Grounding],
     return blocks, filters
 
 
-def select_query(intent: Intent, blocks: list[str], filters: list[str], *, ordered: bool, tie_broken: bool,
-                 count_ranges: bool) -> str:
+def select_query(
+    intent: Intent, blocks: list[str], filters: list[str], *, ordered: bool, tie_broken: bool, count_ranges: bool
+) -> str:
     """The query over products matching all ``blocks`` and ``filters`` that ``intent`` asks for.
 
     ``ordered``: ``blocks`` bind the ordering value ``?val`` (and ``?val2`` when ``tie_broken``);
@@ -55,24 +55,32 @@ def select_query(intent: Intent, blocks: list[str], filters: list[str], *, order
     body = "\n  ".join(where)
     if intent.kind == "count" and count_ranges:
         # a variant without a range counts as its own range
-        return (f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
-                f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}")
+        return (
+            f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
+            f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}"
+        )
     if intent.kind == "count":
         return f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
     if intent.kind == "average" and ordered:
         # one value per product first (a product may carry several rows), then their mean
-        return (f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
-                f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}")
+        return (
+            f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+            f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}"
+        )
     if ordered:
         agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
         agg2, sort2 = ("MAX", "DESC") if intent.then_direction == "max" else ("MIN", "ASC")
         second = f" ({agg2}(?val2) AS ?value2)" if tie_broken else ""
-        return (f"SELECT ?p ?name ({agg}(?val) AS ?value){second} WHERE {{\n  {body}\n}}\n"
-                f"GROUP BY ?p ?name\nORDER BY {sort}(?value) "
-                + (f"{sort2}(?value2) " if tie_broken else "") + "?name")
+        return (
+            f"SELECT ?p ?name ({agg}(?val) AS ?value){second} WHERE {{\n  {body}\n}}\n"
+            f"GROUP BY ?p ?name\nORDER BY {sort}(?value) " + (f"{sort2}(?value2) " if tie_broken else "") + "?name"
+        )
     if intent.kind == "describe":
-        return ("SELECT ?p ?name ?section ?entry ?value WHERE {\n  " + body +
-                "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
-                "  ?e skg:hasName ?entry . OPTIONAL { ?e skg:inSection/skg:hasName ?section }\n"
-                "  ?vv skg:hasName ?value .\n}\nORDER BY ?name ?section ?entry ?value")
+        return (
+            "SELECT ?p ?name ?section ?entry ?value WHERE {\n  "
+            + body
+            + "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
+            "  ?e skg:hasName ?entry . OPTIONAL { ?e skg:inSection/skg:hasName ?section }\n"
+            "  ?vv skg:hasName ?value .\n}\nORDER BY ?name ?section ?entry ?value"
+        )
     return f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"

@@ -18,7 +18,7 @@ from typing import Any
 
 from dualgraph.query.patterns import Pattern
 
-__all__ = ["Scope", "LazyScope", "scope_entries", "keep_in_scope", "same_named", "widen"]
+__all__ = ["LazyScope", "Scope", "keep_in_scope", "same_named", "scope_entries", "widen"]
 
 Scope = frozenset[tuple[str, str | None]]
 """(entry IRI, unit or None) pairs that at least one product in the question's scope has."""
@@ -36,12 +36,16 @@ class LazyScope:
         if not self._done:
             self._done = True
             if self.blocks or self.filters:
-                where = " ".join(["?p a skgt:Product ; skg:hasName ?name .", *self.blocks,
-                                  *(f"FILTER({f})" for f in self.filters)])
-                res = self.store.select("SELECT DISTINCT ?e ?u WHERE { " + where + " ?p skg:hasSpec ?sx_ . "
-                                        "?sx_ skg:inEntry ?e . OPTIONAL { ?sx_ skg:hasUnit ?u } }")
-                self._value = frozenset((b["e"]["value"], b["u"]["value"] if "u" in b else None)
-                                        for b in res["results"]["bindings"])
+                where = " ".join(
+                    ["?p a skgt:Product ; skg:hasName ?name .", *self.blocks, *(f"FILTER({f})" for f in self.filters)]
+                )
+                res = self.store.select(
+                    "SELECT DISTINCT ?e ?u WHERE { " + where + " ?p skg:hasSpec ?sx_ . "
+                    "?sx_ skg:inEntry ?e . OPTIONAL { ?sx_ skg:hasUnit ?u } }"
+                )
+                self._value = frozenset(
+                    (b["e"]["value"], b["u"]["value"] if "u" in b else None) for b in res["results"]["bindings"]
+                )
         return self._value
 
 
@@ -80,9 +84,16 @@ def same_named(best: Pattern, others: list[Pattern], scope: Scope | LazyScope | 
     scope = _resolve(scope) if others else None
     out = []
     for p in others:
-        if (p.pattern_id != best.pattern_id and p.kind == best.kind and p.unit == best.unit
-                and p.entry_iri and p.entry_iri != best.entry_iri and _name(p) == _name(best)
-                and (scope is None or _in(p, scope)) and all(p.entry_iri != q.entry_iri for q in out)):
+        if (
+            p.pattern_id != best.pattern_id
+            and p.kind == best.kind
+            and p.unit == best.unit
+            and p.entry_iri
+            and p.entry_iri != best.entry_iri
+            and _name(p) == _name(best)
+            and (scope is None or _in(p, scope))
+            and all(p.entry_iri != q.entry_iri for q in out)
+        ):
             out.append(p)
     return out
 

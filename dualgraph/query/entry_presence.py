@@ -26,8 +26,11 @@ from dualgraph.query.patterns import Pattern
 
 __all__ = ["present_entry"]
 
-_YES_NO = re.compile(r"(?:yes|no|none|n/?a|not\s+(?:supported|available|present)|supported|available|absent"
-                     r"|present|true|false|-)", re.I)
+_YES_NO = re.compile(
+    r"(?:yes|no|none|n/?a|not\s+(?:supported|available|present)|supported|available|absent"
+    r"|present|true|false|-)",
+    re.I,
+)
 _STOP = frozenset("a an the of with and or for to in on".split())
 
 
@@ -41,7 +44,7 @@ def _names(phrase: str, p: Pattern) -> bool:
         return False
     if said == entry:
         return True
-    return entry[-1] in said and set(said) <= set(entry) | set(section) and len(said) >= 2 or said == entry[-1:]
+    return (entry[-1] in said and set(said) <= set(entry) | set(section) and len(said) >= 2) or said == entry[-1:]
 
 
 def present_entry(patterns: list[Pattern], c: FeatureConstraint) -> Pattern | None:

@@ -22,10 +22,13 @@ from __future__ import annotations
 from dualgraph.query.grounding_base import MIN_CONFIDENCE, Grounding
 from dualgraph.query.grounding_entities import EntityGrounder
 from dualgraph.query.grounding_features import FeatureGrounder
-from dualgraph.query.name_match import _lexical  # noqa: F401 - importers (tests) score entries with it here
-from dualgraph.query.name_match import norm_tokens, token_match
+from dualgraph.query.name_match import (
+    _lexical,  # noqa: F401 - importers (tests) score entries with it here
+    norm_tokens,
+    token_match,
+)
 
-__all__ = ["Grounding", "Grounder", "norm_tokens", "token_match", "MIN_CONFIDENCE"]
+__all__ = ["MIN_CONFIDENCE", "Grounder", "Grounding", "norm_tokens", "token_match"]
 
 
 class Grounder(FeatureGrounder, EntityGrounder):

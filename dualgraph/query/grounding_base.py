@@ -13,7 +13,7 @@ from dualgraph.query.entry_choice import LazyScope, Scope
 from dualgraph.query.pattern_index import PatternIndex
 from dualgraph.query.pattern_model import Pattern
 
-__all__ = ["Grounding", "GrounderBase", "MIN_CONFIDENCE"]
+__all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding"]
 
 AnyScope = Scope | LazyScope | None
 MIN_CONFIDENCE = 0.35

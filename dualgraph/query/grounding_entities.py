@@ -57,8 +57,11 @@ class EntityGrounder(GrounderBase):
                 hits.append(p)
         exact = [p for p in hits if {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")} == stems]
         # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
-        full = [p for p in hits if len(stems) > 1 and stems <= {re.sub(r"(es|s)$", "", t)
-                                                                 for t in norm_tokens(p.name or "")}]
+        full = [
+            p
+            for p in hits
+            if len(stems) > 1 and stems <= {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")}
+        ]
         # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
         headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
@@ -71,24 +74,40 @@ class EntityGrounder(GrounderBase):
             return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
         iris = " ".join(f"<{p.node_iri}>" for p in hits)
         trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
-        return Grounding(e, "category", snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:belongs {{s}} .",
-                         confidence=0.85, candidates=[(p.name or "", 1.0) for p in hits])
+        return Grounding(
+            e,
+            "category",
+            snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:belongs {{s}} .",
+            confidence=0.85,
+            candidates=[(p.name or "", 1.0) for p in hits],
+        )
 
     def _name_word(self, e: EntityRef, want: list[str], trace: list[str]) -> Grounding | None:
         """A bare word that is no product or range name but a whole token in several product names
         ("Pixel" in "Acme Pixel 9") → a word-bounded filter on product names, like a brand."""
         if not want or not all(w.isalpha() for w in want):
             return None
-        hits = [p for p in self._by_kind.get("product", [])
-                if any(t[i:i + len(want)] == want for t in [norm_tokens(p.name or "")]
-                       for i in range(len(t) - len(want) + 1))]
+        hits = [
+            p
+            for p in self._by_kind.get("product", [])
+            if any(
+                t[i : i + len(want)] == want for t in [norm_tokens(p.name or "")] for i in range(len(t) - len(want) + 1)
+            )
+        ]
         if len(hits) < 2:
             return None
         rx = r"\b" + r"\s*".join(re.escape(w) for w in want) + r"\b"
-        trace.append(f"name word {e.phrase!r}: no product or range of that name; a whole word in {len(hits)} "
-                     f"product names → name filter")
-        return Grounding(e, "name-word", name_filter=f"REGEX(STR(?name), {_lit(rx)}, \"i\")", confidence=0.7,
-                         candidates=[(p.name or "", 0.7) for p in hits[:5]])
+        trace.append(
+            f"name word {e.phrase!r}: no product or range of that name; a whole word in {len(hits)} "
+            f"product names → name filter"
+        )
+        return Grounding(
+            e,
+            "name-word",
+            name_filter=f'REGEX(STR(?name), {_lit(rx)}, "i")',
+            confidence=0.7,
+            candidates=[(p.name or "", 0.7) for p in hits[:5]],
+        )
 
     def _scored_names(self, want: list[str]) -> list[tuple[float, Pattern]]:
         scored: list[tuple[float, Pattern]] = []
@@ -103,17 +122,25 @@ class EntityGrounder(GrounderBase):
 
     def _brand_prefix(self, want: list[str]) -> int:
         """How many product names start with the tokens ``want`` (a brand, when two or more)."""
-        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[:len(want)] == want)
+        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[: len(want)] == want)
 
     def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
         want = norm_tokens(e.phrase)
         scored = self._scored_names(want)
-        if not scored and (one := singular(want)) != want and (
-                self._scored_names(one) or e.kind == "unknown" and self._name_word(e, one, []) is not None):
+        if (
+            not scored
+            and (one := singular(want)) != want
+            and (self._scored_names(one) or (e.kind == "unknown" and self._name_word(e, one, []) is not None))
+        ):
             trace.append(f"entity {e.phrase!r}: read as the singular {' '.join(one)!r}")
             want, scored = one, self._scored_names(one)  # "iPhones" → the products named "iPhone …"
-        if (e.kind == "unknown" and want and want[0].isalpha() and not any(s >= 0.98 for s, _ in scored)
-                and self._brand_prefix(want) >= 2):
+        if (
+            e.kind == "unknown"
+            and want
+            and want[0].isalpha()
+            and not any(s >= 0.98 for s, _ in scored)
+            and self._brand_prefix(want) >= 2
+        ):
             # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
             return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
         exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
@@ -121,8 +148,9 @@ class EntityGrounder(GrounderBase):
             names = sorted({p.name or "" for p in exact})
             products = sorted({p.node_iri for p in exact})
             trace.append(f"entity {e.phrase!r} → product {names} (exact product name; not expanding a range)")
-            return Grounding(e, "entity", products=products, confidence=0.98,
-                             candidates=[(p.name or "", 0.98) for p in exact[:5]])
+            return Grounding(
+                e, "entity", products=products, confidence=0.98, candidates=[(p.name or "", 0.98) for p in exact[:5]]
+            )
         if not scored and e.kind == "unknown" and (g := self._name_word(e, want, trace)) is not None:
             return g
         if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
@@ -139,12 +167,23 @@ class EntityGrounder(GrounderBase):
         products = sorted({p.node_iri for p in best if p.kind == "product"})
         if ranges:
             products = []
-            res = self.store.select("SELECT DISTINCT ?p WHERE { VALUES ?r { " + " ".join(f"<{r}>" for r in ranges)
-                                    + " } ?p skg:variantOf ?r }")
+            res = self.store.select(
+                "SELECT DISTINCT ?p WHERE { VALUES ?r { "
+                + " ".join(f"<{r}>" for r in ranges)
+                + " } ?p skg:variantOf ?r }"
+            )
             products = sorted(b["p"]["value"] for b in res["results"]["bindings"])
-        trace.append(f"entity {e.phrase!r} → {'range' if ranges else 'product'} "
-                     f"{sorted({p.name for p in best})} ({len(products)} products, score {top:.2f})")
+        trace.append(
+            f"entity {e.phrase!r} → {'range' if ranges else 'product'} "
+            f"{sorted({p.name for p in best})} ({len(products)} products, score {top:.2f})"
+        )
         conf = top if top >= 0.85 else top * 0.8
-        return Grounding(e, "entity", products=products, ranges=ranges, confidence=conf,
-                         candidates=[(p.name or "", s) for s, p in sorted(scored, key=lambda x: -x[0])[:5]],
-                         resolved=conf >= MIN_CONFIDENCE and bool(products))
+        return Grounding(
+            e,
+            "entity",
+            products=products,
+            ranges=ranges,
+            confidence=conf,
+            candidates=[(p.name or "", s) for s, p in sorted(scored, key=lambda x: -x[0])[:5]],
+            resolved=conf >= MIN_CONFIDENCE and bool(products),
+        )

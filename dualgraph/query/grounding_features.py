@@ -40,7 +40,7 @@ class FeatureGrounder(NumberGrounder):
             name = norm_tokens(p.name or "")
             if name == want:
                 s = 1.0
-            elif token_match(want, name) and name[:len(want)] == want:
+            elif token_match(want, name) and name[: len(want)] == want:
                 s = 0.9  # "5G" ↔ "5G Support"
             elif token_match(want, name):
                 s = 0.8
@@ -73,10 +73,17 @@ class FeatureGrounder(NumberGrounder):
                         note += f"; lacks {q.name} (only)"
                 else:
                     trace.append(f"'only' on {c.phrase!r}: not a generation feature, treated as plain")
-            trace.append(f"feature {c.phrase!r} → {p.name!r} ({note}; name score {s}, {p.count} have, "
-                         f"{p.lacks_count} lack)")
-            return Grounding(c, "feature", snippet=" ".join(parts), pattern=p,
-                             candidates=[(q.name or "", sc) for sc, q in cands[:5]], confidence=0.5 + 0.45 * s)
+            trace.append(
+                f"feature {c.phrase!r} → {p.name!r} ({note}; name score {s}, {p.count} have, {p.lacks_count} lack)"
+            )
+            return Grounding(
+                c,
+                "feature",
+                snippet=" ".join(parts),
+                pattern=p,
+                candidates=[(q.name or "", sc) for sc, q in cands[:5]],
+                confidence=0.5 + 0.45 * s,
+            )
         v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.6:
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
@@ -85,8 +92,10 @@ class FeatureGrounder(NumberGrounder):
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
         if (e := present_entry(self.index.patterns, c)) is not None:
-            trace.append(f"feature {c.phrase!r} → no feature node or value; products with an entry "
-                         f"{e.section} › {e.entry} have it ({e.count} products)")
+            trace.append(
+                f"feature {c.phrase!r} → no feature node or value; products with an entry "
+                f"{e.section} › {e.entry} have it ({e.count} products)"
+            )
             return Grounding(c, "feature-entry", snippet=e.sparql, pattern=e, confidence=0.7)
         return self.prose(c, c.phrase, c.negated, trace)
 
@@ -97,7 +106,7 @@ class FeatureGrounder(NumberGrounder):
         q = parse_quantity(m.group()) if m else None
         if q is None or q.unit is None or q.value is None:
             return None
-        words = (c.phrase[:m.start()] + " " + c.phrase[m.end():]).strip()
+        words = (c.phrase[: m.start()] + " " + c.phrase[m.end() :]).strip()
         if not words:
             return None
         num = NumericConstraint(c.span, "=", q.value, unit=q.unit, dimension=q.dimension, attribute=words)
@@ -137,8 +146,16 @@ class FeatureGrounder(NumberGrounder):
             return self.prose(c, c.phrase, False, trace)
         return g
 
-    def _value_grounding(self, source: Any, phrase: str, attribute: str, negated: bool, trace: list[str],
-                         quiet: bool = False, scope: AnyScope = None) -> Grounding | None:
+    def _value_grounding(
+        self,
+        source: Any,
+        phrase: str,
+        attribute: str,
+        negated: bool,
+        trace: list[str],
+        quiet: bool = False,
+        scope: AnyScope = None,
+    ) -> Grounding | None:
         want, wtok = _norm(phrase), norm_tokens(phrase)
         if not want:
             return None
@@ -173,18 +190,29 @@ class FeatureGrounder(NumberGrounder):
         body = body_of(p)
         # the same exact value listed under other entries that fit the question as well ("Wi-Fi 6E"
         # under "Top Wi-Fi standard" and under "Wi-Fi standards"): a product with it in either has it
-        twins = [x[1] for x in cands[1:MAX_TWIN_ENTRIES + 1] if x[0][:2] == (level, lex)]
+        twins = [x[1] for x in cands[1 : MAX_TWIN_ENTRIES + 1] if x[0][:2] == (level, lex)]
         if twins and not negated:
             body = " UNION ".join("{ " + body_of(q) + " }" for q in [p, *twins])
-            trace.append(f"value {phrase!r} is also listed under " + ", ".join(f"{q.section} › {q.entry}" for q in twins)
-                         + ": either entry counts")
+            trace.append(
+                f"value {phrase!r} is also listed under "
+                + ", ".join(f"{q.section} › {q.entry}" for q in twins)
+                + ": either entry counts"
+            )
         if negated:  # has the entry, with no value naming the phrase: missing data never counts
             inner = body.replace("{s}", "{s}x").replace("{v}", "{v}x")
             snippet = p.sparql + " FILTER NOT EXISTS { " + inner + " }"
         else:
             snippet = body
         conf = {2: 0.9, 1: 0.7}[level] - (0.0 if lex > 0 or not attribute else 0.1)
-        trace.append(f"value {phrase!r}{' (negated)' if negated else ''} → {p.section} › {p.entry} "
-                     f"({'exact value' if level == 2 else 'value names containing it'}; lexical={lex:.2f})")
-        return Grounding(source, "value", snippet=snippet, pattern=p,
-                         candidates=[(x[1].text, x[0][2]) for x in cands[:5]], confidence=conf)
+        trace.append(
+            f"value {phrase!r}{' (negated)' if negated else ''} → {p.section} › {p.entry} "
+            f"({'exact value' if level == 2 else 'value names containing it'}; lexical={lex:.2f})"
+        )
+        return Grounding(
+            source,
+            "value",
+            snippet=snippet,
+            pattern=p,
+            candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
+            confidence=conf,
+        )

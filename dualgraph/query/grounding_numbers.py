@@ -19,12 +19,13 @@ from dualgraph.query.model import NumericConstraint
 from dualgraph.query.name_match import _lexical, _words
 from dualgraph.skg.quantities import convert
 
-__all__ = ["NumberGrounder", "EQ_TOLERANCE"]
+__all__ = ["EQ_TOLERANCE", "NumberGrounder"]
 
 EQ_TOLERANCE = 0.005
 """``=`` on numbers matches within ±0.5% (unit conversions round, e.g. inch → mm)."""
-_PRICE_WORDS = frozenset({"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper",
-                          "cheapest", "expensive"})
+_PRICE_WORDS = frozenset(
+    {"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper", "cheapest", "expensive"}
+)
 
 
 def _num(x: float) -> str:
@@ -56,14 +57,22 @@ class NumberGrounder(GrounderBase):
         cur = unit or self.currency or (self.currencies()[0][0] if self.currencies() else None)
         if cur is None or cur not in known:
             have = ", ".join(c for c, _ in self.currencies()) or "none"
-            return _fail(source, "price", f"no prices in {cur or 'any currency'} (catalog prices in: {have}); "
-                                          "not converting between currencies", trace)
+            return _fail(
+                source,
+                "price",
+                f"no prices in {cur or 'any currency'} (catalog prices in: {have}); not converting between currencies",
+                trace,
+            )
         trace.append(f"price → skg:hasPrice in {cur} ({known[cur]} products priced)")
-        return Grounding(source, "price", snippet=f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} .",
-                         confidence=0.95, note=f"price in {cur}")
+        return Grounding(
+            source,
+            "price",
+            snippet=f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} .",
+            confidence=0.95,
+            note=f"price in {cur}",
+        )
 
-    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None
-                ) -> Grounding:
+    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
         if self.is_price(c):
             g = self.price(c, trace, c.unit if c.dimension == "currency" else None)
             if g.resolved:
@@ -74,8 +83,11 @@ class NumberGrounder(GrounderBase):
         hits = self._search(query, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         # Lexical candidates the search may have missed (exact entry names always count).
-        extra = [(p, 0.0) for p in self._by_kind.get("spec_numeric", [])
-                 if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5]
+        extra = [
+            (p, 0.0)
+            for p in self._by_kind.get("spec_numeric", [])
+            if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5
+        ]
         cands = []
         for p, score in hits + extra:
             if c.unit:
@@ -101,8 +113,12 @@ class NumberGrounder(GrounderBase):
                 g.filters, g.confidence = _ops(c.op, c.value, c.high), 0.5
                 return g
         if not cands:
-            return _fail(c, "numeric", f"no numeric pattern of dimension {c.dimension or 'unitless'} "
-                                       f"for {attribute or c.span.text!r}", trace)
+            return _fail(
+                c,
+                "numeric",
+                f"no numeric pattern of dimension {c.dimension or 'unitless'} for {attribute or c.span.text!r}",
+                trace,
+            )
         cands, dropped = keep_in_scope(cands, scope)
         if dropped:
             trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
@@ -117,23 +133,35 @@ class NumberGrounder(GrounderBase):
             conf = 0.7 if len({x[1].entry_iri for x in cands}) == 1 or alone else 0.5
         if not inside:
             conf -= 0.05 if attribute else 0.25
-        trace.append(f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
-                     f"[{best.unit or 'no unit'}] lexical={lex:.2f} rrf={score:.4f} count={best.count}; "
-                     f"value in pattern unit {lo}{'' if hi is None else f'..{hi}'}; "
-                     f"{len(cands)} compatible candidates"
-                     + (f"; with {len(also)} more entries of that name" if also else ""))
-        return Grounding(c, "numeric", snippet=widen(best, also), filters=_ops(c.op, lo, hi), pattern=best,
-                         candidates=[(x[1].text, x[0][2]) for x in cands[:5]], confidence=conf)
+        trace.append(
+            f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
+            f"[{best.unit or 'no unit'}] lexical={lex:.2f} rrf={score:.4f} count={best.count}; "
+            f"value in pattern unit {lo}{'' if hi is None else f'..{hi}'}; "
+            f"{len(cands)} compatible candidates" + (f"; with {len(also)} more entries of that name" if also else "")
+        )
+        return Grounding(
+            c,
+            "numeric",
+            snippet=widen(best, also),
+            filters=_ops(c.op, lo, hi),
+            pattern=best,
+            candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
+            confidence=conf,
+        )
 
-    def attribute(self, attribute: str, trace: list[str], source: Any = None, *, scope: AnyScope = None,
-                  unit: str | None = None) -> Grounding:
+    def attribute(
+        self, attribute: str, trace: list[str], source: Any = None, *, scope: AnyScope = None, unit: str | None = None
+    ) -> Grounding:
         """The value an intent's attribute orders by (superlative, compare)."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace)
         hits = self._search(attribute, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
-        hits += [(p, 0.0) for p in self._by_kind.get("spec_numeric", [])
-                 if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5]
+        hits += [
+            (p, 0.0)
+            for p in self._by_kind.get("spec_numeric", [])
+            if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5
+        ]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
         hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
@@ -141,12 +169,29 @@ class NumberGrounder(GrounderBase):
             trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
         # equally named: the unit the question names ("in mAh"), then a measured quantity (with a unit)
         # is what "bigger"/"most" compares, before a count
-        ranked = sorted(hits, key=lambda h: (-_lexical(attribute, h[0]), unit is not None and h[0].unit != unit,
-                                             h[0].unit is None, -h[1], -h[0].count, h[0].pattern_id))
+        ranked = sorted(
+            hits,
+            key=lambda h: (
+                -_lexical(attribute, h[0]),
+                unit is not None and h[0].unit != unit,
+                h[0].unit is None,
+                -h[1],
+                -h[0].count,
+                h[0].pattern_id,
+            ),
+        )
         best, score = ranked[0]
         lex = _lexical(attribute, best)
         also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
-        trace.append(f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
-                     + (f"; with {len(also)} more entries of that name" if also else ""))
-        return Grounding(source, "attribute", snippet=widen(best, also), pattern=best,
-                         candidates=[(p.text, s) for p, s in ranked[:5]], confidence=0.85 if lex > 0 else 0.45)
+        trace.append(
+            f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
+            + (f"; with {len(also)} more entries of that name" if also else "")
+        )
+        return Grounding(
+            source,
+            "attribute",
+            snippet=widen(best, also),
+            pattern=best,
+            candidates=[(p.text, s) for p, s in ranked[:5]],
+            confidence=0.85 if lex > 0 else 0.45,
+        )

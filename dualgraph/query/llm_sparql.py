@@ -35,8 +35,16 @@ from dualgraph.query.parse import parse_question
 from dualgraph.query.patterns import Pattern, PatternIndex
 from dualgraph.query.safety import QueryResult, run_select
 
-__all__ = ["PROMPT_PATH", "PROMPT_VERSION", "SPARQL_SCHEMA", "TEMPERATURES", "Candidate", "Clause", "Generated",
-           "LLMSparqlGenerator"]
+__all__ = [
+    "PROMPT_PATH",
+    "PROMPT_VERSION",
+    "SPARQL_SCHEMA",
+    "TEMPERATURES",
+    "Candidate",
+    "Clause",
+    "Generated",
+    "LLMSparqlGenerator",
+]
 
 PROMPT_PATH = Path(__file__).parent / "prompts" / "sparql_generation.v1.md"
 PROMPT_VERSION = "sparql_generation.v1"
@@ -168,8 +176,11 @@ def extract_sparql(result: ChatResult) -> str | None:
                 parsed = None
     query = parsed.get("sparql") if isinstance(parsed, dict) else None
     if not isinstance(query, str) and result.text:
-        m = re.search(r"((?:PREFIX\s[^\n]*\n\s*)*(?:SELECT|ASK|CONSTRUCT|DESCRIBE|INSERT|DELETE)\b.*)",
-                      result.text, flags=re.S | re.I)
+        m = re.search(
+            r"((?:PREFIX\s[^\n]*\n\s*)*(?:SELECT|ASK|CONSTRUCT|DESCRIBE|INSERT|DELETE)\b.*)",
+            result.text,
+            flags=re.S | re.I,
+        )
         query = m.group(1).strip().rstrip("`").strip() if m else None
     if not isinstance(query, str):
         return None
@@ -191,11 +202,24 @@ class LLMSparqlGenerator:
     else GBP). ``patterns_per_constraint``: patterns retrieved per clause.
     """
 
-    def __init__(self, llm, patterns: PatternIndex, store, *, n_candidates: int = 3,
-                 patterns_per_constraint: int = 5, row_cap: int = 1000, use_draft: bool = True, compiler=None,
-                 currency: str | None = None, timeout_s: float = 20.0, max_tokens: int = 512,
-                 stage: str = "sparql_generation", prompt_path: str | Path = PROMPT_PATH,
-                 prompt_version: str = PROMPT_VERSION) -> None:
+    def __init__(
+        self,
+        llm,
+        patterns: PatternIndex,
+        store,
+        *,
+        n_candidates: int = 3,
+        patterns_per_constraint: int = 5,
+        row_cap: int = 1000,
+        use_draft: bool = True,
+        compiler=None,
+        currency: str | None = None,
+        timeout_s: float = 20.0,
+        max_tokens: int = 512,
+        stage: str = "sparql_generation",
+        prompt_path: str | Path = PROMPT_PATH,
+        prompt_version: str = PROMPT_VERSION,
+    ) -> None:
         if n_candidates < 1:
             raise ValueError("n_candidates must be at least 1")
         self.llm = llm
@@ -293,10 +317,21 @@ class LLMSparqlGenerator:
             return None
 
     def prompt(self, question: str, clauses: list[Clause], draft: str | None) -> str:
-        draft_block = (f"Draft query from the rule-based compiler (check it against the question; keep it when "
-                       f"right, fix it when wrong):\n{draft}" if draft else "")
-        return _fill(self.user, {"currency": self.currency, "patterns": self.render_clauses(clauses),
-                                 "draft": draft_block, "question": question}).replace("\n\n\n\n", "\n\n")
+        draft_block = (
+            f"Draft query from the rule-based compiler (check it against the question; keep it when "
+            f"right, fix it when wrong):\n{draft}"
+            if draft
+            else ""
+        )
+        return _fill(
+            self.user,
+            {
+                "currency": self.currency,
+                "patterns": self.render_clauses(clauses),
+                "draft": draft_block,
+                "question": question,
+            },
+        ).replace("\n\n\n\n", "\n\n")
 
     # -- generate ---------------------------------------------------------------------------
 
@@ -315,24 +350,33 @@ class LLMSparqlGenerator:
             g.prompt = self.prompt(q, g.clauses, g.draft)
             messages = ({"role": "system", "content": system}, {"role": "user", "content": g.prompt})
             for i in range(self.n_candidates):
-                requests.append(ChatRequest(messages, schema=SPARQL_SCHEMA, max_tokens=self.max_tokens,
-                                            temperature=TEMPERATURES[i % len(TEMPERATURES)],
-                                            prompt_version=self.prompt_version, stage=self.stage))
+                requests.append(
+                    ChatRequest(
+                        messages,
+                        schema=SPARQL_SCHEMA,
+                        max_tokens=self.max_tokens,
+                        temperature=TEMPERATURES[i % len(TEMPERATURES)],
+                        prompt_version=self.prompt_version,
+                        stage=self.stage,
+                    )
+                )
             outs.append(g)
         try:
             results = self.llm.complete(requests) if requests else []
         except Exception as e:  # a dead server: every candidate fails with the reason
             results = [ChatResult(text="", error=f"{type(e).__name__}: {e}") for _ in requests]
         for qi, g in enumerate(outs):
-            chunk = results[qi * self.n_candidates:(qi + 1) * self.n_candidates]
-            g.candidates = [self._run(i, requests[qi * self.n_candidates + i].temperature, r)
-                            for i, r in enumerate(chunk)]
+            chunk = results[qi * self.n_candidates : (qi + 1) * self.n_candidates]
+            g.candidates = [
+                self._run(i, requests[qi * self.n_candidates + i].temperature, r) for i, r in enumerate(chunk)
+            ]
             self._choose(g)
         return outs
 
     def _run(self, index: int, temperature: float, result: ChatResult) -> Candidate:
-        c = Candidate(index, temperature, None, prompt_tokens=result.prompt_tokens,
-                      completion_tokens=result.completion_tokens)
+        c = Candidate(
+            index, temperature, None, prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens
+        )
         if result.error:
             c.error = f"llm: {result.error}"
             return c
@@ -374,8 +418,9 @@ class LLMSparqlGenerator:
                 draft_res = None
         if first_of:
             draft_set = _product_set(draft_res.rows) if draft_res is not None else None
-            best = min(first_of.values(),
-                       key=lambda c: (-votes[c.products], 0 if c.products == draft_set else 1, c.index))
+            best = min(
+                first_of.values(), key=lambda c: (-votes[c.products], 0 if c.products == draft_set else 1, c.index)
+            )
             g.chosen, g.source, g.sparql = best.index, "llm", best.sparql
             g.rows, g.total_rows, g.truncated = best.rows, best.total_rows, best.truncated
         elif draft_res is not None:

@@ -21,21 +21,42 @@ from dualgraph.query.pattern_model import Pattern
 
 __all__ = ["norm_tokens", "token_match"]
 
-_MODEL_TAIL = frozenset("""pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
-+ air""".split())
+_MODEL_TAIL = frozenset(
+    """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
++ air""".split()
+)
 _SYNONYMS = {
-    "display": ["screen", "size", "diagonal"], "screen": ["display", "size", "diagonal"],
-    "battery": ["capacity"], "storage": ["internal", "rom", "memory", "capacity"], "rom": ["storage", "internal"],
-    "ram": ["memory"], "memory": ["ram"], "camera": ["rear", "main", "resolution"], "weight": ["weight"],
-    "thickness": ["depth", "thickness"], "size": ["display", "screen"], "processor": ["chipset", "cpu", "soc"],
-    "chip": ["chipset", "processor"], "chipset": ["processor", "soc"], "cores": ["core", "cpu"],
-    "refresh": ["rate", "hz"], "selfie": ["front"], "main": ["rear", "primary"],
-    "primary": ["main", "rear"], "charging": ["charge", "wired", "fast"], "os": ["operating", "system"],
-    "price": ["price", "mrp"], "microsd": ["memory", "card"], "sd": ["memory", "card"],
-    "ssd": ["storage", "internal", "capacity"], "hdd": ["storage", "internal", "capacity"],
+    "display": ["screen", "size", "diagonal"],
+    "screen": ["display", "size", "diagonal"],
+    "battery": ["capacity"],
+    "storage": ["internal", "rom", "memory", "capacity"],
+    "rom": ["storage", "internal"],
+    "ram": ["memory"],
+    "memory": ["ram"],
+    "camera": ["rear", "main", "resolution"],
+    "weight": ["weight"],
+    "thickness": ["depth", "thickness"],
+    "size": ["display", "screen"],
+    "processor": ["chipset", "cpu", "soc"],
+    "chip": ["chipset", "processor"],
+    "chipset": ["processor", "soc"],
+    "cores": ["core", "cpu"],
+    "refresh": ["rate", "hz"],
+    "selfie": ["front"],
+    "main": ["rear", "primary"],
+    "primary": ["main", "rear"],
+    "charging": ["charge", "wired", "fast"],
+    "os": ["operating", "system"],
+    "price": ["price", "mrp"],
+    "microsd": ["memory", "card"],
+    "sd": ["memory", "card"],
+    "ssd": ["storage", "internal", "capacity"],
+    "hdd": ["storage", "internal", "capacity"],
 }
-_QUALIFIERS = frozenset("""front selfie secondary sub ultrawide telephoto macro depth wireless reverse external
-standby minimum number""".split())
+_QUALIFIERS = frozenset(
+    """front selfie secondary sub ultrawide telephoto macro depth wireless reverse external
+standby minimum number""".split()
+)
 """Words that make an entry a special variant of its attribute (the plain one is what a bare word means)."""
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
 
@@ -55,7 +76,7 @@ def token_match(phrase: list[str], name: list[str]) -> bool:
     if not n:
         return False
     for i in range(len(name) - n + 1):
-        if name[i:i + n] == phrase:
+        if name[i : i + n] == phrase:
             nxt = name[i + n] if i + n < len(name) else None
             if nxt is None or (nxt not in _MODEL_TAIL and not (nxt.isdigit() and phrase[-1].isalpha())):
                 return True

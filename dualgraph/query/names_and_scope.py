@@ -20,8 +20,9 @@ NAMED = ("product", "range", "unknown")
 """The entity kinds that name products (the others restrict the scope)."""
 
 
-def ground_names(g: Grounder, question: str, entities: list[EntityRef], constraints: list[Any],
-                 trace: list[str]) -> tuple[list[Grounding], list[Grounding], list[Any]]:
+def ground_names(
+    g: Grounder, question: str, entities: list[EntityRef], constraints: list[Any], trace: list[str]
+) -> tuple[list[Grounding], list[Grounding], list[Any]]:
     """The named products' groundings, the scope's, and the ``constraints`` less the numbers read
     as part of a name."""
     constraints = list(constraints)
@@ -29,12 +30,21 @@ def ground_names(g: Grounder, question: str, entities: list[EntityRef], constrai
     scope: list[Grounding] = []
     for e in entities:
         if e.kind in NAMED:
-            after = [c for c in constraints if isinstance(c, NumericConstraint) and c.op == "="
-                     and c.span.start >= e.span.end and not question[e.span.end:c.span.start].strip()]
+            after = [
+                c
+                for c in constraints
+                if isinstance(c, NumericConstraint)
+                and c.op == "="
+                and c.span.start >= e.span.end
+                and not question[e.span.end : c.span.start].strip()
+            ]
             if after:
                 c = after[0]
-                merged = EntityRef(type(e.span)(e.span.start, c.span.end, question[e.span.start:c.span.end]),
-                                   question[e.span.start:c.span.end], e.kind)
+                merged = EntityRef(
+                    type(e.span)(e.span.start, c.span.end, question[e.span.start : c.span.end]),
+                    question[e.span.start : c.span.end],
+                    e.kind,
+                )
                 gm = g.entity(merged, trace)
                 if gm.resolved:
                     trace.append(f"{c.span.text!r} read as part of the name {merged.phrase!r}")
@@ -55,10 +65,13 @@ def _united_categories(scope: list[Grounding], trace: list[str]) -> list[Groundi
     if len(cats) < 2:
         return scope
     iris = list(dict.fromkeys(re.findall(r"<[^>]+>", " ".join(gr.snippet for gr in cats))))
-    merged = Grounding(cats[0].source, "category",
-                       snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
-                       confidence=min(gr.confidence for gr in cats),
-                       candidates=[c for gr in cats for c in gr.candidates])
+    merged = Grounding(
+        cats[0].source,
+        "category",
+        snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
+        confidence=min(gr.confidence for gr in cats),
+        candidates=[c for gr in cats for c in gr.candidates],
+    )
     trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
     rest = [gr for gr in scope if gr not in cats]
     return [merged, *rest]
@@ -77,4 +90,4 @@ def sentence_word(question: str, e: Any) -> bool:
     """
     if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
         return False
-    return not question[:e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[:e.span.start]))
+    return not question[: e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[: e.span.start]))

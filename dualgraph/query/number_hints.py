@@ -15,22 +15,28 @@ from typing import Any
 
 from dualgraph.query.model import NumericConstraint
 
-__all__ = ["measure_words", "attr_hint"]
+__all__ = ["attr_hint", "measure_words"]
 
-_HINT_STOP = frozenset("""and or but with without under over below above for that which in on at from than by to
-is are does do has have can the a an of priced costing price phones phone""".split())
+_HINT_STOP = frozenset(
+    """and or but with without under over below above for that which in on at from than by to
+is are does do has have can the a an of priced costing price phones phone""".split()
+)
 
 
-def measure_words(question: str, entities: list[Any], constraints: list[Any],
-                  trace: list[str]) -> tuple[list[Any], dict[int, str]]:
+def measure_words(
+    question: str, entities: list[Any], constraints: list[Any], trace: list[str]
+) -> tuple[list[Any], dict[int, str]]:
     """The ``entities`` less each unknown word right after a number with a unit and no attribute,
     and those words by the ``id`` of their number's constraint."""
     entities = list(entities)
     hints: dict[int, str] = {}
     for c in constraints:
         if isinstance(c, NumericConstraint) and not c.attribute and c.unit:
-            nxt = [e for e in entities if e.kind == "unknown" and e.span.start > c.span.end
-                   and not question[c.span.end:e.span.start].strip()]
+            nxt = [
+                e
+                for e in entities
+                if e.kind == "unknown" and e.span.start > c.span.end and not question[c.span.end : e.span.start].strip()
+            ]
             if nxt:
                 entities.remove(nxt[0])
                 hints[id(c)] = nxt[0].phrase

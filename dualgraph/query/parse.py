@@ -24,81 +24,173 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.query.model import (EntityRef, FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, Span,
-                                   ValueConstraint)
+from dualgraph.query.model import (
+    EntityRef,
+    FeatureConstraint,
+    Intent,
+    NumericConstraint,
+    ParsedQuestion,
+    Span,
+    ValueConstraint,
+)
 from dualgraph.query.parse_links import measured_by, versions
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
 from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
 from dualgraph.skg.quantities import normalise_unit, parse_quantity
 
-__all__ = ["parse_question", "comparative"]
+__all__ = ["comparative", "parse_question"]
 
 # --- lexicons (seeds; general rules below catch what they miss) ---------------------------------
 _FEATURE_SEED = [
-    r"reverse\s+wireless\s+charging", r"wireless\s+charging", r"fast\s+charging", r"super\s+fast\s+charging",
-    r"stereo\s+speakers?", r"ir\s+blaster", r"infrared(?:\s+blaster)?", r"(?:3\.5\s*mm\s+)?headphone\s+jack",
-    r"audio\s+jack", r"expandable\s+storage", r"(?:micro\s*sd|sd|memory)\s+card(?:\s+slot)?", r"microsd",
-    r"dual[\s-]sim", r"e-?sim", r"volte", r"vowifi", r"nfc", r"[2345]g(?:\s+lte)?", r"lte", r"gps",
-    r"wi-?fi(?:\s+\d+e?)?", r"bluetooth(?:\s+\d(?:\.\d)?)?", r"usb[\s-]?c", r"usb\s+type[\s-]?c", r"ipx?\d{1,2}",
-    r"[48]k(?:\s+(?:video|recording))?", r"ois", r"optical\s+image\s+stabili[sz]ation",
-    r"(?:in-display\s+|under-display\s+)?fingerprint(?:\s+(?:sensor|scanner|reader))?", r"face\s+(?:unlock|id)",
-    r"water[\s-]?(?:resistance|resistant|proof)", r"dust[\s-]?(?:resistance|resistant|proof)",
-    r"splash[\s-]resistan(?:t|ce)", r"stylus(?:\s+support)?", r"s\s+pen", r"hdr10\+?", r"dolby\s+(?:atmos|vision)",
-    r"always[\s-]on\s+display", r"fm\s+radio", r"satellite\s+(?:connectivity|messaging|sos|calling)",
-    r"uwb", r"ultra[\s-]wideband", r"magsafe", r"qi2?", r"gorilla\s+glass(?:\s+victus\s*\d?\+?)?",
-    r"ai\s+features", r"wireless\s+(?:earbuds\s+)?support", r"touch\s*screen", r"hdmi(?:\s+\d(?:\.\d)?)?",
+    r"reverse\s+wireless\s+charging",
+    r"wireless\s+charging",
+    r"fast\s+charging",
+    r"super\s+fast\s+charging",
+    r"stereo\s+speakers?",
+    r"ir\s+blaster",
+    r"infrared(?:\s+blaster)?",
+    r"(?:3\.5\s*mm\s+)?headphone\s+jack",
+    r"audio\s+jack",
+    r"expandable\s+storage",
+    r"(?:micro\s*sd|sd|memory)\s+card(?:\s+slot)?",
+    r"microsd",
+    r"dual[\s-]sim",
+    r"e-?sim",
+    r"volte",
+    r"vowifi",
+    r"nfc",
+    r"[2345]g(?:\s+lte)?",
+    r"lte",
+    r"gps",
+    r"wi-?fi(?:\s+\d+e?)?",
+    r"bluetooth(?:\s+\d(?:\.\d)?)?",
+    r"usb[\s-]?c",
+    r"usb\s+type[\s-]?c",
+    r"ipx?\d{1,2}",
+    r"[48]k(?:\s+(?:video|recording))?",
+    r"ois",
+    r"optical\s+image\s+stabili[sz]ation",
+    r"(?:in-display\s+|under-display\s+)?fingerprint(?:\s+(?:sensor|scanner|reader))?",
+    r"face\s+(?:unlock|id)",
+    r"water[\s-]?(?:resistance|resistant|proof)",
+    r"dust[\s-]?(?:resistance|resistant|proof)",
+    r"splash[\s-]resistan(?:t|ce)",
+    r"stylus(?:\s+support)?",
+    r"s\s+pen",
+    r"hdr10\+?",
+    r"dolby\s+(?:atmos|vision)",
+    r"always[\s-]on\s+display",
+    r"fm\s+radio",
+    r"satellite\s+(?:connectivity|messaging|sos|calling)",
+    r"uwb",
+    r"ultra[\s-]wideband",
+    r"magsafe",
+    r"qi2?",
+    r"gorilla\s+glass(?:\s+victus\s*\d?\+?)?",
+    r"ai\s+features",
+    r"wireless\s+(?:earbuds\s+)?support",
+    r"touch\s*screen",
+    r"hdmi(?:\s+\d(?:\.\d)?)?",
 ]
 # "non-5G" and "5G-capable"/"NFC-enabled" hold the feature word: a hyphen after "non", or before an
 # ability suffix, does not glue it into another word
 _ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered)\b"
-_FEATURE_RE = re.compile(r"(?:(?<![\w-])|(?<=\bnon-))(?:" + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True))
-                         + rf")(?:(?![\w-])|(?={_ABLE}))", re.I)
-_TECH_TOKEN = re.compile(r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
-                         r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])")
-_CATEGORY = (r"mobile\s+phones?|smart\s*phones?|phones?|mobiles?|handsets?|tablets?|tvs?|televisions?|laptops?"
-             r"|notebooks?|(?:tv\s+|wall\s+)?mounts?|monitors?|headphones?|earbuds?|smart\s*watch(?:es)?"
-             r"|watch(?:es)?|printers?|routers?|consoles?|refrigerators?|fridges?|foldables?")
+_FEATURE_RE = re.compile(
+    r"(?:(?<![\w-])|(?<=\bnon-))(?:"
+    + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True))
+    + rf")(?:(?![\w-])|(?={_ABLE}))",
+    re.I,
+)
+_TECH_TOKEN = re.compile(
+    r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
+    r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])"
+)
+_CATEGORY = (
+    r"mobile\s+phones?|smart\s*phones?|phones?|mobiles?|handsets?|tablets?|tvs?|televisions?|laptops?"
+    r"|notebooks?|(?:tv\s+|wall\s+)?mounts?|monitors?|headphones?|earbuds?|smart\s*watch(?:es)?"
+    r"|watch(?:es)?|printers?|routers?|consoles?|refrigerators?|fridges?|foldables?"
+)
 _CATEGORY_RE = re.compile(rf"(?<![\w-])(?:{_CATEGORY})(?![\w-])", re.I)
-_NOT_BRAND = frozenset("""which what the a an all any many cheap cheapest best good new latest budget flagship foldable
+_NOT_BRAND = frozenset(
+    """which what the a an all any many cheap cheapest best good new latest budget flagship foldable
 rugged gaming camera small large big compact premium affordable top other some these those smart folding unlocked
 refurbished used dual android ios more most how of are is do does show list find me my for with and or in
 under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available among amongst across from
 by within without between about all every each no none several various both either neither
-such""".split())
-_Q_WORDS = frozenset("""Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
+such""".split()
+)
+_Q_WORDS = frozenset(
+    """Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
 Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Where When Why My Me It
-That This Than Or And Vs""".split()) | frozenset(
+That This Than Or And Vs""".split()
+) | frozenset(
     # function words opening a sentence or clause are capitalised by grammar, never names
     """Across Amongst From To At On By Within Without Under Over Above Below If Given Considering Except
 Including Excluding Besides Also Only Just Out Looking Searching Need Want Say Suppose Count Number Rank Sort
 Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Bottom Every Each All Some No
-Least Most Best First Last Cheapest""".split())
+Least Most Best First Last Cheapest""".split()
+)
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+)*|\+")
-_NAME_TAIL = frozenset({"Pro", "Max", "Ultra", "Plus", "plus", "mini", "Mini", "Lite", "lite", "FE", "Edge", "+",
-                        "Neo", "Prime", "Note", "Fold", "Flip", "Fit"})
+_NAME_TAIL = frozenset(
+    {
+        "Pro",
+        "Max",
+        "Ultra",
+        "Plus",
+        "plus",
+        "mini",
+        "Mini",
+        "Lite",
+        "lite",
+        "FE",
+        "Edge",
+        "+",
+        "Neo",
+        "Prime",
+        "Note",
+        "Fold",
+        "Flip",
+        "Fit",
+    }
+)
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
-_VALUE_ATTR = (r"display|screen|panel|chip|chipset|processor|soc|cpu|gpu|os|operating\s+system|sensor|glass"
-               r"|finish|colou?r|material|frame|build")
+_VALUE_ATTR = (
+    r"display|screen|panel|chip|chipset|processor|soc|cpu|gpu|os|operating\s+system|sensor|glass"
+    r"|finish|colou?r|material|frame|build"
+)
 _VALUE_FAMILIES = re.compile(
     r"(?<![\w-])(?:(?:Qualcomm\s+)?Snapdragon|(?:MediaTek\s+)?(?:Dimensity|Helio)|MediaTek|Exynos|Google\s+Tensor"
     r"|Tensor|Kirin|Unisoc|A\d{2}\s+Bionic|Apple\s+[AM]\d+|Bionic|(?:Dynamic\s+|Super\s+|Fluid\s+)?AMOLED|P?OLED"
     r"|LTPO|LCD|IPS|QLED|Mini-?LED|Super\s+Retina(?:\s+XDR)?|Retina|Android|iOS|HarmonyOS|HyperOS|OxygenOS"
-    r"|One\s+UI)(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))*", re.I)
-_NEG = re.compile(r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not)"
-                  r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
-                  r"|with))*[\s-]+$", re.I)
-_WITH = re.compile(r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
-                   r"|comes\s+with)\s+(?:an?\s+|the\s+|some\s+|any\s+)?", re.I)
-_PHRASE_STOP = frozenset("""and or but under over below above for that which in on at from than by to with without
+    r"|One\s+UI)(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))*",
+    re.I,
+)
+_NEG = re.compile(
+    r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not)"
+    r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
+    r"|with))*[\s-]+$",
+    re.I,
+)
+_WITH = re.compile(
+    r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
+    r"|comes\s+with)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
+    re.I,
+)
+_PHRASE_STOP = frozenset(
+    """and or but under over below above for that which in on at from than by to with without
 less more the a an is are does do has have can within between of priced costing price budget no not non
-only just neither nor either""".split())
+only just neither nor either""".split()
+)
 
 _COMPARATIVES = [
     (r"more\s+expensive|pricier|costlier|dearer", "max", "price"),
     (r"cheaper|less\s+expensive|more\s+affordable", "min", "price"),
-    (r"lighter", "min", "weight"), (r"heavier", "max", "weight"),
-    (r"thinner|slimmer", "min", "thickness"), (r"thicker", "max", "thickness"),
-    (r"smaller", "min", "size"), (r"larger|bigger", "max", "size"),
+    (r"lighter", "min", "weight"),
+    (r"heavier", "max", "weight"),
+    (r"thinner|slimmer", "min", "thickness"),
+    (r"thicker", "max", "thickness"),
+    (r"smaller", "min", "size"),
+    (r"larger|bigger", "max", "size"),
     (r"better|higher|faster|quicker|speedier|longer|more|greater|stronger|brighter|newer", "max", ""),
     (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
 ]
@@ -123,7 +215,7 @@ def _span(q: str, a: int, b: int) -> Span:
 
 
 def _negated(q: str, start: int, floor: int = 0) -> bool:
-    return _NEG.search(q[max(floor, start - 40):start]) is not None
+    return _NEG.search(q[max(floor, start - 40) : start]) is not None
 
 
 def _only(q: str, start: int, end: int) -> bool:
@@ -138,9 +230,14 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             claims.take(*m.span())
     for m in _TECH_TOKEN.finditer(q):  # "LDAC", "UFS 4.0", "Wi-Fi" not in the seeds
         word = m.group().split()[0].rstrip("+")
-        if (claims.free(*m.span()) and not ATTRIBUTE_RE.fullmatch(word) and not _CATEGORY_RE.fullmatch(word)
-                and word not in _Q_WORDS and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
-                and not _VALUE_FAMILIES.match(m.group())):
+        if (
+            claims.free(*m.span())
+            and not ATTRIBUTE_RE.fullmatch(word)
+            and not _CATEGORY_RE.fullmatch(word)
+            and word not in _Q_WORDS
+            and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
+            and not _VALUE_FAMILIES.match(m.group())
+        ):
             if _RANGE_WORD.match(q, m.end()) or _CATEGORY_RE.match(q, m.end() + 1) or _in_name(q, *m.span()):
                 continue  # "OLED TVs", "X series", "Pixel 9 XL" are names, not features
             found.append(m.span())
@@ -152,16 +249,18 @@ def _in_name(q: str, a: int, b: int) -> bool:
     """Whether a token sits next to a capitalised or numbered word: part of a product name."""
     before = re.search(r"([\w+]+) $", q[:a])
     after = re.match(r" ([\w+]+)", q[b:])
+
     def name_like(w: str) -> bool:
         return (w[0].isupper() or any(c.isdigit() for c in w)) and w not in _Q_WORDS and not ATTRIBUTE_RE.fullmatch(w)
-    return bool(before and name_like(before.group(1)) or after and name_like(after.group(1)))
+
+    return bool((before and name_like(before.group(1))) or (after and name_like(after.group(1))))
 
 
 def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> list[FeatureConstraint]:
     out: list[FeatureConstraint] = []
     for a, b in sorted(found):
         neg = _negated(q, a)
-        if not neg and out and out[-1].negated and re.fullmatch(r"\s*(?:,|or|nor|,\s*or)\s*", q[out[-1].span.end:a]):
+        if not neg and out and out[-1].negated and re.fullmatch(r"\s*(?:,|or|nor|,\s*or)\s*", q[out[-1].span.end : a]):
             neg = True  # "without NFC or 5G"
         only = _only(q, a, b)
         out.append(FeatureConstraint(_span(q, a, b), q[a:b], neg, only))
@@ -173,22 +272,22 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
     """General rule: lower-case noun phrases after "with"/"has"/"supports" name a feature."""
     found = []
     for m in _WITH.finditer(q):
-        words = list(re.finditer(r"[a-z][a-z-]*", q[m.end():m.end() + 40]))
+        words = list(re.finditer(r"[a-z][a-z-]*", q[m.end() : m.end() + 40]))
         taken: list[re.Match[str]] = []
         pos = m.end()
         for w in words:
-            if q[pos:m.end() + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
+            if q[pos : m.end() + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
                 break
             taken.append(w)
             pos = m.end() + w.end()
-        if not taken or any(re.fullmatch(rf"{pat}", w.group(), re.I)
-                            for w in taken for pat, _, _ in SUPERLATIVES + _COMPARATIVES):
+        if not taken or any(
+            re.fullmatch(rf"{pat}", w.group(), re.I) for w in taken for pat, _, _ in SUPERLATIVES + _COMPARATIVES
+        ):
             continue
         a, b = m.end() + taken[0].start(), m.end() + taken[-1].end()
         last = taken[-1].group()
         attr_end = [m.end() for m in ATTRIBUTE_RE.finditer(q, a, b)]
-        if (not claims.free(a, b) or b in attr_end or _CATEGORY_RE.fullmatch(last)
-                or _CATEGORY_RE.fullmatch(q[a:b])):
+        if not claims.free(a, b) or b in attr_end or _CATEGORY_RE.fullmatch(last) or _CATEGORY_RE.fullmatch(q[a:b]):
             continue
         found.append((a, b))
         claims.take(a, b)
@@ -212,8 +311,9 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
             attr = attr_m.group(1).lower()
         elif re.search(r"\brunning\s+$|\bon\s+$", q[:a]) or re.match(r"(?:Android|iOS|\w+OS|One UI)", phrase):
             attr = "os"
-        elif re.match(r"(?i)(?:qualcomm|snapdragon|mediatek|dimensity|helio|exynos|tensor|kirin|unisoc|apple|a\d)",
-                      phrase):
+        elif re.match(
+            r"(?i)(?:qualcomm|snapdragon|mediatek|dimensity|helio|exynos|tensor|kirin|unisoc|apple|a\d)", phrase
+        ):
             attr = "processor"
         else:
             attr = "display"
@@ -227,9 +327,14 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
     out: list[EntityRef] = []
     for m in _CATEGORY_RE.finditer(q):
         if claims.free(*m.span()):
-            prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[:m.start()])
-            if prev and prev.group(1) not in _NOT_BRAND and not ATTRIBUTE_RE.fullmatch(prev.group(1)) \
-                    and claims.free(*prev.span(1)) and not prev.group(1).endswith(("est", "ing", "able")):
+            prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[: m.start()])
+            if (
+                prev
+                and prev.group(1) not in _NOT_BRAND
+                and not ATTRIBUTE_RE.fullmatch(prev.group(1))
+                and claims.free(*prev.span(1))
+                and not prev.group(1).endswith(("est", "ing", "able"))
+            ):
                 out.append(EntityRef(_span(q, *prev.span(1)), prev.group(1), "brand"))
                 claims.take(*prev.span(1))
                 trace.append(f"brand {prev.group(1)!r} before a category word")
@@ -238,28 +343,48 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             trace.append(f"category {m.group()!r}")
     # Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14").
     run: list[re.Match[str]] = []
-    parts = [m for m in _NAME_PART.finditer(q) if not (ATTRIBUTE_RE.fullmatch(m.group()) or
-             re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group()) or _unit_asked(q, m))]
+    parts = [
+        m
+        for m in _NAME_PART.finditer(q)
+        if not (
+            ATTRIBUTE_RE.fullmatch(m.group())
+            or re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group())
+            or _unit_asked(q, m)
+        )
+    ]
     for m in [*parts, None]:
-        ok = m is not None and claims.free(*m.span()) and (
-            (run and (m.group() in _NAME_TAIL or m.group()[0].isdigit()) and q[run[-1].end():m.start()] == " ")
-            or (m.group()[0].isupper() or re.match(r"[a-z]+[A-Z]", m.group()) or
-                (m.group()[0].isdigit() and run)) and m.group() not in _Q_WORDS
-            and (not run or q[run[-1].end():m.start()] == " "))
+        ok = (
+            m is not None
+            and claims.free(*m.span())
+            and (
+                (run and (m.group() in _NAME_TAIL or m.group()[0].isdigit()) and q[run[-1].end() : m.start()] == " ")
+                or (
+                    (m.group()[0].isupper() or re.match(r"[a-z]+[A-Z]", m.group()) or (m.group()[0].isdigit() and run))
+                    and m.group() not in _Q_WORDS
+                    and (not run or q[run[-1].end() : m.start()] == " ")
+                )
+            )
+        )
         if ok:
             run.append(m)  # type: ignore[arg-type]
             continue
         if run:
             out.extend(_name(q, run, claims, trace))
-        run = [m] if m is not None and claims.free(*m.span()) and m.group()[0].isupper() \
-            and (m.group() not in _Q_WORDS or len(m.group()) == 1 and _RANGE_WORD.match(q, m.end())) else []
+        run = (
+            [m]
+            if m is not None
+            and claims.free(*m.span())
+            and m.group()[0].isupper()
+            and (m.group() not in _Q_WORDS or (len(m.group()) == 1 and _RANGE_WORD.match(q, m.end())))
+            else []
+        )
     out.sort(key=lambda e: e.span.start)
     return out
 
 
 def _unit_asked(q: str, m: re.Match[str]) -> bool:
     """A unit the answer is asked in ("…, in Wh?", "as GB") is no name."""
-    return bool(re.search(r"\b(?:in|as|per)\s+$", q[:m.start()], re.I)) and normalise_unit(m.group()) is not None
+    return bool(re.search(r"\b(?:in|as|per)\s+$", q[: m.start()], re.I)) and normalise_unit(m.group()) is not None
 
 
 def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:
@@ -283,7 +408,7 @@ def _comparative(q: str, low: str) -> tuple[str, str, str] | None:
     for pat, direction, implied in _COMPARATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
             attr = verb_attribute(low, m.start()) or attribute_near(q, m.end()) or implied
-            if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end():])):
+            if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end() :])):
                 attr = attribute_near(q, m.end() + f.end())
             return m.group(), direction, attr
     return None
@@ -318,8 +443,11 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low):
         trace.append("intent count")
         return Intent("count")
-    if re.search(r"\btell\s+me\s+(?:more\s+)?about\b|\bdescribe\b|\b(?:specs|specifications|details|features|"
-                 r"overview)\s+(?:of|for|on)\b|\bwhat\s+(?:are|is)\s+the\s+specs?\b", low):
+    if re.search(
+        r"\btell\s+me\s+(?:more\s+)?about\b|\bdescribe\b|\b(?:specs|specifications|details|features|"
+        r"overview)\s+(?:of|for|on)\b|\bwhat\s+(?:are|is)\s+the\s+specs?\b",
+        low,
+    ):
         trace.append("intent describe")
         return Intent("describe")
     if avg := re.search(r"\b(?:average|mean)\b", low):
@@ -340,17 +468,26 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         return Intent("compare", attr)
     if sup := pick(q, low):
         k = 1
-        if km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low):
-            k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
-        elif km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+{re.escape(sup.word)}\b", low):
+        if (km := re.search(r"\b(?:top|best|first)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten)\b", low)) or (
+            km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+{re.escape(sup.word)}\b", low)
+        ):
             k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
         then = tie_break(q, low, sup)
-        trace.append(f"intent superlative: {sup.word!r} -> {sup.direction} {sup.attribute or '?'} k={k}"
-                     + (f"; ties broken by {then[0]} {then[1]}" if then else ""))
-        return Intent("superlative", sup.attribute, sup.direction, k,  # type: ignore[arg-type]
-                      then_attribute=then[1] if then else "", then_direction=then[0] if then else None)
-    if re.match(r"\s*(?:does|do|is|are|can|has|have|will|did|would|could)\b", low) \
-            and not re.match(r"\s*(?:is|are)\s+there\b", low):
+        trace.append(
+            f"intent superlative: {sup.word!r} -> {sup.direction} {sup.attribute or '?'} k={k}"
+            + (f"; ties broken by {then[0]} {then[1]}" if then else "")
+        )
+        return Intent(
+            "superlative",
+            sup.attribute,
+            sup.direction,
+            k,  # type: ignore[arg-type]
+            then_attribute=then[1] if then else "",
+            then_direction=then[0] if then else None,
+        )
+    if re.match(r"\s*(?:does|do|is|are|can|has|have|will|did|would|could)\b", low) and not re.match(
+        r"\s*(?:is|are)\s+there\b", low
+    ):
         trace.append("intent yesno")
         return Intent("yesno")
     trace.append("intent list")
@@ -379,8 +516,9 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     features = measured_by(q, numerics, features, trace)
     claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]
     claims.spans += used + [(v.span.start, v.span.end) for v in values]
-    trace.extend(f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "")
-                 for f in features)
+    trace.extend(
+        f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "") for f in features
+    )
     entities = _entities(q, claims, trace)
     features += _with_phrases(q, claims, trace)
     intent = _intent(q, entities, numerics, trace)

@@ -42,15 +42,26 @@ def versions(q: str, features: list[FeatureConstraint], trace: list[str]) -> lis
     return out
 
 
-def measured_by(q: str, numerics: list[NumericConstraint], features: list[FeatureConstraint],
-                trace: list[str]) -> list[FeatureConstraint]:
+def measured_by(
+    q: str, numerics: list[NumericConstraint], features: list[FeatureConstraint], trace: list[str]
+) -> list[FeatureConstraint]:
     """A feature right after a measured number with no attribute is what it measures: "a 3.5 mm audio
     jack" is the jack's size, not a jack and some 3.5 mm thing."""
     out = []
     for f in features:
-        n = next((n for n in numerics if n.unit and not n.attribute and n.dimension != "currency"
-                  and not f.negated and 0 <= f.span.start - n.span.end <= 1), None)
-        if n is None or q[n.span.end:f.span.start].strip():
+        n = next(
+            (
+                n
+                for n in numerics
+                if n.unit
+                and not n.attribute
+                and n.dimension != "currency"
+                and not f.negated
+                and 0 <= f.span.start - n.span.end <= 1
+            ),
+            None,
+        )
+        if n is None or q[n.span.end : f.span.start].strip():
             out.append(f)
             continue
         n.attribute = f.phrase

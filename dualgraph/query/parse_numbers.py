@@ -31,68 +31,214 @@ __all__ = ["ATTRIBUTE_RE", "PRICE_WORDS", "attribute_label", "find_numeric"]
 
 # Attribute words, longest first so "refresh rate" wins over "rate".
 _ATTRIBUTES = [
-    "refresh rate", "battery life", "battery capacity", "screen size", "display size", "screen-to-body ratio",
-    "internal storage", "storage capacity", "charging speed", "wired charging", "wireless charging",
-    "fast charging", "main camera", "rear camera", "front camera", "selfie camera", "ultrawide camera",
-    "telephoto camera", "camera resolution", "clock speed", "processor speed", "peak brightness",
-    "pixel density", "optical zoom", "digital zoom", "zoom", "battery", "display", "screen", "RAM", "ROM",
-    "memory", "storage", "charging", "charger", "camera", "weight", "thickness", "height", "width", "depth",
-    "processor", "CPU", "GPU", "chipset", "brightness", "resolution", "warranty", "size", "capacity",
-    "wattage", "power", "speed", "price", "cost", "costs", "costing", "priced", "budget", "spend", "pay",
+    "refresh rate",
+    "battery life",
+    "battery capacity",
+    "screen size",
+    "display size",
+    "screen-to-body ratio",
+    "internal storage",
+    "storage capacity",
+    "charging speed",
+    "wired charging",
+    "wireless charging",
+    "fast charging",
+    "main camera",
+    "rear camera",
+    "front camera",
+    "selfie camera",
+    "ultrawide camera",
+    "telephoto camera",
+    "camera resolution",
+    "clock speed",
+    "processor speed",
+    "peak brightness",
+    "pixel density",
+    "optical zoom",
+    "digital zoom",
+    "zoom",
+    "battery",
+    "display",
+    "screen",
+    "RAM",
+    "ROM",
+    "memory",
+    "storage",
+    "charging",
+    "charger",
+    "camera",
+    "weight",
+    "thickness",
+    "height",
+    "width",
+    "depth",
+    "processor",
+    "CPU",
+    "GPU",
+    "chipset",
+    "brightness",
+    "resolution",
+    "warranty",
+    "size",
+    "capacity",
+    "wattage",
+    "power",
+    "speed",
+    "price",
+    "cost",
+    "costs",
+    "costing",
+    "priced",
+    "budget",
+    "spend",
+    "pay",
 ]
-ATTRIBUTE_RE = re.compile(r"\b(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]+") for a in _ATTRIBUTES) + r")\b",
-                          re.I)
-PRICE_WORDS = frozenset({"price", "cost", "costs", "costing", "priced", "budget", "spend", "pay", "cheaper",
-                         "pricier", "costlier", "cheap", "expensive"})
+ATTRIBUTE_RE = re.compile(r"\b(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]+") for a in _ATTRIBUTES) + r")\b", re.I)
+PRICE_WORDS = frozenset(
+    {
+        "price",
+        "cost",
+        "costs",
+        "costing",
+        "priced",
+        "budget",
+        "spend",
+        "pay",
+        "cheaper",
+        "pricier",
+        "costlier",
+        "cheap",
+        "expensive",
+    }
+)
 
 _CUR_SYMBOL = r"(?:US\$|UK£|₹|£|\$|€|Rs\.?|INR|GBP|USD|EUR)"
-_CUR_WORDS = {"rupee": "INR", "rupees": "INR", "rs": "INR", "rs.": "INR", "inr": "INR", "pound": "GBP",
-              "pounds": "GBP", "quid": "GBP", "gbp": "GBP", "dollar": "USD", "dollars": "USD", "bucks": "USD",
-              "usd": "USD", "euro": "EUR", "euros": "EUR", "eur": "EUR"}
+_CUR_WORDS = {
+    "rupee": "INR",
+    "rupees": "INR",
+    "rs": "INR",
+    "rs.": "INR",
+    "inr": "INR",
+    "pound": "GBP",
+    "pounds": "GBP",
+    "quid": "GBP",
+    "gbp": "GBP",
+    "dollar": "USD",
+    "dollars": "USD",
+    "bucks": "USD",
+    "usd": "USD",
+    "euro": "EUR",
+    "euros": "EUR",
+    "eur": "EUR",
+}
 _CUR_POST = r"(?:rupees?|Rs\.?|INR|pounds?|quid|GBP|dollars?|bucks|USD|euros?|EUR)"
-_MULT = {"k": 1e3, "thousand": 1e3, "lakh": 1e5, "lakhs": 1e5, "lac": 1e5, "lacs": 1e5, "crore": 1e7,
-         "crores": 1e7, "cr": 1e7, "million": 1e6, "mn": 1e6}
+_MULT = {
+    "k": 1e3,
+    "thousand": 1e3,
+    "lakh": 1e5,
+    "lakhs": 1e5,
+    "lac": 1e5,
+    "lacs": 1e5,
+    "crore": 1e7,
+    "crores": 1e7,
+    "cr": 1e7,
+    "million": 1e6,
+    "mn": 1e6,
+}
 _NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
 # spoken units of questions, never of spec sheets (so kept here, not in units.yaml)
 _SPOKEN_UNITS = {"gig": "GB", "gigs": "GB", "megs": "MB", "kilos": "kg", "kilo": "kg", "tera": "TB", "teras": "TB"}
-_INCH_IN = re.compile(r"\.?\s+(?:screens?|displays?|size|diagonal|panels?|tvs?|monitors?|laptops?|tablets?|phones?)\b",
-                      re.I)
+_INCH_IN = re.compile(
+    r"\.?\s+(?:screens?|displays?|size|diagonal|panels?|tvs?|monitors?|laptops?|tablets?|phones?)\b", re.I
+)
 _MENTION = re.compile(
     rf"(?:(?<![\w])(?P<pre>{_CUR_SYMBOL}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
-    r"(?P<plus1>\+)?", re.I)
+    r"(?P<plus1>\+)?",
+    re.I,
+)
 _UNIT_AFTER = re.compile(r"(?:\s*-\s*|\s*)(?P<unit>\"|[^\W\d_][^\W\d_/²]*(?:/[a-z]+)?|%|°[CF])", re.I)
 _CUR_AFTER = re.compile(rf"\s*(?P<cur>{_CUR_POST})(?![\w])", re.I)
-_CUE_WORDS = frozenset({"under", "over", "above", "below", "between", "from", "at", "up", "to", "exactly", "max",
-                        "min", "maximum", "minimum", "within", "beneath", "sub", "than", "of", "with"})
+_CUE_WORDS = frozenset(
+    {
+        "under",
+        "over",
+        "above",
+        "below",
+        "between",
+        "from",
+        "at",
+        "up",
+        "to",
+        "exactly",
+        "max",
+        "min",
+        "maximum",
+        "minimum",
+        "within",
+        "beneath",
+        "sub",
+        "than",
+        "of",
+        "with",
+    }
+)
 _K_FEATURE = re.compile(r"\s*(?:video|recording|resolution|display|screen|tv|hdr|uhd|camera|monitor|panel)", re.I)
 
 _BEFORE = [  # (pattern ending right before the number, op); the longest phrases first
-    (r"(?:greater|more|higher|bigger|larger|heavier)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:greater|more)\s+than"
-     r"|>=|≥", ">="),
-    (r"(?:less|fewer|lower|smaller|lighter|cheaper)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:less|lower)\s+than"
-     r"|<=|≤", "<="),
-    (r"(?<![<>=])(?:<)", "<"), (r"(?<![<>=])(?:>)", ">"),
+    (
+        r"(?:greater|more|higher|bigger|larger|heavier)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:greater|more)\s+than"
+        r"|>=|≥",
+        ">=",
+    ),
+    (
+        r"(?:less|fewer|lower|smaller|lighter|cheaper)\s+than\s+or\s+equal\s+to|equal\s+to\s+or\s+(?:less|lower)\s+than"
+        r"|<=|≤",
+        "<=",
+    ),
+    (r"(?<![<>=])(?:<)", "<"),
+    (r"(?<![<>=])(?:>)", ">"),
     (r"(?:no|not)\s+(?:more|greater|higher|bigger|larger|heavier)\s+than|not\s+exceeding", "<="),
     (r"(?:no|not)\s+(?:less|fewer|lower|smaller|lighter)\s+than", ">="),
     (r"at\s+least|minimum(?:\s+of)?|min\.?|starting\s+(?:at|from)|upwards\s+of", ">="),
     (r"at\s+most|up\s*to|maximum(?:\s+of)?|max\.?|within|tops", "<="),
-    (r"under|below|beneath|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|cheaper\s+than|lighter\s+than"
-     r"|thinner\s+than|sub", "<"),
-    (r"over|above|more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than|exceeding|beyond"
-     r"|in\s+excess\s+of|pricier\s+than|costlier\s+than|heavier\s+than|faster\s+than|longer\s+than", ">"),
+    (
+        r"under|below|beneath|less\s+than|fewer\s+than|lower\s+than|smaller\s+than|cheaper\s+than|lighter\s+than"
+        r"|thinner\s+than|sub",
+        "<",
+    ),
+    (
+        r"over|above|more\s+than|greater\s+than|higher\s+than|bigger\s+than|larger\s+than|exceeding|beyond"
+        r"|in\s+excess\s+of|pricier\s+than|costlier\s+than|heavier\s+than|faster\s+than|longer\s+than",
+        ">",
+    ),
     (r"exactly|precisely|of|with|equal\s+to", "="),
 ]
 # an article may sit between the cue and the number: "at least a 4500 mAh cell", "under a 100 W charger"
 _BEFORE_RE = [(re.compile(rf"(?<![\w])(?:{p})(?:\s+(?:an?|the)(?=\s))?\s*$", re.I), op) for p, op in _BEFORE]
 _AFTER_RE = [
-    (re.compile(r"\s*(?:or|and)\s+(?:more|higher|above|greater|larger|bigger|over|up|better|faster|longer)\b"
-                r"|(?-i:\s*plus)\b|\s*(?:minimum|min\.?|at\s+least)(?![\w])", re.I), ">="),
-    (re.compile(r"\s*(?:or|and)\s+(?:less|fewer|lower|below|smaller|under|down|cheaper|lighter|thinner)\b"
-                r"|\s*(?:maximum|max\.?|at\s+most|tops)(?![\w])", re.I), "<="),
+    (
+        re.compile(
+            r"\s*(?:or|and)\s+(?:more|higher|above|greater|larger|bigger|over|up|better|faster|longer)\b"
+            r"|(?-i:\s*plus)\b|\s*(?:minimum|min\.?|at\s+least)(?![\w])",
+            re.I,
+        ),
+        ">=",
+    ),
+    (
+        re.compile(
+            r"\s*(?:or|and)\s+(?:less|fewer|lower|below|smaller|under|down|cheaper|lighter|thinner)\b"
+            r"|\s*(?:maximum|max\.?|at\s+most|tops)(?![\w])",
+            re.I,
+        ),
+        "<=",
+    ),
 ]
-_CLAUSE_STOP = re.compile(r"[,;?!:()]|\b(?:and|with|without|that|which|but|or|while|having|for|in|from|under|over"
-                          r"|than|who|where|by|at|on|to)\b", re.I)
+_CLAUSE_STOP = re.compile(
+    r"[,;?!:()]|\b(?:and|with|without|that|which|but|or|while|having|for|in|from|under|over"
+    r"|than|who|where|by|at|on|to)\b",
+    re.I,
+)
 
 
 @dataclass
@@ -131,10 +277,14 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             unit, end = _CUR_WORDS.get(c.group("cur").lower()) or normalise_unit(c.group("cur"))[0], c.end()
         elif unit is None and (u := _UNIT_AFTER.match(q, end)) and _unit_ok(q, u, mult):
             unit, end = _SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")), u.end()
-        elif unit is None and not mult and re.match(r"[^\W\d_]", q[end:end + 1]):
+        elif unit is None and not mult and re.match(r"[^\W\d_]", q[end : end + 1]):
             continue  # glued to letters that are no unit: "5G", "S25", "2X"
-        if unit is None and not mult and (w := re.search(r"(?<![\w-])([A-Z][\w-]*)\s+$", q[:start])) \
-                and w.group(1).lower() not in _CUE_WORDS:
+        if (
+            unit is None
+            and not mult
+            and (w := re.search(r"(?<![\w-])([A-Z][\w-]*)\s+$", q[:start]))
+            and w.group(1).lower() not in _CUE_WORDS
+        ):
             continue  # a model or version number: "Aero 5", "Android 15"
         if not plus and q.startswith("+", end):
             plus, end = True, end + 1
@@ -183,12 +333,12 @@ def _measures_something_else(unit: str | None) -> bool:
 
 
 def _attribute_after(q: str, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
-    window = q[pos:pos + 40]
+    window = q[pos : pos + 40]
     window = re.sub(r"^\s*(?:of\s+)?(?:the\s+)?", lambda m: " " * len(m.group()), window, flags=re.I)
     stop = _CLAUSE_STOP.search(window)
-    window = window[:stop.start()] if stop else window
+    window = window[: stop.start()] if stop else window
     m = ATTRIBUTE_RE.search(window)
-    if m and len(window[:m.start()].split()) <= 2:
+    if m and len(window[: m.start()].split()) <= 2:
         return _free(ATTRIBUTE_RE.search(q, pos + m.start()), used)
     return None
 
@@ -210,8 +360,12 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
     >>> _attribute_of("tablets with a screen of 10 inches", 0, 25, []).group(1)
     'screen'
     """
-    m = re.search(r"(\S+)\s*(?:\bof|:)\s*(?:(?:a|an|the|about|around|roughly|approximately|up\s+to|at\s+least|"
-                  r"at\s+most|over|under|more\s+than|less\s+than)\s+)*$", q[lo:pos], re.I)
+    m = re.search(
+        r"(\S+)\s*(?:\bof|:)\s*(?:(?:a|an|the|about|around|roughly|approximately|up\s+to|at\s+least|"
+        r"at\s+most|over|under|more\s+than|less\s+than)\s+)*$",
+        q[lo:pos],
+        re.I,
+    )
     if not m:
         return None
     at = lo + m.start(1)
@@ -219,8 +373,9 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
     return _free(a, used) if a and a.end() == lo + m.end(1) else None
 
 
-def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]],
-                 trace: list[str]) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
+def find_numeric(
+    q: str, *, currency: str | None, blocked: list[tuple[int, int]], trace: list[str]
+) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
     """Numeric constraints of question ``q`` and the spans of the attribute words they used.
 
     >>> cs, _ = find_numeric("phones with at least 8GB of RAM under £500", currency=None, blocked=[], trace=[])
@@ -237,10 +392,11 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
         # Ranges: "between A and B", "from A to B", "A to B", "A-B".
         if i + 1 < len(ms):
             n = ms[i + 1]
-            gap = q[m.end:n.start]
-            lead = re.search(r"(?<![\w])(between|from)\s*$", q[prev_end:m.start], re.I)
-            if (re.fullmatch(r"\s*(?:-|–|—|to)\s*", gap) or (lead and lead.group(1).lower() == "between"
-                                                             and re.fullmatch(r"\s*and\s*", gap, re.I))):
+            gap = q[m.end : n.start]
+            lead = re.search(r"(?<![\w])(between|from)\s*$", q[prev_end : m.start], re.I)
+            if re.fullmatch(r"\s*(?:-|–|—|to)\s*", gap) or (
+                lead and lead.group(1).lower() == "between" and re.fullmatch(r"\s*and\s*", gap, re.I)
+            ):
                 op, high_m, end = "between", n, n.end
                 if lead:
                     start = prev_end + lead.start()
@@ -282,7 +438,7 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
         attr_m = attr_m or _attribute_before(q, prev_end, start, used)
         attr = attribute_label(attr_m.group(1)) if attr_m else ""
         if op == "=" and unit is None and not m.mult and attr != "price":
-            trace.append(f"number {q[m.start:m.end]!r}: bare, no comparator: not a constraint")
+            trace.append(f"number {q[m.start : m.end]!r}: bare, no comparator: not a constraint")
             i += 1
             continue
         if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
@@ -292,10 +448,12 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
             attr = "price"
         dim_unit = unit
         mult = m.mult or bool(high_m and high_m.mult)
-        if dim_unit is None and (attr == "price" or mult and not attr):
+        if dim_unit is None and (attr == "price" or (mult and not attr)):
             attr = "price"
             dim_unit = currency
-            trace.append(f"number {q[m.start:m.end]!r}: a price" + (f" in the default {currency}" if currency else ""))
+            trace.append(
+                f"number {q[m.start : m.end]!r}: a price" + (f" in the default {currency}" if currency else "")
+            )
         val, canon, dim = _canonical(value, dim_unit)
         high = _canonical(high_m.value, dim_unit)[0] if high_m else None
         if dim == "currency" and attr != "price":
@@ -304,8 +462,11 @@ def find_numeric(q: str, *, currency: str | None, blocked: list[tuple[int, int]]
         if attr_m:
             used.append(attr_m.span(1))
         out.append(NumericConstraint(span, op, val, high, canon, dim, attr))  # type: ignore[arg-type]
-        trace.append(f"numeric {span.text!r}: {attr or '?'} {op} {val}" + (f"..{high}" if high is not None else "")
-                     + (f" {canon}" if canon else ""))
+        trace.append(
+            f"numeric {span.text!r}: {attr or '?'} {op} {val}"
+            + (f"..{high}" if high is not None else "")
+            + (f" {canon}" if canon else "")
+        )
         prev_end = end
         i += 1
     return out, used

@@ -150,19 +150,34 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
         sparql = f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{r['e']}> ;{unit_triple} skg:hasNumericValue {{v}} ."
         if not unit:
             sparql += " FILTER NOT EXISTS { {s} skg:hasUnit ?unit_ }"
-        out.append(Pattern(
-            pattern_id=pattern_id("spec_numeric", r["e"], unit or ""), kind="spec_numeric", text=text,
-            sparql=sparql, name=e["entry"], section=e["section"], entry=e["entry"], entry_iri=r["e"],
-            unit=unit, dimension=_dimension(unit), min=lo, max=hi, count=count,
-        ))
+        out.append(
+            Pattern(
+                pattern_id=pattern_id("spec_numeric", r["e"], unit or ""),
+                kind="spec_numeric",
+                text=text,
+                sparql=sparql,
+                name=e["entry"],
+                section=e["section"],
+                entry=e["entry"],
+                entry_iri=r["e"],
+                unit=unit,
+                dimension=_dimension(unit),
+                min=lo,
+                max=hi,
+                count=count,
+            )
+        )
 
     for e_iri in sorted(entries):
         e = entries[e_iri]
         values = sorted(by_entry.get(e_iri, []), key=lambda v: (-v["count"], v["name"], v["iri"]))
         distinct, count = int(e["distinct"]), int(e["products"])
         numeric = numeric_products.get(e_iri, 0)  # a numeric entry stays a value list: its values compare
-        free = (distinct > _FREE_TEXT_MIN_DISTINCT and distinct > _FREE_TEXT_RATIO * count
-                and numeric < _FREE_TEXT_RATIO * count)
+        free = (
+            distinct > _FREE_TEXT_MIN_DISTINCT
+            and distinct > _FREE_TEXT_RATIO * count
+            and numeric < _FREE_TEXT_RATIO * count
+        )
         top = values[:top_values]
         names = ", ".join(v["name"] for v in top[:8])
         label = f"{e['section']} › {e['entry']}"
@@ -172,12 +187,21 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
         else:
             more = f" ({distinct} distinct)" if distinct > 8 else ""
             kind, text = "spec_value", f"{label}: values like {names}{more}"
-        out.append(Pattern(
-            pattern_id=pattern_id("spec_value", e_iri), kind=kind, text=text,
-            sparql=f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{e_iri}> ; skg:hasValue {{v}} .",
-            name=e["entry"], section=e["section"], entry=e["entry"], entry_iri=e_iri, count=count,
-            distinct_values=distinct, values=top,
-        ))
+        out.append(
+            Pattern(
+                pattern_id=pattern_id("spec_value", e_iri),
+                kind=kind,
+                text=text,
+                sparql=f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{e_iri}> ; skg:hasValue {{v}} .",
+                name=e["entry"],
+                section=e["section"],
+                entry=e["entry"],
+                entry_iri=e_iri,
+                count=count,
+                distinct_values=distinct,
+                values=top,
+            )
+        )
 
     features: dict[str, dict[str, Any]] = {}
     for r in _rows(store, Q_FEATURES):
@@ -186,25 +210,49 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
     for f_iri in sorted(features):
         f = features[f_iri]
         where = f" ({f['section']})" if f["section"] else ""
-        out.append(Pattern(
-            pattern_id=pattern_id("feature", f_iri), kind="feature", text=f"feature: {f['name']}{where}",
-            sparql=f"?p skg:hasFeature <{f_iri}> .", name=f["name"], section=f["section"],
-            entry=f["name"] if f["section"] else None, entry_iri=f_iri if f["section"] else None,
-            count=f["has"], feature_iri=f_iri, node_iri=f_iri, lacks_count=f["lacks"],
-            lacks_sparql=f"?p skg:lacksFeature <{f_iri}> .",
-        ))
+        out.append(
+            Pattern(
+                pattern_id=pattern_id("feature", f_iri),
+                kind="feature",
+                text=f"feature: {f['name']}{where}",
+                sparql=f"?p skg:hasFeature <{f_iri}> .",
+                name=f["name"],
+                section=f["section"],
+                entry=f["name"] if f["section"] else None,
+                entry_iri=f_iri if f["section"] else None,
+                count=f["has"],
+                feature_iri=f_iri,
+                node_iri=f_iri,
+                lacks_count=f["lacks"],
+                lacks_sparql=f"?p skg:lacksFeature <{f_iri}> .",
+            )
+        )
 
     for kind, query, pred in (("category", Q_CATEGORIES, O.BELONGS), ("range", Q_RANGES, O.VARIANT_OF)):
         var = "c" if kind == "category" else "r"
         for r in sorted(_rows(store, query), key=lambda r: r[var]):
-            out.append(Pattern(
-                pattern_id=pattern_id(kind, r[var]), kind=kind, text=f"{kind}: {r['name']}",
-                sparql=f"?p <{pred}> <{r[var]}> .", name=r["name"], count=int(r["products"]), node_iri=r[var],
-            ))
+            out.append(
+                Pattern(
+                    pattern_id=pattern_id(kind, r[var]),
+                    kind=kind,
+                    text=f"{kind}: {r['name']}",
+                    sparql=f"?p <{pred}> <{r[var]}> .",
+                    name=r["name"],
+                    count=int(r["products"]),
+                    node_iri=r[var],
+                )
+            )
 
     for r in sorted(_rows(store, Q_PRODUCTS), key=lambda r: r["p"]):
-        out.append(Pattern(
-            pattern_id=pattern_id("product", r["p"]), kind="product", text=f"product: {r['name']}",
-            sparql=f"VALUES ?p {{ <{r['p']}> }}", name=r["name"], count=1, node_iri=r["p"],
-        ))
+        out.append(
+            Pattern(
+                pattern_id=pattern_id("product", r["p"]),
+                kind="product",
+                text=f"product: {r['name']}",
+                sparql=f"VALUES ?p {{ <{r['p']}> }}",
+                name=r["name"],
+                count=1,
+                node_iri=r["p"],
+            )
+        )
     return out

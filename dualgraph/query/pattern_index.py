@@ -24,7 +24,7 @@ from dualgraph.stores.faiss_index import FaissIndex
 from dualgraph.stores.vector import IndexMismatchError
 from dualgraph.tkg.lexical import LexicalIndex
 
-__all__ = ["PatternIndex", "build_pattern_index", "IndexMismatchError"]
+__all__ = ["IndexMismatchError", "PatternIndex", "build_pattern_index"]
 
 RRF_K = 60
 """The reciprocal rank fusion constant (Cormack et al.)."""
@@ -87,8 +87,14 @@ class PatternIndex:
     def get(self, pattern_id: str) -> Pattern:
         return self._by_id[pattern_id]
 
-    def search(self, texts: list[str], *, k: int = 10, kinds: list[str] | tuple[str, ...] | None = None,
-               depth: int | None = None) -> list[list[tuple[Pattern, float]]]:
+    def search(
+        self,
+        texts: list[str],
+        *,
+        k: int = 10,
+        kinds: list[str] | tuple[str, ...] | None = None,
+        depth: int | None = None,
+    ) -> list[list[tuple[Pattern, float]]]:
         """Top-``k`` patterns per text, by reciprocal rank fusion of the dense and lexical rankings.
 
         ``kinds`` keeps only patterns of those kinds (filtered before the cut, so ``k``
@@ -110,7 +116,7 @@ class PatternIndex:
         for i, text in enumerate(texts):
             d = depth
             while True:
-                dense = self._dense.search(queries[i:i + 1], k=d)[0]
+                dense = self._dense.search(queries[i : i + 1], k=d)[0]
                 lexical = self._lexical.search([text], k=d)[0]
                 fused = self._fuse(dense, lexical, wanted)
                 if len(fused) >= k or d >= n:
@@ -195,7 +201,8 @@ class PatternIndex:
         if int(embedder.dim) != manifest["dim"] or getattr(embedder, "name", None) != manifest["embedder"]:
             raise IndexMismatchError(
                 f"{src} was embedded with {manifest['embedder']!r} (dim {manifest['dim']}), "
-                f"not {getattr(embedder, 'name', None)!r} (dim {embedder.dim})")
+                f"not {getattr(embedder, 'name', None)!r} (dim {embedder.dim})"
+            )
         with open(src / PATTERNS_FILE, encoding="utf-8") as f:
             patterns = [Pattern.from_dict(json.loads(line)) for line in f if line.strip()]
         dense = FaissIndex.load(src / DENSE_DIR, gpu=gpu)
@@ -207,8 +214,11 @@ class PatternIndex:
 
 
 def _hashed_files(root: Path) -> list[str]:
-    return sorted(str(p.relative_to(root)) for p in root.rglob("*")
-                  if p.is_file() and p.name != MANIFEST_FILE and not p.name.startswith("."))
+    return sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file() and p.name != MANIFEST_FILE and not p.name.startswith(".")
+    )
 
 
 def _counts(patterns: list[Pattern]) -> dict[str, int]:
@@ -233,6 +243,10 @@ def build_pattern_index(store: SparqlStore, embedder: Embedder, out_dir: str | o
     return {
         "patterns": len(patterns),
         "counts": _counts(patterns),
-        "seconds": {"collect": round(t1 - t0, 3), "index": round(t2 - t1, 3), "save": round(t3 - t2, 3),
-                    "total": round(t3 - t0, 3)},
+        "seconds": {
+            "collect": round(t1 - t0, 3),
+            "index": round(t2 - t1, 3),
+            "save": round(t3 - t2, 3),
+            "total": round(t3 - t0, 3),
+        },
     }

@@ -25,6 +25,11 @@ from dualgraph.query.pattern_index import IndexMismatchError, PatternIndex, buil
 from dualgraph.query.pattern_model import KINDS, Pattern, pattern_id
 
 __all__ = [
-    "KINDS", "Pattern", "PatternIndex", "collect_patterns", "build_pattern_index", "pattern_id",
+    "KINDS",
     "IndexMismatchError",
+    "Pattern",
+    "PatternIndex",
+    "build_pattern_index",
+    "collect_patterns",
+    "pattern_id",
 ]

@@ -20,7 +20,7 @@ from dualgraph.query.value_answer import asks_value, number, value_in_unit
 if TYPE_CHECKING:  # the compiler imports this module: its classes are only annotations here
     from dualgraph.query.compiler import Answer, Compiled
 
-__all__ = ["read_answer", "top_with_ties", "distinct"]
+__all__ = ["distinct", "read_answer", "top_with_ties"]
 
 _YESNO_OPEN = re.compile(r"\s*(?:is|are|was|does|do|did|has|have|can|will|would)\b", re.I)
 
@@ -59,16 +59,18 @@ def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
     ans.answer_list = distinct(r["name"]["value"] for r in top)
     if intent.kind == "superlative" and top and asks_value(question, intent.attribute):
         ans.value = number(top[0]["value"]["value"])  # "what is the lowest price …": the number
-        ans.value, ans.unit = value_in_unit(store, question, ans.value, comp.order_unit,
-                                            comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace)
+        ans.value, ans.unit = value_in_unit(
+            store, question, ans.value, comp.order_unit, comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace
+        )
         ans.trace.append(f"the question asks for the value: {ans.value}")
     elif intent.kind == "compare" and _YESNO_OPEN.match(question) and len(comp.named_groups) >= 2:
         # "Is X heavier than Y?": yes when the first product named wins alone
         won = {r["p"]["value"] for r in top if "p" in r}
         first, rest = set(comp.named_groups[0]), {p for g in comp.named_groups[1:] for p in g}
         ans.value = "yes" if won & first and not won & rest else "no"
-        ans.trace.append("a yes/no comparison: the first product named "
-                         + ("wins" if ans.value == "yes" else "does not win"))
+        ans.trace.append(
+            "a yes/no comparison: the first product named " + ("wins" if ans.value == "yes" else "does not win")
+        )
     elif k == 1:  # one name; ties stay in answer_list, the first by name is the value
         ans.value = ans.answer_list[0] if ans.answer_list else None
     else:

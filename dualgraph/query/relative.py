@@ -26,11 +26,12 @@ import re
 from dualgraph.query.parse import comparative
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label
 
-__all__ = ["relative_reference", "relative_phrase", "relative_blocks"]
+__all__ = ["relative_blocks", "relative_phrase", "relative_reference"]
 
 _THAN = re.compile(r"\bthan\s+(?:that\s+of\s+|those\s+of\s+)?(?:the\s+|a\s+|an\s+)?$", re.I)
-_SAME = re.compile(r"\b(?:the\s+)?same\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+as\s+(?:that\s+of\s+)?(?:the\s+|a\s+|an\s+)?$",
-                   re.I)
+_SAME = re.compile(
+    r"\b(?:the\s+)?same\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+as\s+(?:that\s+of\s+)?(?:the\s+|a\s+|an\s+)?$", re.I
+)
 _AS_MUCH = re.compile(r"\bas\s+(?:much|many)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+as\s+(?:the\s+|a\s+|an\s+)?$", re.I)
 
 
@@ -69,7 +70,10 @@ def relative_blocks(op: str, snippet: str, refs: list[str]) -> tuple[list[str], 
     agg = {">": "MAX", ">=": "MAX", "<": "MIN", "<=": "MIN"}.get(op)
     values = "VALUES ?ref { " + " ".join(f"<{r}>" for r in refs) + " }"
     if agg is None:  # same as any variant of the reference
-        return [mine, values + " " + theirs, "FILTER(?p NOT IN (" + ", ".join(f"<{r}>" for r in refs) + "))"], \
-            "?vrel = ?vref"
+        return [
+            mine,
+            values + " " + theirs,
+            "FILTER(?p NOT IN (" + ", ".join(f"<{r}>" for r in refs) + "))",
+        ], "?vrel = ?vref"
     sub = f"{{ SELECT ({agg}(?vref) AS ?refv) WHERE {{ {values} {theirs} }} }}"
     return [mine, sub], f"?vrel {op} ?refv"

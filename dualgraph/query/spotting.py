@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.query.catalog_names import (brand_words, category_heads, singular, spot_brands, spot_categories,
-                                           spot_names)
+from dualgraph.query.catalog_names import (
+    brand_words,
+    category_heads,
+    singular,
+    spot_brands,
+    spot_categories,
+    spot_names,
+)
 from dualgraph.query.model import Constraint, EntityRef, FeatureConstraint, Span
 from dualgraph.query.patterns import Pattern
 from dualgraph.query.value_words import spot_values
@@ -32,18 +38,23 @@ class CatalogSpotter:
         self.heads = category_heads(p.name or "" for p in patterns if p.kind == "category")
         self.category_words = set(self.heads) | {w for ws in self.heads.values() for w in ws}
 
-    def apply(self, q: str, entities: list[EntityRef], constraints: list[Constraint],
-              trace: list[str]) -> tuple[list[EntityRef], list[Constraint]]:
+    def apply(
+        self, q: str, entities: list[EntityRef], constraints: list[Constraint], trace: list[str]
+    ) -> tuple[list[EntityRef], list[Constraint]]:
         # catalog names spelled out in the question win over the parser's split of them
         for a, b in spot_names(q, self.names):
+
             def inside(x) -> bool:
                 return x.span.start < b and a < x.span.end
+
             entities = [e for e in entities if not inside(e)]
             dropped = [c for c in constraints if inside(c)]
             constraints = [c for c in constraints if not inside(c)]
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "product"))
-            trace.append(f"catalog name {q[a:b]!r} found in the question"
-                         + (f" (absorbs {[c.span.text for c in dropped]})" if dropped else ""))
+            trace.append(
+                f"catalog name {q[a:b]!r} found in the question"
+                + (f" (absorbs {[c.span.text for c in dropped]})" if dropped else "")
+            )
         # categories named as the catalog names them: "phone cases", "desktop PCs", "workstation"
         fixed = [_span(x) for x in entities if x.kind in ("product", "range")]
         fixed += [_span(c) for c in constraints if not isinstance(c, FeatureConstraint)]
@@ -51,14 +62,20 @@ class CatalogSpotter:
             if any(a <= x and y <= b for x, y in fixed):
                 continue
             absorbed = [x for x in [*entities, *constraints] if a <= x.span.start and x.span.end <= b]
-            if len(absorbed) == 1 and isinstance(absorbed[0], EntityRef) and absorbed[0].kind == "category" \
-                    and _span(absorbed[0]) == (a, b):
+            if (
+                len(absorbed) == 1
+                and isinstance(absorbed[0], EntityRef)
+                and absorbed[0].kind == "category"
+                and _span(absorbed[0]) == (a, b)
+            ):
                 continue  # the parser found the same words
             entities = [x for x in entities if x not in absorbed]
             constraints = [x for x in constraints if x not in absorbed]
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "category"))
-            trace.append(f"catalog category {q[a:b]!r} found in the question"
-                         + (f" (absorbs {[x.span.text for x in absorbed]})" if absorbed else ""))
+            trace.append(
+                f"catalog category {q[a:b]!r} found in the question"
+                + (f" (absorbs {[x.span.text for x in absorbed]})" if absorbed else "")
+            )
         # brands the parser cannot tell from other words: "oneplus 5G phones", "a vivo phone"
         for a, b in spot_brands(q, self.brands, [_span(x) for x in [*entities, *constraints]]):
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "brand"))
@@ -67,13 +84,19 @@ class CatalogSpotter:
         # plain words that are values of a value list, next to a word naming its entry ("wall mounts");
         # they may sit inside a category mention, never be a word of a category name
         taken = [_span(x) for x in [*entities, *constraints] if not (isinstance(x, EntityRef) and x.kind == "category")]
-        taken += [m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0]
-                  in self.category_words]
+        taken += [
+            m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
+        ]
         for v in spot_values(q, self.patterns, taken):
-            inside = [c for c in constraints if isinstance(c, FeatureConstraint)
-                      and v.span.start <= c.span.start and c.span.end <= v.span.end]
+            inside = [
+                c
+                for c in constraints
+                if isinstance(c, FeatureConstraint) and v.span.start <= c.span.start and c.span.end <= v.span.end
+            ]
             constraints = [c for c in constraints if c not in inside] + [v]
-            trace.append(f"value word {v.phrase!r} of {v.attribute!r} found in the question"
-                         + (" (negated)" if v.negated else "")
-                         + (f" (absorbs {[c.span.text for c in inside]})" if inside else ""))
+            trace.append(
+                f"value word {v.phrase!r} of {v.attribute!r} found in the question"
+                + (" (negated)" if v.negated else "")
+                + (f" (absorbs {[c.span.text for c in inside]})" if inside else "")
+            )
         return entities, constraints

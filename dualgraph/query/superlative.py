@@ -25,9 +25,12 @@ __all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "pick", "tie_break"]
 SUPERLATIVES = [  # (pattern, direction, implied attribute)
     (r"most\s+expensive|priciest|costliest|dearest", "max", "price"),
     (r"least\s+expensive|cheapest|most\s+affordable|lowest[\s-]priced", "min", "price"),
-    (r"lightest", "min", "weight"), (r"heaviest", "max", "weight"),
-    (r"thinnest|slimmest", "min", "thickness"), (r"thickest", "max", "thickness"),
-    (r"smallest", "min", "size"), (r"largest|biggest", "max", "size"),
+    (r"lightest", "min", "weight"),
+    (r"heaviest", "max", "weight"),
+    (r"thinnest|slimmest", "min", "thickness"),
+    (r"thickest", "max", "thickness"),
+    (r"smallest", "min", "size"),
+    (r"largest|biggest", "max", "size"),
     (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
     (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
 ]
@@ -40,11 +43,16 @@ VERB_ATTRS = [  # a verb right before a comparative/superlative names its attrib
 _VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
 # what money is spent: "for the least cash", "at the lowest outlay" order by the price
 _MONEY = re.compile(r"\s*(?:money|cash|outlay|spend|spending|price|cost|amount)\b", re.I)
-_NOT_ATTR_TAIL = frozenset("""and or but with without for from than that which who in on at to of by among amongst
+_NOT_ATTR_TAIL = frozenset(
+    """and or but with without for from than that which who in on at to of by among amongst
 across under over below above between within the a an is are was were has have had does did can could will would
-should its their available offered sold you any all per each phone phones""".split())
-_CATEGORY_WORD = re.compile(r"(?:smart)?phones?|mobiles?|tablets?|laptops?|tvs?|watch(?:es)?|models?|products?"
-                            r"|devices?|ones?|options?|variants?|handsets?|monitors?|pcs?|computers?", re.I)
+should its their available offered sold you any all per each phone phones""".split()
+)
+_CATEGORY_WORD = re.compile(
+    r"(?:smart)?phones?|mobiles?|tablets?|laptops?|tvs?|watch(?:es)?|models?|products?"
+    r"|devices?|ones?|options?|variants?|handsets?|monitors?|pcs?|computers?",
+    re.I,
+)
 _TIE_LEAD = re.compile(r"\b(?:for|at)\s+(?:the\s+|a\s+)?$", re.I)
 
 
@@ -60,9 +68,9 @@ class Superlative:
 def attribute_near(q: str, pos: int) -> str:
     """The attribute words right after ``pos`` (within three words, same clause), adjacent ones
     joined: "highest-resolution main camera" → "resolution main camera"."""
-    window = q[pos:pos + 40]
+    window = q[pos : pos + 40]
     m = ATTRIBUTE_RE.search(window)
-    if not m or len(window[:m.start()].split()) > 3 or re.search(r"[,?]", window[:m.start()]):
+    if not m or len(window[: m.start()].split()) > 3 or re.search(r"[,?]", window[: m.start()]):
         return ""
     words = [attribute_label(m.group(1))]
     at = pos + m.end()
@@ -72,8 +80,12 @@ def attribute_near(q: str, pos: int) -> str:
     if len(words) > 1 and "price" in words:
         return "price"
     # one more plain noun completes the attribute: "most processor cores", "longest battery life"
-    if (n := re.match(r"[ ]+([a-z]{3,})\b", q[at:])) and n.group(1) not in _NOT_ATTR_TAIL \
-            and not _CATEGORY_WORD.fullmatch(n.group(1)) and words[-1] != "price":
+    if (
+        (n := re.match(r"[ ]+([a-z]{3,})\b", q[at:]))
+        and n.group(1) not in _NOT_ATTR_TAIL
+        and not _CATEGORY_WORD.fullmatch(n.group(1))
+        and words[-1] != "price"
+    ):
         words.append(n.group(1))
     return " ".join(words)
 
@@ -102,7 +114,7 @@ def _all(q: str, low: str) -> list[Superlative]:
 
 def pick(q: str, low: str) -> Superlative | None:
     """The superlative that orders the answer: the first one that names what it measures, else the first."""
-    found = [s for s in _all(q, low) if not _TIE_LEAD.search(low[:s.start]) or len(_all(q, low)) == 1]
+    found = [s for s in _all(q, low) if not _TIE_LEAD.search(low[: s.start]) or len(_all(q, low)) == 1]
     found = found or _all(q, low)
     if not found:
         return None
@@ -113,7 +125,7 @@ def pick(q: str, low: str) -> Superlative | None:
 def tie_break(q: str, low: str, primary: Superlative) -> tuple[str, str] | None:
     """(direction, attribute) of a later "for/at the <superlative> <attribute>" that breaks ties."""
     for s in _all(q, low):
-        if s.start <= primary.start or not _TIE_LEAD.search(low[:s.start]):
+        if s.start <= primary.start or not _TIE_LEAD.search(low[: s.start]):
             continue
         attr = "price" if _MONEY.match(q, s.end) else s.attribute
         if attr and attr != primary.attribute:

@@ -26,15 +26,23 @@ __all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attrib
 
 _UNIT_ASKED = re.compile(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)")
 
-_HEAD = re.compile(r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
-                   r"|light)\s+(?:is|are|was|were)\b)|(?P<how>how\s+much)"
-                   r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)", re.I | re.S)
+_HEAD = re.compile(
+    r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
+    r"|light)\s+(?:is|are|was|were)\b)|(?P<how>how\s+much)"
+    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
+    re.I | re.S,
+)
 _LEAD_CLAUSE = re.compile(r"\s*(?:among(?:st)?|across|of|for|in|from|within|between|considering)\b[^,?]*,\s*", re.I)
-_HEAD_END = re.compile(r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
-                       r"is|are|you|any|across)\b|[,?;:]", re.I)
-_PRODUCT_NOUN = re.compile(r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
-                           r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
-                           re.I)
+_HEAD_END = re.compile(
+    r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
+    r"is|are|you|any|across)\b|[,?;:]",
+    re.I,
+)
+_PRODUCT_NOUN = re.compile(
+    r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
+    r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
+    re.I,
+)
 
 
 def named_unit(question: str) -> tuple[str, str] | None:
@@ -88,15 +96,22 @@ def asks_value(question: str, attribute: str = "") -> bool:
         return same_attribute("price", attribute) or not re.search(r"(?i)\b(?:cost|costs|pay|spend)\b", rest)
     rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
     end = _HEAD_END.search(rest)
-    head = rest[:end.start()] if end else rest
+    head = rest[: end.start()] if end else rest
     if _PRODUCT_NOUN.search(head):
         return False
     named = ATTRIBUTE_RE.search(head)
     return bool(named) and same_attribute(named.group(), attribute)
 
 
-_HOW_ADJ = {"heavy": "weight", "light": "weight", "thick": "thickness", "thin": "thickness", "expensive": "price",
-            "pricey": "price", "costly": "price"}
+_HOW_ADJ = {
+    "heavy": "weight",
+    "light": "weight",
+    "thick": "thickness",
+    "thin": "thickness",
+    "expensive": "price",
+    "pricey": "price",
+    "costly": "price",
+}
 
 
 def asked_attribute(question: str) -> str:
@@ -116,9 +131,13 @@ def asked_attribute(question: str) -> str:
             return _HOW_ADJ[word]
         if word != "much":
             return ""
-        rest = question[at + m.end():]
-        return "price" if re.search(r"\b(?:cost|costs|priced|sell|sells|retail|retails)\b", rest, re.I) or \
-            m.group(0).lower().rstrip().endswith(("is", "are", "was")) else ""
+        rest = question[at + m.end() :]
+        return (
+            "price"
+            if re.search(r"\b(?:cost|costs|priced|sell|sells|retail|retails)\b", rest, re.I)
+            or m.group(0).lower().rstrip().endswith(("is", "are", "was"))
+            else ""
+        )
     if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
         named = ATTRIBUTE_RE.search(m.group(1))
         return named.group(1) if named else ""
@@ -127,7 +146,7 @@ def asked_attribute(question: str) -> str:
         return ""
     rest = re.sub(r"^\s*(?:the|a|an)\b", "", m.group("rest"), flags=re.I)
     end = re.search(r"\b(?:of|on|for|in)\b", rest, re.I)
-    head = rest[:end.start()] if end else ""
+    head = rest[: end.start()] if end else ""
     if not head.strip() or _PRODUCT_NOUN.search(head):
         return ""
     named = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
@@ -145,8 +164,9 @@ def _round(x: float) -> int | float:
     return int(y) if y.is_integer() else y
 
 
-def value_in_unit(store: Any, question: str, value: float, unit: str | None, snippet: str, product: str | None,
-                  trace: list[str]) -> tuple[int | float, str | None]:
+def value_in_unit(
+    store: Any, question: str, value: float, unit: str | None, snippet: str, product: str | None, trace: list[str]
+) -> tuple[int | float, str | None]:
     """``value`` (in the graph's canonical ``unit``, from the entry ``snippet`` of ``product``) in the
     unit the answer should be given in (see the module), and that unit."""
     if not unit or normalise_unit(unit) is None:
@@ -169,15 +189,22 @@ def value_in_unit(store: Any, question: str, value: float, unit: str | None, sni
 def _source_unit(store: Any, value: float, unit: str, snippet: str, product: str) -> str | None:
     """The unit the winning spec's source text was written in ("6.7 inches" → inch), if it parses."""
     body = snippet.replace("{s}", "?so").replace("{v}", "?val")
-    q = (f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
-         f"}} LIMIT 20")
+    q = (
+        f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
+        f"}} LIMIT 20"
+    )
     try:
         rows = store.select(q)["results"]["bindings"]
     except Exception:  # a lookup for presentation only: never fail the answer
         return None
     for r in rows:
         parsed = parse_quantity(r["raw"]["value"])
-        if parsed is not None and parsed.unit == unit and parsed.value is not None \
-                and abs(parsed.value - value) <= 1e-6 * max(1.0, abs(value)) and parsed.original_unit:
+        if (
+            parsed is not None
+            and parsed.unit == unit
+            and parsed.value is not None
+            and abs(parsed.value - value) <= 1e-6 * max(1.0, abs(value))
+            and parsed.original_unit
+        ):
             return parsed.original_unit
     return None

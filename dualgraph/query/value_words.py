@@ -20,10 +20,15 @@ from dualgraph.query.patterns import Pattern
 __all__ = ["spot_values"]
 
 _MAX_VALUES = 50
-_STOP = frozenset("""the and with without for from that which have has are not yes no any all other more less most
-least best good new old one two phone phones""".split())
-_NEG = re.compile(r"\b(?:rather\s+than|instead\s+of|not|no|without|except)\b"
-                  r"(?:\s+(?:a|an|the|any|in|into|through|via|on|with|using|by))*\s*$", re.I)
+_STOP = frozenset(
+    """the and with without for from that which have has are not yes no any all other more less most
+least best good new old one two phone phones""".split()
+)
+_NEG = re.compile(
+    r"\b(?:rather\s+than|instead\s+of|not|no|without|except)\b"
+    r"(?:\s+(?:a|an|the|any|in|into|through|via|on|with|using|by))*\s*$",
+    re.I,
+)
 _MADE_OF = re.compile(r"\bmade\s+(?:of|from|out\s+of)\s+(?:a\s+|an\s+)?$", re.I)
 
 
@@ -52,17 +57,17 @@ def spot_values(question: str, patterns: list[Pattern], taken: list[tuple[int, i
         w = m.group()
         if len(w) < 3 or not w.islower() or w in _STOP or any(a < m.end() and m.start() < b for a, b in taken):
             continue
-        made_of = bool(_MADE_OF.search(question[:m.start()]))
+        made_of = bool(_MADE_OF.search(question[: m.start()]))
         for p in patterns:
             if p.kind != "spec_value" or (p.distinct_values or 0) > _MAX_VALUES:
                 continue
             if not any(v["name"].casefold() == w for v in p.values):
                 continue
-            link = next((x for x in words[i + 1:i + 3] if _names_entry(x.group(), p)), None)
+            link = next((x for x in words[i + 1 : i + 3] if _names_entry(x.group(), p)), None)
             if link is not None or (made_of and re.search(r"material", f"{p.section} {p.entry}", re.I)):
-                neg = bool(_NEG.search(question[max(0, m.start() - 30):m.start()]))
+                neg = bool(_NEG.search(question[max(0, m.start() - 30) : m.start()]))
                 # the span runs to the entry's word: "hybrid SIM slot" is one phrase about the slot
                 end = link.end() if link is not None else m.end()
-                out.append(ValueConstraint(Span(m.start(), end, question[m.start():end]), w, p.entry or "", neg))
+                out.append(ValueConstraint(Span(m.start(), end, question[m.start() : end]), w, p.entry or "", neg))
                 break
     return out

@@ -66,8 +66,13 @@ def _deployment(config: ServeConfig):
 
         async def __call__(self, request: Request):
             if request.method == "GET":
-                return JSONResponse({"index": str(self.spec.index_dir), "strategy": self.spec.config.strategy,
-                                     "strategies": list(STRATEGIES)})
+                return JSONResponse(
+                    {
+                        "index": str(self.spec.index_dir),
+                        "strategy": self.spec.config.strategy,
+                        "strategies": list(STRATEGIES),
+                    }
+                )
             try:
                 body = await request.json()
             except ValueError as e:
@@ -76,8 +81,9 @@ def _deployment(config: ServeConfig):
                 return JSONResponse({"error": "send a JSON object with a non-empty string 'question'"}, status_code=400)
             strategy = body.get("strategy") or self.spec.config.strategy
             if strategy not in STRATEGIES:
-                return JSONResponse({"error": f"unknown strategy {strategy!r}; one of {list(STRATEGIES)}"},
-                                    status_code=400)
+                return JSONResponse(
+                    {"error": f"unknown strategy {strategy!r}; one of {list(STRATEGIES)}"}, status_code=400
+                )
             return JSONResponse(await self.answer((str(body.get("id", "0")), body["question"], strategy)))
 
     return QAService

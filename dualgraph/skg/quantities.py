@@ -46,8 +46,16 @@ from typing import NamedTuple
 
 import yaml
 
-__all__ = ["Quantity", "parse_quantity", "split_values", "parse_price", "normalise_unit", "unit_symbol", "convert",
-           "format_number"]
+__all__ = [
+    "Quantity",
+    "convert",
+    "format_number",
+    "normalise_unit",
+    "parse_price",
+    "parse_quantity",
+    "split_values",
+    "unit_symbol",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +86,25 @@ class _Measure(NamedTuple):
 
 
 # Look-alike characters folded before anything else ("º" would become "o" under NFKC).
-_FOLD = str.maketrans({"−": "-", "–": "-", "—": "-", "‒": "-", "×": "x", "∗": "*", "º": "°", "˚": "°",
-                       "″": '"', "”": '"', "“": '"', "′": "'", "’": "'", "\u00a0": " ", "\u202f": " "})
+_FOLD = str.maketrans(
+    {
+        "−": "-",
+        "–": "-",
+        "—": "-",
+        "‒": "-",
+        "×": "x",
+        "∗": "*",
+        "º": "°",
+        "˚": "°",
+        "″": '"',
+        "”": '"',
+        "“": '"',
+        "′": "'",
+        "’": "'",
+        "\u00a0": " ",
+        "\u202f": " ",
+    }
+)
 _DIMS_OK = frozenset({"length", "pixels", "dot_density", "pixel_density"})
 _NUM = re.compile(r"[-+]?(?:\d[\d,.]*\d|\d)")
 _HEX = re.compile(r"0x[\da-f]+\b", re.I)  # "0x116" is an id, not 0 by 116
@@ -89,10 +114,14 @@ _AXIS = re.compile(r"\s*(?:\(\s*[lwhdv]\s*\)|[lwhd]\b)", re.I)
 _PREFIX_QUAL = re.compile(
     r"(?:(?P<up_to>up\s*to|max(?:imum)?\.?|<=?|≤|less\s+than|under|below)"
     r"|(?P<at_least>min(?:imum)?\.?|>=?|≥|at\s+least|over|more\s+than|above)"
-    r"|(?P<approx>approx(?:imately|\.)?|about|around|ca\.|circa|~|≈|roughly))(?![a-z])\s*:?\s*", re.I)
+    r"|(?P<approx>approx(?:imately|\.)?|about|around|ca\.|circa|~|≈|roughly))(?![a-z])\s*:?\s*",
+    re.I,
+)
 _SUFFIX_QUAL = re.compile(
     r"\s*(?:(?P<at_least>and\s+(?:up|above|over|more)|or\s+(?:more|above|higher|greater|over)|\+(?=\s*$))"
-    r"|(?P<up_to>or\s+(?:less|below|lower|fewer)|max(?:imum)?\.?|\(max(?:imum)?\.?\)))(?![a-z])", re.I)
+    r"|(?P<up_to>or\s+(?:less|below|lower|fewer)|max(?:imum)?\.?|\(max(?:imum)?\.?\)))(?![a-z])",
+    re.I,
+)
 _COMPOUND = re.compile(r"[,;]|\d|(?:[+&/~-]|(?:and|or|to)\b)\s*\D{0,4}?\d", re.I)
 _LABEL = re.compile(r"([^\W\d][^:\d]{0,39}):\s*(?=\S)")
 _PAREN_UNIT = re.compile(r"(?:[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]|\bin\s+(\S{1,12}))\s*$", re.I)
@@ -104,8 +133,10 @@ _SPLIT_AT = re.compile(r"[()\[\]{},;]")
 _DIGIT = re.compile(r"\d")
 _BARE = re.compile(r"[-+]?\d+(?:\.\d+)?")
 _SENTENCE = re.compile(r"[a-z0-9)][.!?]\s+[A-Z]")
-_SUBCLAUSE = re.compile(r",\s+(?:which|but|so|while|where|who|whose|because|although|though|making|allowing|"
-                        r"meaning|thanks|yet)\b")
+_SUBCLAUSE = re.compile(
+    r",\s+(?:which|but|so|while|where|who|whose|because|although|though|making|allowing|"
+    r"meaning|thanks|yet)\b"
+)
 
 
 def _norm(text: str) -> str:
@@ -155,11 +186,15 @@ def _build_table(text: str) -> _Table:
     edge = r"(?![^\W_]|[/\-°%\"'])"
     money = alternation([n for n, u in exact.items() if u.dimension == "currency"])
     return _Table(
-        exact, loose,
+        exact,
+        loose,
         re.compile(rf"(?:\s*|-)({units}){edge}", re.I),
         re.compile(rf"(?:\s*|-)({units})(?:{edge}|(?=[lwhdLWHD]\b))", re.I),
-        re.compile(rf"(?:(?P<pre>{money})\s*)?(?P<num>\d[\d,.]*\d|\d)(?:\s*(?P<post>{money}){edge})?"
-                   rf"\s*(?:/-)?(?P<rest>.*)", re.I | re.S),
+        re.compile(
+            rf"(?:(?P<pre>{money})\s*)?(?P<num>\d[\d,.]*\d|\d)(?:\s*(?P<post>{money}){edge})?"
+            rf"\s*(?:/-)?(?P<rest>.*)",
+            re.I | re.S,
+        ),
         re.compile(rf"(?<![a-z])(?:{money})\s*$", re.I),
         re.compile(rf"\s*(?:{money}){edge}", re.I),
     )
@@ -213,7 +248,9 @@ def _clean(x: float) -> float:
 
 
 def _canon(raw: str | Decimal, unit: _Unit | None) -> float | None:
-    amount = raw if isinstance(raw, Decimal) else _amount(raw, currency=unit is not None and unit.dimension == "currency")
+    amount = (
+        raw if isinstance(raw, Decimal) else _amount(raw, currency=unit is not None and unit.dimension == "currency")
+    )
     if amount is None:
         return None
     return _clean(float(amount)) if unit is None else _clean(float(amount) * unit.factor + unit.offset)
@@ -282,7 +319,7 @@ def _parse(text: str, entry: str | None, section: str | None) -> Quantity | None
     if not s or len(s) > 160:  # prose, not a value; the cap also keeps every float finite
         return None
     if (q := _parse_core(s, *_hints(entry, section))) is None and (m := _LABEL.match(s)):
-        q = _parse_core(s[m.end():], None, None)  # "Battery: 5000 mAh", but "Bluetooth: 5.3" is no quantity
+        q = _parse_core(s[m.end() :], None, None)  # "Battery: 5000 mAh", but "Bluetooth: 5.3" is no quantity
         q = q if q is not None and q.unit is not None else None
     return q
 
@@ -290,7 +327,7 @@ def _parse(text: str, entry: str | None, section: str | None) -> Quantity | None
 def _parse_core(s: str, hint: _Unit | None, dims_hint: _Unit | None) -> Quantity | None:
     qual = None
     if m := _PREFIX_QUAL.match(s):
-        qual, s = m.lastgroup, s[m.end():]
+        qual, s = m.lastgroup, s[m.end() :]
     if price := _price(s):
         return _scalar(_clean(float(price[0])), _lookup(price[1]), qual)
     m1 = _measure(s, 0, dims=True)
@@ -304,9 +341,9 @@ def _parse_core(s: str, hint: _Unit | None, dims_hint: _Unit | None) -> Quantity
         return _range(s, m1, sep.end(), hint)
     if m1.unit is not None and m1.unit.dimension == "currency":
         return None  # a currency suffix the price grammar refused ("799 GBP + 20 GBP")
-    unit, rest = m1.unit or hint, s[m1.end:]
+    unit, rest = m1.unit or hint, s[m1.end :]
     if (suffix := _SUFFIX_QUAL.match(rest)) and qual is None:
-        qual, rest = suffix.lastgroup, rest[suffix.end():]
+        qual, rest = suffix.lastgroup, rest[suffix.end() :]
     if m1.plus:
         qual = qual or "at_least"
     if not _rest_ok(rest, m1.unit):
@@ -317,16 +354,20 @@ def _parse_core(s: str, hint: _Unit | None, dims_hint: _Unit | None) -> Quantity
 
 def _scalar(value: float, unit: _Unit | None, qual: str | None) -> Quantity:
     return Quantity(
-        value, unit.canonical if unit else None, unit.dimension if unit else None,
-        low=value if qual == "at_least" else None, high=value if qual == "up_to" else None,
-        qualifier=qual, original_unit=unit.symbol if unit else None,
+        value,
+        unit.canonical if unit else None,
+        unit.dimension if unit else None,
+        low=value if qual == "at_least" else None,
+        high=value if qual == "up_to" else None,
+        qualifier=qual,
+        original_unit=unit.symbol if unit else None,
     )
 
 
 def _range(s: str, m1: _Measure, pos: int, hint: _Unit | None) -> Quantity | None:
     m2 = _measure(s, pos)
     # "2 GHz - 3" is refused: the second number has no unit of its own.
-    if m2 is None or not _rest_ok(s[m2.end:], m2.unit) or (m1.unit is not None and m2.unit is None):
+    if m2 is None or not _rest_ok(s[m2.end :], m2.unit) or (m1.unit is not None and m2.unit is None):
         return None
     u2 = m2.unit or hint
     u1 = m1.unit or u2
@@ -335,8 +376,15 @@ def _range(s: str, m1: _Measure, pos: int, hint: _Unit | None) -> Quantity | Non
     low, high = _canon(m1.raw, u1), _canon(m2.raw, u2)
     if low is None or high is None or low > high:
         return None
-    return Quantity(low if low == high else None, u2.canonical if u2 else None, u2.dimension if u2 else None,
-                    low=low, high=high, qualifier="range", original_unit=u2.symbol if u2 else None)
+    return Quantity(
+        low if low == high else None,
+        u2.canonical if u2 else None,
+        u2.dimension if u2 else None,
+        low=low,
+        high=high,
+        qualifier="range",
+        original_unit=u2.symbol if u2 else None,
+    )
 
 
 def _dimensions(s: str, m1: _Measure, hint: _Unit | None, qual: str | None) -> Quantity | None:
@@ -361,8 +409,14 @@ def _dimensions(s: str, m1: _Measure, hint: _Unit | None, qual: str | None) -> Q
         return None
     if None in (values := [_canon(c.raw, u) for c, u in zip(comps, units)]):
         return None
-    return Quantity(None, shown.canonical if shown else None, shown.dimension if shown else None,
-                    dims=tuple(values), qualifier=qual, original_unit=shown.symbol if shown else None)
+    return Quantity(
+        None,
+        shown.canonical if shown else None,
+        shown.dimension if shown else None,
+        dims=tuple(values),
+        qualifier=qual,
+        original_unit=shown.symbol if shown else None,
+    )
 
 
 def _price(s: str) -> tuple[Decimal, str] | None:
@@ -411,7 +465,7 @@ def split_values(text: str) -> list[str]:
     for run in _RUN.finditer(s):
         groups = run.group().split(",")
         # A lone "1,5 kg" may be a decimal comma or a list: keep it whole (parse_quantity refuses it).
-        lone = len(groups) == 2 and len(groups[1]) < 3 and not _DIGIT.search(s[:run.start()] + s[run.end():])
+        lone = len(groups) == 2 and len(groups[1]) < 3 and not _DIGIT.search(s[: run.start()] + s[run.end() :])
         if not (lone or _grouped(groups, _near_currency(s, run.start(), run.end()))):
             keep.clear()  # one digit,digit comma is a separator, so all are: "50 x 50,75 x 75,100 x 100"
             break

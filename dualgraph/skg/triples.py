@@ -20,7 +20,6 @@ from dualgraph.skg.terms import decimal, iri, literal
 CONVERTER_VERSION = "skg-1"
 
 
-
 @dataclass(slots=True)
 class Conversion:
     """The N-Quads of one document and what happened on the way."""

@@ -67,10 +67,20 @@ class SparqlEndpointStore:
     """
 
     def __init__(
-        self, query_url: str, *, update_url: str | None = None, graph_store_url: str | None = None,
-        graph_param: str = "graph", user: str | None = None, password: str | None = None, read_only: bool = False,
-        timeout_s: float = 60.0, connect_timeout_s: float = 5.0, max_rows: int | None = None,
-        union_default_graph: bool = True, graph_namespace: str | None = O.GRAPH,
+        self,
+        query_url: str,
+        *,
+        update_url: str | None = None,
+        graph_store_url: str | None = None,
+        graph_param: str = "graph",
+        user: str | None = None,
+        password: str | None = None,
+        read_only: bool = False,
+        timeout_s: float = 60.0,
+        connect_timeout_s: float = 5.0,
+        max_rows: int | None = None,
+        union_default_graph: bool = True,
+        graph_namespace: str | None = O.GRAPH,
     ) -> None:
         self.query_url, self.update_url = query_url, update_url or query_url
         self.graph_store_url, self.graph_param = graph_store_url, graph_param
@@ -78,8 +88,10 @@ class SparqlEndpointStore:
         self.timeout_s, self.connect_timeout_s, self.max_rows = timeout_s, connect_timeout_s, max_rows
         self.graph_namespace = graph_namespace
         self.capabilities = Capabilities(
-            bulk_load_files=graph_store_url is not None, union_default_graph=union_default_graph,
-            update=not read_only, persistent=True,
+            bulk_load_files=graph_store_url is not None,
+            union_default_graph=union_default_graph,
+            update=not read_only,
+            persistent=True,
         )
         self._session: requests.Session | None = requests.Session()
         self._reached: set[str] = set()
@@ -123,7 +135,9 @@ class SparqlEndpointStore:
         while True:
             after = f"FILTER(STR(?g) > {json.dumps(out[-1] if out else '', ensure_ascii=False)})"
             where = f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()} {after}"
-            rows = self.select(f"SELECT DISTINCT ?g WHERE {{ {where} }} ORDER BY STR(?g) LIMIT {page}")["results"]["bindings"]
+            rows = self.select(f"SELECT DISTINCT ?g WHERE {{ {where} }} ORDER BY STR(?g) LIMIT {page}")["results"][
+                "bindings"
+            ]
             out += [r["g"]["value"] for r in rows if r.get("g", {}).get("type") == "uri"]
             if len(rows) < page:
                 return sorted(out)
@@ -260,7 +274,9 @@ class SparqlEndpointStore:
             raise StoreError(f"expected a {wanted} query, got {_FORMS[first]}")
         return self._send(_with_prologue(query), update=False, timeout_s=timeout_s, accept=accept)
 
-    def _send(self, text: str, *, update: bool, timeout_s: float | None, accept: str | None = None) -> tuple[bytes, Any]:
+    def _send(
+        self, text: str, *, update: bool, timeout_s: float | None, accept: str | None = None
+    ) -> tuple[bytes, Any]:
         self._open()
         url, what = (self.update_url, "update") if update else (self.query_url, "query")
         self._reach(url)
@@ -318,7 +334,9 @@ class SparqlEndpointStore:
             for i in range(0, len(triples), INSERT_CHUNK):
                 body = "".join(triples[i : i + INSERT_CHUNK])
                 try:
-                    self.update(f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}}} }}" if graph else f"INSERT DATA {{ {body}}}")
+                    self.update(
+                        f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}}} }}" if graph else f"INSERT DATA {{ {body}}}"
+                    )
                 except StoreError as e:
                     raise StoreError(f"cannot load {path} into {where}: {e}") from e
             return

@@ -29,7 +29,9 @@ def open_store(config: StoreConfig, index_dir: str | Path, *, read_only: bool = 
     try:
         from dualgraph.stores.endpoint import SparqlEndpointStore
     except ModuleNotFoundError as e:
-        raise StoreError(f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})") from e
+        raise StoreError(
+            f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})"
+        ) from e
     return SparqlEndpointStore(
         config.query_url,
         update_url=config.update_url,

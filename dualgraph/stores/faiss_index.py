@@ -162,7 +162,7 @@ class FaissIndex:
         else:
             radius = float(np.nextafter(np.float32(-min_score), np.float32(np.inf)))
         lims, scores, keys = self._index.range_search(q, radius)
-        return [self._hits(scores[lims[i]:lims[i + 1]], keys[lims[i]:lims[i + 1]]) for i in range(q.shape[0])]
+        return [self._hits(scores[lims[i] : lims[i + 1]], keys[lims[i] : lims[i + 1]]) for i in range(q.shape[0])]
 
     # -- persistence ----------------------------------------------------------------------
 
@@ -176,8 +176,13 @@ class FaissIndex:
         out.mkdir(parents=True, exist_ok=True)
         blob = faiss.serialize_index(self._index).tobytes()
         meta = {
-            "format": _FORMAT, "dim": self.dim, "metric": self.metric, "hash": HASH_NAME,
-            "index_sha256": hashlib.sha256(blob).hexdigest(), "count": len(self), "ids": self.ids(),
+            "format": _FORMAT,
+            "dim": self.dim,
+            "metric": self.metric,
+            "hash": HASH_NAME,
+            "index_sha256": hashlib.sha256(blob).hexdigest(),
+            "count": len(self),
+            "ids": self.ids(),
         }
         _atomic_write(out / INDEX_FILE, blob)
         _atomic_write(out / IDS_FILE, json.dumps(meta, ensure_ascii=False).encode("utf-8"))

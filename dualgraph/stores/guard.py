@@ -14,7 +14,7 @@ UPDATE_WORDS = frozenset({"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE",
 # and comments come first so that nothing inside them is mistaken for a keyword.
 _TOKEN = re.compile(
     r'''(?P<skip>"""(?:[^"\\]|\\.|"(?!""))*"""|'\'\'(?:[^'\\]|\\.|'(?!''))*\'\'\''''
-    r'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^<>"{}|^`\\\x00-\x20]*>|\#[^\n]*)'''
+    r"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|<[^<>"{}|^`\\\x00-\x20]*>|\#[^\n]*)"""
     r"|(?P<var>[?$]\w+)|(?P<lang>@[A-Za-z][\w-]*)|(?P<bnode>_:[\w.-]*)"
     r"|(?P<pname>(?:[A-Za-z_][\w.-]*)?:[\w.:%\\-]*)"
     r"|(?P<word>[A-Za-z_]\w*)|(?P<punct>\S)",

@@ -15,8 +15,8 @@ from __future__ import annotations
 import io
 import os
 import time
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
@@ -211,7 +211,9 @@ class OxigraphStore:
         >>> OxigraphStore.in_memory().construct('CONSTRUCT { skg:a skg:p "x" } {}')
         [('<https://w3id.org/dualgraph/skg#a>', '<https://w3id.org/dualgraph/skg#p>', '"x"')]
         """
-        return [(str(t.subject), str(t.predicate), str(t.object)) for t in self.construct_terms(query, timeout_s=timeout_s)]
+        return [
+            (str(t.subject), str(t.predicate), str(t.object)) for t in self.construct_terms(query, timeout_s=timeout_s)
+        ]
 
     def construct_terms(self, query: str, *, timeout_s: float | None = None) -> list[ox.Triple]:
         """Like :meth:`construct`, but returns pyoxigraph triples (no string round trip)."""
@@ -269,7 +271,9 @@ class OxigraphStore:
         except SyntaxError as e:
             word = update_keyword(query)
             if word:
-                raise StoreError(f"{word} refused: queries are read-only (use insert_where or bulk_load to write)") from e
+                raise StoreError(
+                    f"{word} refused: queries are read-only (use insert_where or bulk_load to write)"
+                ) from e
             raise StoreError(f"malformed SPARQL query: {e}") from e
         except (OSError, RuntimeError, ValueError) as e:
             raise StoreError(f"query failed: {e}") from e

@@ -53,7 +53,6 @@ _HEADER = re.compile(r"^(#{1,2})\s+(\S.*?)\s*#*\s*$")
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”’)\]]))\s+(?=[A-Z0-9\"“‘(\[])")
 
 
-
 Count = Callable[[str], int]
 
 
@@ -128,8 +127,9 @@ def _join(units: list[tuple[str, str]]) -> str:
     return "".join(sep + text if i else text for i, (sep, text) in enumerate(units))
 
 
-def _windows(prefix: list[str], lines: list[str], *, max_tokens: int, overlap: int, min_tokens: int,
-             count: Count) -> list[str]:
+def _windows(
+    prefix: list[str], lines: list[str], *, max_tokens: int, overlap: int, min_tokens: int, count: Count
+) -> list[str]:
     """Texts of ``prefix`` + greedy windows over ``lines``, each within ``max_tokens``.
 
     Each window after the first starts with the trailing units of the previous one that
@@ -167,7 +167,7 @@ def _windows(prefix: list[str], lines: list[str], *, max_tokens: int, overlap: i
         windows.append(cur)
         fresh.append(new)
     if len(windows) > 1:
-        tail = windows[-1][-fresh[-1]:]
+        tail = windows[-1][-fresh[-1] :]
         merged = windows[-2] + tail
         if count(_join(tail)) < min_tokens and count(render(merged)) <= max_tokens:
             windows[-2:] = [merged]
@@ -178,8 +178,7 @@ def _title(header: str | None) -> str:
     return header.lstrip("#").strip() if header else ""
 
 
-def _block_chunks(block: str, *, max_tokens: int, overlap: int, min_tokens: int,
-                  count: Count) -> list[tuple[str, str]]:
+def _block_chunks(block: str, *, max_tokens: int, overlap: int, min_tokens: int, count: Count) -> list[tuple[str, str]]:
     """(section name, text) for one block between chunk breaks.
 
     Consecutive sections under one ``#`` header are packed while they fit, under that
@@ -214,8 +213,7 @@ def _block_chunks(block: str, *, max_tokens: int, overlap: int, min_tokens: int,
             cur, cur_subs = whole, [sub]
             continue
         heads = [h for h in (top, sub) if h]
-        for piece in _windows(heads, body, max_tokens=max_tokens, overlap=overlap,
-                              min_tokens=min_tokens, count=count):
+        for piece in _windows(heads, body, max_tokens=max_tokens, overlap=overlap, min_tokens=min_tokens, count=count):
             out.append((name(top, [sub]), piece))
     flush()
     return out
@@ -233,9 +231,16 @@ def chunk_id(doc_id: str, text: str, duplicate: int = 0) -> str:
     return base if duplicate == 0 else f"{base}~{duplicate + 1}"
 
 
-def chunk_document(doc_id: str, text: str, *, products: Sequence[str] = (), max_tokens: int = 400,
-                   overlap_tokens: int = 50, min_tokens: int = 20,
-                   count: Count | None = None) -> list[Chunk]:
+def chunk_document(
+    doc_id: str,
+    text: str,
+    *,
+    products: Sequence[str] = (),
+    max_tokens: int = 400,
+    overlap_tokens: int = 50,
+    min_tokens: int = 20,
+    count: Count | None = None,
+) -> list[Chunk]:
     """Chunks of one document: by ``[CHUNK_BREAK]`` and headers first, then by size.
 
     ``count`` replaces the token counter (default :func:`count_tokens`).
@@ -254,8 +259,9 @@ def chunk_document(doc_id: str, text: str, *, products: Sequence[str] = (), max_
     count = count or count_tokens
     pieces: list[tuple[str, str]] = []
     for block in text.split(CHUNK_BREAK):
-        pieces += _block_chunks(block, max_tokens=max_tokens, overlap=overlap_tokens,
-                                min_tokens=min_tokens, count=count)
+        pieces += _block_chunks(
+            block, max_tokens=max_tokens, overlap=overlap_tokens, min_tokens=min_tokens, count=count
+        )
     seen: dict[str, int] = {}
     chunks = []
     for ordinal, (section, body) in enumerate(pieces):

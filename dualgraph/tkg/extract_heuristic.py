@@ -93,14 +93,25 @@ class L:
     UNIT_WORDS = _words("gb tb mb kb mah wh w v hz khz mhz ghz mp k fps nits dpi ppi bit")
     # Spec values that name nothing, entries that repeat the product, page boilerplate;
     # compared by entity key, so spelling variants are covered.
-    PLAIN_VALUES = frozenset(map(entity_key, """yes|no|none|n/a|not applicable|not supported|supported|
+    PLAIN_VALUES = frozenset(
+        map(
+            entity_key,
+            """yes|no|none|n/a|not applicable|not supported|supported|
         included|not included|available|not available|unknown|other|true|false|y|n|optional|standard|
-        all|nil|not""".split("|")))
+        all|nil|not""".split("|"),
+        )
+    )
     META_ENTRIES = frozenset(map(entity_key, "product name|product|products|title|name".split("|")))
-    JUNK_KEYS = frozenset(map(entity_key, """click here|learn more|find out more|read more|see more|
+    JUNK_KEYS = frozenset(
+        map(
+            entity_key,
+            """click here|learn more|find out more|read more|see more|
         shop now|buy now|sign up|log in|terms and conditions|privacy policy|cookie policy|see details|
         view all|add to cart|add to basket|faq|page|feature|specifications|key specifications|
-        image description|and more|more info|more information|t&cs|t&c""".split("|")))
+        image description|and more|more info|more information|t&cs|t&c""".split("|"),
+        )
+    )
+
 
 # A word: letters/digits with inner - . / ' (5.2, Wi-Fi, 802.11ax, world's) and a trailing +.
 _TOKEN = re.compile(r"[^\W_](?:[\w]|[-./'’&](?=[^\W_]))*\+*")
@@ -151,9 +162,14 @@ def _split_at_verb(run: list[_Tok]) -> list[list[_Tok]]:
     name and before more words is a verb far more often than a plural inside a compound."""
     for i in range(1, len(run) - 1):
         w = run[i].text
-        if w.islower() and w.endswith("s") and not w.endswith(("ss", "us", "is")) and len(w) > 3 \
-                and _is_name_word(run[i - 1].text):
-            return [run[:i]] + _split_at_verb(run[i + 1:])
+        if (
+            w.islower()
+            and w.endswith("s")
+            and not w.endswith(("ss", "us", "is"))
+            and len(w) > 3
+            and _is_name_word(run[i - 1].text)
+        ):
+            return [run[:i]] + _split_at_verb(run[i + 1 :])
     return [run] if run else []
 
 
@@ -180,8 +196,15 @@ class HeuristicExtractor:
 
     name = "heuristic"
 
-    def __init__(self, *, max_description_chars: int = 300, max_sentences: int = 2, max_phrase_words: int = 6,
-                 max_values_per_entry: int = 8, attach_single_product: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        max_description_chars: int = 300,
+        max_sentences: int = 2,
+        max_phrase_words: int = 6,
+        max_values_per_entry: int = 8,
+        attach_single_product: bool = True,
+    ) -> None:
         self.max_description_chars = max_description_chars
         self.max_sentences = max_sentences
         self.max_phrase_words = max_phrase_words
@@ -294,9 +317,15 @@ class HeuristicExtractor:
         # "Size" under "Display" is the display's size; longer entries and names ("NFC") say
         # what they are on their own.
         generic = len(entry.split()) == 1 and not _is_code(entry) and sum(ch.isupper() for ch in entry) < 2
-        name = f"{section} {entry}" if generic and len(section.split()) == 1 and \
-            section.lower() not in L.GENERIC_SECTIONS and \
-            entity_key(section) not in entity_key(entry) and not section.lower().startswith("spec") else entry
+        name = (
+            f"{section} {entry}"
+            if generic
+            and len(section.split()) == 1
+            and section.lower() not in L.GENERIC_SECTIONS
+            and entity_key(section) not in entity_key(entry)
+            and not section.lower().startswith("spec")
+            else entry
+        )
         line = f"{section} – {entry}: {value}" if section and name == entry else f"{entry}: {value}"
         add(name, line)
         # List values split at ";", ", ", a comma before a letter ("TCO,EPEAT") or " / ";
@@ -326,7 +355,7 @@ class HeuristicExtractor:
         runs: list[list[_Tok]] = []
         cur: list[_Tok] = []
         for i, tok in enumerate(toks):
-            gap = sentence[toks[i - 1].end:tok.start] if i else ""
+            gap = sentence[toks[i - 1].end : tok.start] if i else ""
             joined = bool(cur) and gap.strip() == ""  # only spaces between: the run goes on
             if self._breaks(tok, first=(i == 0), prev=cur[-1] if cur else None):
                 if cur:
@@ -354,8 +383,12 @@ class HeuristicExtractor:
             return True
         if low in L.VERBS:  # a capitalised one after a name is part of it ("Live Translate")
             return first or not (tok.text[:1].isupper() and prev is not None and _is_name_word(prev.text))
-        if low.endswith("ly") and len(low) > 5 and low not in L.LY_NOUNS and \
-                (tok.text.islower() or prev is None or not _is_name_word(prev.text)):
+        if (
+            low.endswith("ly")
+            and len(low) > 5
+            and low not in L.LY_NOUNS
+            and (tok.text.islower() or prev is None or not _is_name_word(prev.text))
+        ):
             return True  # adverbs: "easily", "Stylishly"
         return False
 
@@ -371,9 +404,11 @@ class HeuristicExtractor:
             words = words[1:]
         # A participle closing a phrase is a verb ("workloads pushed"); so is a generic tail.
         # A bare number closing a phrase belongs to it only after a name ("Victus 2").
-        while words and (words[-1].lower() in L.WEAK_TAIL or (len(words) > 1 and words[-1].islower()
-                                                                and words[-1].endswith("ed")) or
-                         (len(words) > 1 and words[-1].isdigit() and not _is_name_word(words[-2]))):
+        while words and (
+            words[-1].lower() in L.WEAK_TAIL
+            or (len(words) > 1 and words[-1].islower() and words[-1].endswith("ed"))
+            or (len(words) > 1 and words[-1].isdigit() and not _is_name_word(words[-2]))
+        ):
             words = words[:-1]
         half = len(words) // 2
         if half and len(words) % 2 == 0 and words[:half] == words[half:]:
@@ -381,13 +416,16 @@ class HeuristicExtractor:
         if not words:
             return
         if len(words) > self.max_phrase_words:
-            words = words[-self.max_phrase_words:]  # English puts the head noun last
+            words = words[-self.max_phrase_words :]  # English puts the head noun last
             sentence_start = False
         caps = [w for w in words if _is_name_word(w)]
         if len(words) == 1:
             w = words[0]
-            if (_keep_code(w) or (sum(ch.isupper() for ch in w) >= 2 and not _is_code(w)) or
-                    (w[:1].isupper() and not sentence_start and len(w) > 2)) and w.lower() not in L.FLUFF:
+            if (
+                _keep_code(w)
+                or (sum(ch.isupper() for ch in w) >= 2 and not _is_code(w))
+                or (w[:1].isupper() and not sentence_start and len(w) > 2)
+            ) and w.lower() not in L.FLUFF:
                 yield w
             return
         if all(w.lower() in L.FLUFF or w.isdigit() for w in words):

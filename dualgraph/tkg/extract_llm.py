@@ -56,7 +56,7 @@ class ExtractionReport:
     counts: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, extractor: str, mentions: list[Mention], *, chunks: int) -> "ExtractionReport":
+    def of(cls, extractor: str, mentions: list[Mention], *, chunks: int) -> ExtractionReport:
         """A report for an extractor that cannot fail (the heuristic one)."""
         return cls(list(mentions), [], {extractor: {"chunks": chunks, "mentions": len(mentions)}})
 
@@ -64,10 +64,11 @@ class ExtractionReport:
         bucket = self.counts.setdefault(extractor, {})
         bucket[what] = bucket.get(what, 0) + n
 
-    def merged(self, other: "ExtractionReport") -> "ExtractionReport":
+    def merged(self, other: ExtractionReport) -> ExtractionReport:
         """Both reports in one (mentions and problems concatenated, counters added)."""
-        out = ExtractionReport(self.mentions + other.mentions, self.problems + other.problems,
-                               {k: dict(v) for k, v in self.counts.items()})
+        out = ExtractionReport(
+            self.mentions + other.mentions, self.problems + other.problems, {k: dict(v) for k, v in self.counts.items()}
+        )
         for name, bucket in other.counts.items():
             for what, n in bucket.items():
                 out.count(name, what, n)
@@ -143,9 +144,17 @@ class LLMExtractor:
 
     name = "llm"
 
-    def __init__(self, llm: LLM, *, prompt_path: str | Path | None = None, max_entities: int = 20,
-                 batch_size: int = 16, max_output_tokens: int = 2048, max_name_chars: int = 80,
-                 max_description_chars: int = 400) -> None:
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        prompt_path: str | Path | None = None,
+        max_entities: int = 20,
+        batch_size: int = 16,
+        max_output_tokens: int = 2048,
+        max_name_chars: int = 80,
+        max_description_chars: int = 400,
+    ) -> None:
         if max_entities < 1 or batch_size < 1:
             raise ValueError("max_entities and batch_size must be positive")
         self.llm = llm
@@ -157,35 +166,48 @@ class LLMExtractor:
         self.max_output_tokens = max_output_tokens
         self.max_name_chars = max_name_chars
         self.max_description_chars = max_description_chars
-        self.schema = entity_schema(max_entities, max_name_chars=max_name_chars,
-                                    max_description_chars=max_description_chars)
+        self.schema = entity_schema(
+            max_entities, max_name_chars=max_name_chars, max_description_chars=max_description_chars
+        )
 
     def request(self, chunk: Chunk) -> ChatRequest:
         """The chat request for one chunk."""
-        values = {"max_entities": str(self.max_entities), "products": "; ".join(chunk.products) or "(not given)",
-                  "section": chunk.section or "(none)", "chunk": chunk.text}
+        values = {
+            "max_entities": str(self.max_entities),
+            "products": "; ".join(chunk.products) or "(not given)",
+            "section": chunk.section or "(none)",
+            "chunk": chunk.text,
+        }
 
         def fill(template: str) -> str:  # one pass, so braces inside the chunk are left alone
             return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
         messages = ({"role": "system", "content": fill(self.system)},) if self.system else ()
         messages += ({"role": "user", "content": fill(self.user)},)
-        return ChatRequest(messages=messages, schema=self.schema, max_tokens=self.max_output_tokens,
-                           temperature=0.0, prompt_version=self.prompt_version, stage=STAGE)
+        return ChatRequest(
+            messages=messages,
+            schema=self.schema,
+            max_tokens=self.max_output_tokens,
+            temperature=0.0,
+            prompt_version=self.prompt_version,
+            stage=STAGE,
+        )
 
     def extract(self, chunks: Sequence[Chunk]) -> ExtractionReport:
         """Mentions of every chunk in chunk order, the failed chunks, and counters."""
         report = ExtractionReport()
         report.count(self.name, "chunks", 0)
         for start in range(0, len(chunks), self.batch_size):
-            batch = list(chunks[start:start + self.batch_size])
+            batch = list(chunks[start : start + self.batch_size])
             try:
                 results = self.llm.complete([self.request(c) for c in batch])
             except Exception as e:  # a backend should report per request; if it raises, say so per chunk
                 results = [ChatResult(text="", error=f"backend raised {type(e).__name__}: {e}")] * len(batch)
             if len(results) != len(batch):
-                missing = ChatResult(text="", error=f"backend returned {len(results)} results for {len(batch)} requests")
-                results = list(results[:len(batch)]) + [missing] * max(0, len(batch) - len(results))
+                missing = ChatResult(
+                    text="", error=f"backend returned {len(results)} results for {len(batch)} requests"
+                )
+                results = list(results[: len(batch)]) + [missing] * max(0, len(batch) - len(results))
             for chunk, result in zip(batch, results):
                 self._read(chunk, result, report)
         return report
@@ -206,14 +228,16 @@ class LLMExtractor:
             try:
                 data = _parse_text(result.text)
             except (ValueError, TypeError) as e:
-                report.problems.append(ExtractionProblem(
-                    chunk.chunk_id, f"unreadable answer ({e}): {result.text[:120]!r}", n))
+                report.problems.append(
+                    ExtractionProblem(chunk.chunk_id, f"unreadable answer ({e}): {result.text[:120]!r}", n)
+                )
                 report.count(n, "failed")
                 return
         items = data.get("entities") if isinstance(data, dict) else data
         if not isinstance(items, list):
-            report.problems.append(ExtractionProblem(
-                chunk.chunk_id, f"answer is not an entity list: {json.dumps(data)[:120]}", n))
+            report.problems.append(
+                ExtractionProblem(chunk.chunk_id, f"answer is not an entity list: {json.dumps(data)[:120]}", n)
+            )
             report.count(n, "failed")
             return
         if result.finish_reason == "length":

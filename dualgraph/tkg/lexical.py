@@ -171,5 +171,6 @@ class LexicalIndex:
             if docs != len(self._ids) or vocab != meta["vocab"]:
                 raise IndexMismatchError(
                     f"the bm25s files in {src} hold {docs} documents and {vocab} terms; {META_FILE} "
-                    f"lists {len(self._ids)} ids and {meta['vocab']} terms")
+                    f"lists {len(self._ids)} ids and {meta['vocab']} terms"
+                )
         return self

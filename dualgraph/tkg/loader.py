@@ -20,7 +20,7 @@ class TextualKG:
     lexical: object | None
 
     @classmethod
-    def open(cls, index_dir: str | Path) -> "TextualKG":
+    def open(cls, index_dir: str | Path) -> TextualKG:
         from dualgraph.stores.faiss_index import FaissIndex
         from dualgraph.tkg.lexical import LexicalIndex
         from dualgraph.tkg.merge import load_tkg
@@ -40,8 +40,9 @@ class TextualKG:
     def entity_vote(self, embedder: Embedder, **options):
         from dualgraph.tkg.retrieval import EntityVoteRetriever
 
-        return EntityVoteRetriever(embedder, self.entity_index, self.entities, None, self.chunks,
-                                   lexical=self.lexical, **options)
+        return EntityVoteRetriever(
+            embedder, self.entity_index, self.entities, None, self.chunks, lexical=self.lexical, **options
+        )
 
     def naive(self, embedder: Embedder, **options):
         from dualgraph.tkg.retrieval import NaiveVectorRetriever

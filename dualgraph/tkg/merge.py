@@ -31,20 +31,24 @@ from dualgraph.skg.names import short_hash
 from dualgraph.tkg.chunking import count_tokens
 from dualgraph.tkg.model import Chunk, Entity, Mention
 
-__all__ = ["entity_key", "fold_plural", "merge_mentions", "save_tkg", "load_tkg", "normalise_name"]
+__all__ = ["entity_key", "fold_plural", "load_tkg", "merge_mentions", "normalise_name", "save_tkg"]
 
 log = logging.getLogger(__name__)
 
 _SYMBOLS = {"+": " plus ", "&": " and ", "%": " percent ", "@": " at "}
 _ARTICLES = ("the ", "a ", "an ")
 # Words whose final s is not a plural, or whose plural folds irregularly.
-_KEEP = frozenset("""lens series species news windows ios macos tvos watchos ipados chaos kudos
+_KEEP = frozenset(
+    """lens series species news windows ios macos tvos watchos ipados chaos kudos
     ethos canvas atlas bias gas bus plus status bonus campus virus corpus focus radius chassis
     analysis axis basis thesis tennis always perhaps whereas various previous famous gorgeous
-    its this his has was does is us yes""".split())
+    its this his has was does is us yes""".split()
+)
 # Words in -os whose s is a plural; others ("Atmos", "iOS", "chaos") keep it.
-_OS_PLURALS = frozenset("""photos videos logos demos stereos radios studios ratios scenarios portfolios memos
-    tattoos zeros kilos pianos cameos duos trios combos promos infos""".split())
+_OS_PLURALS = frozenset(
+    """photos videos logos demos stereos radios studios ratios scenarios portfolios memos
+    tattoos zeros kilos pianos cameos duos trios combos promos infos""".split()
+)
 _IES_TO_IE = frozenset("movies selfies cookies calories smoothies zombies ties lies pies".split())
 _CHES_TO_CHE = frozenset("caches niches headaches aches moustaches".split())
 
@@ -61,8 +65,11 @@ def fold_plural(word: str) -> str:
         return word[:-1] if word in _IES_TO_IE else word[:-3] + "y"
     if word.endswith(("sses", "shes", "xes", "zzes")) or (word.endswith("ches") and word not in _CHES_TO_CHE):
         return word[:-2]
-    if word.endswith(("ss", "us", "is", "ics")) or not word.endswith("s") or \
-            (word.endswith("os") and word not in _OS_PLURALS):
+    if (
+        word.endswith(("ss", "us", "is", "ics"))
+        or not word.endswith("s")
+        or (word.endswith("os") and word not in _OS_PLURALS)
+    ):
         return word
     return word[:-1]
 
@@ -93,7 +100,7 @@ def entity_key(name: str) -> str:
     text = " ".join(text.split())
     for article in _ARTICLES:
         if text.startswith(article) and len(text) > len(article):
-            text = text[len(article):]
+            text = text[len(article) :]
             break
     words = re.findall(r"[^\W_]+", text)
     return "".join(fold_plural(w) for w in words)
@@ -179,8 +186,9 @@ def _truncate(text: str, max_tokens: int) -> str:
     return " ".join(words) + " …" if words else ""
 
 
-def _aggregate(name: str, descriptions: list[str], max_tokens: int,
-               summarise: Callable[[str, list[str]], str] | None) -> str:
+def _aggregate(
+    name: str, descriptions: list[str], max_tokens: int, summarise: Callable[[str, list[str]], str] | None
+) -> str:
     extract, complete = _extract(descriptions, max_tokens)
     if summarise is None or complete:  # the hook costs a model call: only when text was left out
         return extract
@@ -203,8 +211,12 @@ def _display_name(forms: Counter[str]) -> str:
     return min(forms, key=lambda f: (-forms[f], len(f), f))
 
 
-def merge_mentions(mentions: Iterable[Mention], *, max_description_tokens: int = 120,
-                   summarise: Callable[[str, list[str]], str] | None = None) -> list[Entity]:
+def merge_mentions(
+    mentions: Iterable[Mention],
+    *,
+    max_description_tokens: int = 120,
+    summarise: Callable[[str, list[str]], str] | None = None,
+) -> list[Entity]:
     """Entities of ``mentions`` merged by :func:`entity_key`, in order of first mention.
 
     ``summarise(name, descriptions)`` replaces the extractive description when the
@@ -274,24 +286,39 @@ def save_tkg(directory: str | Path, chunks: Iterable[Chunk], entities: Iterable[
     out.mkdir(parents=True, exist_ok=True)
     chunks = list(chunks)
     entities = list(entities)
-    _write_atomic(pa.table({
-        "chunk_id": pa.array([c.chunk_id for c in chunks], pa.string()),
-        "doc_id": pa.array([c.doc_id for c in chunks], pa.string()),
-        "text": pa.array([c.text for c in chunks], pa.string()),
-        "section": pa.array([c.section for c in chunks], pa.string()),
-        "ordinal": pa.array([c.ordinal for c in chunks], pa.int32()),
-        "products": pa.array([list(c.products) for c in chunks], pa.list_(pa.string())),
-    }), out / CHUNKS_FILE)
-    _write_atomic(pa.table({
-        "entity_id": pa.array([e.entity_id for e in entities], pa.string()),
-        "name": pa.array([e.name for e in entities], pa.string()),
-        "description": pa.array([e.description for e in entities], pa.string()),
-        "mention_count": pa.array([e.mention_count for e in entities], pa.int64()),
-    }), out / ENTITIES_FILE)
-    _write_atomic(pa.table({
-        "entity_id": pa.array([e.entity_id for e in entities for _ in e.chunk_ids], pa.string()),
-        "chunk_id": pa.array([c for e in entities for c in e.chunk_ids], pa.string()),
-    }), out / ENTITY_CHUNKS_FILE)
+    _write_atomic(
+        pa.table(
+            {
+                "chunk_id": pa.array([c.chunk_id for c in chunks], pa.string()),
+                "doc_id": pa.array([c.doc_id for c in chunks], pa.string()),
+                "text": pa.array([c.text for c in chunks], pa.string()),
+                "section": pa.array([c.section for c in chunks], pa.string()),
+                "ordinal": pa.array([c.ordinal for c in chunks], pa.int32()),
+                "products": pa.array([list(c.products) for c in chunks], pa.list_(pa.string())),
+            }
+        ),
+        out / CHUNKS_FILE,
+    )
+    _write_atomic(
+        pa.table(
+            {
+                "entity_id": pa.array([e.entity_id for e in entities], pa.string()),
+                "name": pa.array([e.name for e in entities], pa.string()),
+                "description": pa.array([e.description for e in entities], pa.string()),
+                "mention_count": pa.array([e.mention_count for e in entities], pa.int64()),
+            }
+        ),
+        out / ENTITIES_FILE,
+    )
+    _write_atomic(
+        pa.table(
+            {
+                "entity_id": pa.array([e.entity_id for e in entities for _ in e.chunk_ids], pa.string()),
+                "chunk_id": pa.array([c for e in entities for c in e.chunk_ids], pa.string()),
+            }
+        ),
+        out / ENTITY_CHUNKS_FILE,
+    )
     return out
 
 
@@ -301,11 +328,15 @@ def load_tkg(directory: str | Path) -> tuple[list[Chunk], list[Entity]]:
 
     d = Path(directory)
     rows = pq.read_table(d / CHUNKS_FILE).to_pylist()
-    chunks = [Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]),
-                    tuple(r["products"] or ())) for r in rows]
+    chunks = [
+        Chunk(r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]), tuple(r["products"] or ()))
+        for r in rows
+    ]
     links: dict[str, list[str]] = {}
     for r in pq.read_table(d / ENTITY_CHUNKS_FILE).to_pylist():
         links.setdefault(r["entity_id"], []).append(r["chunk_id"])
-    entities = [Entity(r["entity_id"], r["name"], r["description"], links.get(r["entity_id"], []),
-                       int(r["mention_count"])) for r in pq.read_table(d / ENTITIES_FILE).to_pylist()]
+    entities = [
+        Entity(r["entity_id"], r["name"], r["description"], links.get(r["entity_id"], []), int(r["mention_count"]))
+        for r in pq.read_table(d / ENTITIES_FILE).to_pylist()
+    ]
     return chunks, entities

@@ -75,14 +75,14 @@ def entity_text(entity: Entity) -> str:
     return f"{entity.name}: {entity.description}" if entity.description else entity.name
 
 
-def index_entities(embedder: Embedder, entities: Mapping[str, Entity], index: VectorIndex, *,
-                   batch_size: int = 512) -> None:
+def index_entities(
+    embedder: Embedder, entities: Mapping[str, Entity], index: VectorIndex, *, batch_size: int = 512
+) -> None:
     """Embed :func:`entity_text` of every entity into ``index`` (an upsert), in batches."""
     _index_texts(embedder, [(e, entity_text(x)) for e, x in entities.items()], index, batch_size, "tkg_entities")
 
 
-def index_chunks(embedder: Embedder, chunks: Mapping[str, Chunk], index: VectorIndex, *,
-                 batch_size: int = 64) -> None:
+def index_chunks(embedder: Embedder, chunks: Mapping[str, Chunk], index: VectorIndex, *, batch_size: int = 64) -> None:
     """Embed every chunk's text into ``index`` (for :class:`NaiveVectorRetriever`)."""
     _index_texts(embedder, [(c, x.text) for c, x in chunks.items()], index, batch_size, "tkg_chunks")
 
@@ -94,7 +94,7 @@ def entity_lexical_index(entities: Mapping[str, Entity]) -> LexicalIndex:
 
 def _index_texts(embedder: Embedder, items: list[tuple[str, str]], index: VectorIndex, batch: int, stage: str) -> None:
     for start in range(0, len(items), batch):
-        part = items[start:start + batch]
+        part = items[start : start + batch]
         index.add([i for i, _ in part], embedder.embed([t for _, t in part], stage=stage))
 
 
@@ -192,8 +192,14 @@ def vote(ranked_entities: Sequence[str], entity_chunks: Mapping[str, Sequence[st
 class _ChunkPacker:
     """Shared by the retrievers: chunk lookup, token counts (cached), budget packing."""
 
-    def __init__(self, chunks: Mapping[str, Chunk], *, top_chunks: int, token_budget: int,
-                 counter: Callable[[str], int] = count_tokens) -> None:
+    def __init__(
+        self,
+        chunks: Mapping[str, Chunk],
+        *,
+        top_chunks: int,
+        token_budget: int,
+        counter: Callable[[str], int] = count_tokens,
+    ) -> None:
         self.chunks, self.top_chunks, self.token_budget = chunks, top_chunks, token_budget
         self._counter, self._tokens = counter, {}
 
@@ -218,8 +224,14 @@ class _ChunkPacker:
                 used += c.tokens
         return out
 
-    def result(self, question: str, ranked: list[ScoredChunk], *, entities: list[ScoredEntity] | None = None,
-               exhaustive: bool = False) -> Retrieval:
+    def result(
+        self,
+        question: str,
+        ranked: list[ScoredChunk],
+        *,
+        entities: list[ScoredEntity] | None = None,
+        exhaustive: bool = False,
+    ) -> Retrieval:
         context = self.pack(ranked, limit=None if exhaustive else self.top_chunks)
         source = ranked if exhaustive else context
         products = list(dict.fromkeys(p for c in source for p in c.chunk.products))
@@ -241,11 +253,23 @@ class EntityVoteRetriever:
     IPX8, so the exact name is the sharper signal for catalog tokens.
     """
 
-    def __init__(self, embedder: Embedder, entity_index: VectorIndex, entities: Mapping[str, Entity],
-                 entity_chunks: Mapping[str, Sequence[str]] | None, chunks: Mapping[str, Chunk], *,
-                 top_entities: int = 20, top_chunks: int = 8, token_budget: int = 2000,
-                 lexical: LexicalIndex | None = None, hybrid_weight: float = 0.5, rrf_k: int = 60,
-                 exhaustive_threshold: float = 0.45, exhaustive_names: bool = True) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        entity_index: VectorIndex,
+        entities: Mapping[str, Entity],
+        entity_chunks: Mapping[str, Sequence[str]] | None,
+        chunks: Mapping[str, Chunk],
+        *,
+        top_entities: int = 20,
+        top_chunks: int = 8,
+        token_budget: int = 2000,
+        lexical: LexicalIndex | None = None,
+        hybrid_weight: float = 0.5,
+        rrf_k: int = 60,
+        exhaustive_threshold: float = 0.45,
+        exhaustive_names: bool = True,
+    ) -> None:
         if not 0.0 <= hybrid_weight <= 1.0:
             raise ValueError("hybrid_weight must be in [0, 1]")
         self.embedder, self.entity_index, self.entities, self.lexical = embedder, entity_index, entities, lexical
@@ -265,8 +289,9 @@ class EntityVoteRetriever:
                     self._by_name_token.setdefault(min(tokens), []).append(e)
         self._missing: set[str] = set()
 
-    def retrieve(self, questions: list[str], *, exhaustive: bool = False,
-                 threshold: float | None = None) -> list[Retrieval]:
+    def retrieve(
+        self, questions: list[str], *, exhaustive: bool = False, threshold: float | None = None
+    ) -> list[Retrieval]:
         """One :class:`Retrieval` per question, in order (questions are embedded in one batch)."""
         if not questions:
             return []
@@ -284,7 +309,7 @@ class EntityVoteRetriever:
         for i, question in enumerate(questions):
             matched = self._rank(dense[i], lex[i] if lex is not None else None)
             if not exhaustive:
-                matched = matched[:self.top_entities]
+                matched = matched[: self.top_entities]
             ranked = self.packer.scored(vote([e.entity_id for e in matched], self.entity_chunks))
             out.append(self.packer.result(question, ranked, entities=matched, exhaustive=exhaustive))
         return out
@@ -301,23 +326,35 @@ class EntityVoteRetriever:
             return [ScoredEntity(e, self.entities[e].name, s, dense=s) for e, s in dense]
         lex = self._known(lex)
         cos, other = dict(dense), dict(lex)
-        return [ScoredEntity(e, self.entities[e].name, s, dense=cos.get(e), lexical=other.get(e))
-                for e, s in fuse(dense, lex, weight=self.hybrid_weight, k=self.rrf_k)]
+        return [
+            ScoredEntity(e, self.entities[e].name, s, dense=cos.get(e), lexical=other.get(e))
+            for e, s in fuse(dense, lex, weight=self.hybrid_weight, k=self.rrf_k)
+        ]
 
     def _known(self, hits: list[Hit]) -> list[Hit]:
         unknown = {e for e, _ in hits if e not in self.entities} - self._missing
         if unknown:
             self._missing |= unknown
-            log.warning("%d indexed entity ids are not in the entity table (skipped), e.g. %s",
-                        len(unknown), sorted(unknown)[:3])
+            log.warning(
+                "%d indexed entity ids are not in the entity table (skipped), e.g. %s",
+                len(unknown),
+                sorted(unknown)[:3],
+            )
         return [h for h in hits if h[0] in self.entities]
 
 
 class NaiveVectorRetriever:
     """The plain vector-RAG baseline: nearest chunk embeddings, identical texts once."""
 
-    def __init__(self, embedder: Embedder, chunk_index: VectorIndex, chunks: Mapping[str, Chunk], *,
-                 top_chunks: int = 8, token_budget: int = 2000) -> None:
+    def __init__(
+        self,
+        embedder: Embedder,
+        chunk_index: VectorIndex,
+        chunks: Mapping[str, Chunk],
+        *,
+        top_chunks: int = 8,
+        token_budget: int = 2000,
+    ) -> None:
         self.embedder, self.chunk_index = embedder, chunk_index
         self.packer = _ChunkPacker(chunks, top_chunks=top_chunks, token_budget=token_budget)
 
@@ -327,15 +364,17 @@ class NaiveVectorRetriever:
         vectors = self.embedder.embed(list(questions), stage="tkg_retrieval")
         # Deeper than top_chunks so budget skips and duplicate texts still leave enough.
         hits = self.chunk_index.search(vectors, k=4 * self.packer.top_chunks)
-        return [self.packer.result(q, _unique_texts(self.packer.scored(h)))
-                for q, h in zip(questions, hits, strict=True)]
+        return [
+            self.packer.result(q, _unique_texts(self.packer.scored(h))) for q, h in zip(questions, hits, strict=True)
+        ]
 
 
 class BM25Retriever:
     """The lexical baseline: BM25 over chunk texts."""
 
-    def __init__(self, lexical: LexicalIndex, chunks: Mapping[str, Chunk], *,
-                 top_chunks: int = 8, token_budget: int = 2000) -> None:
+    def __init__(
+        self, lexical: LexicalIndex, chunks: Mapping[str, Chunk], *, top_chunks: int = 8, token_budget: int = 2000
+    ) -> None:
         self.lexical = lexical
         self.packer = _ChunkPacker(chunks, top_chunks=top_chunks, token_budget=token_budget)
 
@@ -351,8 +390,9 @@ class BM25Retriever:
 
     def retrieve(self, questions: list[str]) -> list[Retrieval]:
         hits = self.lexical.search(list(questions), k=4 * self.packer.top_chunks)
-        return [self.packer.result(q, _unique_texts(self.packer.scored(h)))
-                for q, h in zip(questions, hits, strict=True)]
+        return [
+            self.packer.result(q, _unique_texts(self.packer.scored(h))) for q, h in zip(questions, hits, strict=True)
+        ]
 
 
 def _unique_texts(ranked: list[ScoredChunk]) -> list[ScoredChunk]:

@@ -30,8 +30,14 @@ def _fill(template: str, values: dict[str, str]) -> str:
     return out
 
 
-def merge_with_summaries(mentions: Iterable[Mention], llm: LLM, *, max_description_tokens: int = 120,
-                         prompt_path: str | Path = DEFAULT_PROMPT, max_statements: int = 30) -> list[Entity]:
+def merge_with_summaries(
+    mentions: Iterable[Mention],
+    llm: LLM,
+    *,
+    max_description_tokens: int = 120,
+    prompt_path: str | Path = DEFAULT_PROMPT,
+    max_statements: int = 30,
+) -> list[Entity]:
     """:func:`~dualgraph.tkg.merge.merge_mentions`, with an LLM summary where the extract left text out.
 
     >>> from dualgraph.models.base import ChatResult
@@ -60,12 +66,22 @@ def merge_with_summaries(mentions: Iterable[Mention], llm: LLM, *, max_descripti
         ChatRequest(
             messages=(
                 {"role": "system", "content": system},
-                {"role": "user", "content": _fill(user, {
-                    "name": name, "max_words": max_words,
-                    "descriptions": "\n".join(f"- {d}" for d in descs[:max_statements]),
-                })},
+                {
+                    "role": "user",
+                    "content": _fill(
+                        user,
+                        {
+                            "name": name,
+                            "max_words": max_words,
+                            "descriptions": "\n".join(f"- {d}" for d in descs[:max_statements]),
+                        },
+                    ),
+                },
             ),
-            schema=_SCHEMA, max_tokens=max_description_tokens * 2 + 32, prompt_version=path.stem, stage="tkg.summarise",
+            schema=_SCHEMA,
+            max_tokens=max_description_tokens * 2 + 32,
+            prompt_version=path.stem,
+            stage="tkg.summarise",
         )
         for name, descs in wanted
     ]

@@ -70,9 +70,7 @@ ALIGNABLE = (O.PRODUCT, O.PRODUCT_RANGE, O.CATEGORY, O.ENTRY, O.FEATURE)
 def skg_name_index(store) -> dict[str, list[str]]:
     """:func:`name_key` of every alignable SKG node's name -> the nodes' IRIs."""
     types = " ".join(f"<{t}>" for t in ALIGNABLE)
-    res = store.select(
-        f"SELECT DISTINCT ?x ?n WHERE {{ VALUES ?t {{ {types} }} ?x a ?t ; skg:hasName ?n }}"
-    )
+    res = store.select(f"SELECT DISTINCT ?x ?n WHERE {{ VALUES ?t {{ {types} }} ?x a ?t ; skg:hasName ?n }}")
     out: dict[str, list[str]] = {}
     for b in res["results"]["bindings"]:
         out.setdefault(name_key(b["n"]["value"]), []).append(b["x"]["value"])

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import as_int, catalog_index, models_where, source_rows  # noqa: E402
+from answer_support import as_int, catalog_index, models_where, source_rows
 
-from dualgraph.answer.record import AnswerRecord  # noqa: E402
+from dualgraph.answer.record import AnswerRecord
 
 EXE = Path(sys.executable).parent / "dualgraph"
 CONTRACT = ["id", "question", "answer", "answer_list", "value", "strategy"]
@@ -27,7 +27,9 @@ def run(*args, check: bool = True) -> subprocess.CompletedProcess:
     assert EXE.exists(), "the dualgraph console script is not installed (pip install -e .)"
     res = subprocess.run([str(EXE), *map(str, args)], capture_output=True, text=True, timeout=300)
     if check and res.returncode != 0:
-        raise AssertionError(f"dualgraph {args[0]} failed ({res.returncode}):\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}")
+        raise AssertionError(
+            f"dualgraph {args[0]} failed ({res.returncode}):\n{res.stdout[-2000:]}\n{res.stderr[-3000:]}"
+        )
     return res
 
 
@@ -50,26 +52,55 @@ def gold_questions() -> dict[str, dict]:
 
     def listq(q, names, category):
         names = sorted(names)
-        return {"question": q, "category": category, "gt_retrieval_method": "sparql", "is_list": True,
-                "objectivity": True, "gt_answer": "; ".join(names) or "None.", "gt_answer_list": names, "gt_value": None}
+        return {
+            "question": q,
+            "category": category,
+            "gt_retrieval_method": "sparql",
+            "is_list": True,
+            "objectivity": True,
+            "gt_answer": "; ".join(names) or "None.",
+            "gt_answer_list": names,
+            "gt_value": None,
+        }
 
     def valueq(q, value, category):
-        return {"question": q, "category": category, "gt_retrieval_method": "sparql", "is_list": False,
-                "objectivity": True, "gt_answer": str(value), "gt_answer_list": None, "gt_value": value}
+        return {
+            "question": q,
+            "category": category,
+            "gt_retrieval_method": "sparql",
+            "is_list": False,
+            "objectivity": True,
+            "gt_answer": str(value),
+            "gt_answer_list": None,
+            "gt_value": value,
+        }
 
     return {
-        "0": listq("Which phones have a 7000 mAh battery?", models_where(lambda r: as_int(r["battery_mah"]) == 7000),
-                   "Inverse Queries"),
-        "1": valueq("How many phones cost under 15000 INR?", len(models_where(lambda r: price(r) < 15000)),
-                    "Aggregation Queries"),
+        "0": listq(
+            "Which phones have a 7000 mAh battery?",
+            models_where(lambda r: as_int(r["battery_mah"]) == 7000),
+            "Inverse Queries",
+        ),
+        "1": valueq(
+            "How many phones cost under 15000 INR?",
+            len(models_where(lambda r: price(r) < 15000)),
+            "Aggregation Queries",
+        ),
         "2": valueq("What is the cheapest phone with 5G?", name, "Superlative Queries"),
         "3": valueq("What is the lowest price of a phone with 5G?", low, "Superlative Queries"),
-        "4": listq("Which phones have at least 12 GB RAM and cost under 20000 INR?",
-                   models_where(lambda r: int(r["ram_gb"]) >= 12 and price(r) < 20000), "Multi-Condition Queries"),
-        "5": listq("Which phones have a battery of at least 9000 mAh?",
-                   models_where(lambda r: (as_int(r["battery_mah"]) or 0) >= 9000), "Inverse Queries"),
-        "6": valueq("Does the Kappa A21 have 5G?", "yes" if kappa_a21["has_5g"] == "True" else "no",
-                    "Group Comparison Queries"),
+        "4": listq(
+            "Which phones have at least 12 GB RAM and cost under 20000 INR?",
+            models_where(lambda r: int(r["ram_gb"]) >= 12 and price(r) < 20000),
+            "Multi-Condition Queries",
+        ),
+        "5": listq(
+            "Which phones have a battery of at least 9000 mAh?",
+            models_where(lambda r: (as_int(r["battery_mah"]) or 0) >= 9000),
+            "Inverse Queries",
+        ),
+        "6": valueq(
+            "Does the Kappa A21 have 5G?", "yes" if kappa_a21["has_5g"] == "True" else "no", "Group Comparison Queries"
+        ),
     }
 
 
@@ -86,8 +117,20 @@ def bulk(index, tmp_path_factory):
     gold = gold_questions()
     questions.write_text(json.dumps(gold, indent=1), encoding="utf-8")
     out = work / "answers.jsonl"
-    res = run("ask", "--index", index, "--questions", questions, "--out", out, "--runner", "inline",
-              "--no-progress", "--batch-size", "3")
+    res = run(
+        "ask",
+        "--index",
+        index,
+        "--questions",
+        questions,
+        "--out",
+        out,
+        "--runner",
+        "inline",
+        "--no-progress",
+        "--batch-size",
+        "3",
+    )
     return questions, out, json.loads(res.stdout), gold
 
 
@@ -141,8 +184,21 @@ def test_second_bulk_run_resumes_and_skips_everything(bulk, index):
 
 def test_bulk_run_of_another_strategy_into_the_same_file_is_refused(bulk, index):
     questions, out, _, _ = bulk
-    res = run("ask", "--index", index, "--questions", questions, "--out", out, "--runner", "inline",
-              "--no-progress", "--strategy", "tkg", check=False)
+    res = run(
+        "ask",
+        "--index",
+        index,
+        "--questions",
+        questions,
+        "--out",
+        out,
+        "--runner",
+        "inline",
+        "--no-progress",
+        "--strategy",
+        "tkg",
+        check=False,
+    )
     assert res.returncode == 2 and "holds answers of strategy 'skg+tkg_fb'" in res.stderr
 
 

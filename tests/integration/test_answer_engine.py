@@ -21,15 +21,15 @@ import pytest
 from pydantic import ValidationError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import all_models, as_int, catalog_index, models_where, shared_engine, source_rows  # noqa: E402
+from answer_support import all_models, as_int, catalog_index, models_where, shared_engine, source_rows
 
-from dualgraph.answer.agentic import Planner  # noqa: E402
-from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine  # noqa: E402
-from dualgraph.answer.record import AnswerRecord  # noqa: E402
-from dualgraph.answer.router import ExampleRouter  # noqa: E402
-from dualgraph.answer.sources import SymbolicSource, TextualSource  # noqa: E402
-from dualgraph.answer.strategies import STRATEGIES, Toolkit, run_strategy  # noqa: E402
-from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer  # noqa: E402
+from dualgraph.answer.agentic import Planner
+from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine
+from dualgraph.answer.record import AnswerRecord
+from dualgraph.answer.router import ExampleRouter
+from dualgraph.answer.sources import SymbolicSource, TextualSource
+from dualgraph.answer.strategies import STRATEGIES, Toolkit, run_strategy
+from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
 
 
 @pytest.fixture(scope="module")
@@ -53,8 +53,15 @@ GOLD_LIST = models_where(lambda r: battery(r) == 7000)
 MAX_BATTERY = max(b for r in source_rows() if (b := battery(r)) is not None)
 GOLD_WINNERS = models_where(lambda r: battery(r) == MAX_BATTERY)
 
-ROUTES = {"tkg": ["tkg"], "skg": ["skg"], "concat": ["skg", "tkg"], "skg+tkg_fb": ["skg"], "router": ["skg"],
-          "router+tkg_fb": ["skg"], "agentic": ["skg"]}
+ROUTES = {
+    "tkg": ["tkg"],
+    "skg": ["skg"],
+    "concat": ["skg", "tkg"],
+    "skg+tkg_fb": ["skg"],
+    "router": ["skg"],
+    "router+tkg_fb": ["skg"],
+    "agentic": ["skg"],
+}
 
 
 def valid(record: AnswerRecord) -> AnswerRecord:
@@ -68,6 +75,7 @@ def test_gold_answers_are_not_trivial():
 
 
 # -- 1. every strategy on a list, a count and a superlative ---------------------------------
+
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_each_strategy_answers_list_count_and_superlative(engine, strategy):
@@ -106,7 +114,10 @@ def test_each_strategy_answers_list_count_and_superlative(engine, strategy):
 def test_strategy_traces_say_what_was_decided(engine):
     q = [("0", LIST_Q)]
     assert any("anchored on '7000 mah'" in t for t in engine.answer_batch(q, strategy="tkg")[0].evidence.trace)
-    assert "symbolic answer kept; the text is added as context" in engine.answer_batch(q, strategy="concat")[0].evidence.trace
+    assert (
+        "symbolic answer kept; the text is added as context"
+        in engine.answer_batch(q, strategy="concat")[0].evidence.trace
+    )
     assert any(t.startswith("router → skg") for t in engine.answer_batch(q, strategy="router")[0].evidence.trace)
     trace = engine.answer_batch(q, strategy="agentic")[0].evidence.trace
     assert "step 1: answer from the specs" in trace and any(t.startswith("step 2: check passed") for t in trace)
@@ -118,8 +129,10 @@ def test_strategy_traces_say_what_was_decided(engine):
 
 LOW_CONF_Q = "Which phones have a titanium frame?"  # no spec says anything about the frame
 FAILING_Q = "Is the Foobar Z99 cheaper than the Nova S14?"  # no such product
-EMPTY_QS = ["Which phones have a battery of at least 9000 mAh?",
-            "Which phones have a 7000 mAh battery and cost more than 50000 INR?"]
+EMPTY_QS = [
+    "Which phones have a battery of at least 9000 mAh?",
+    "Which phones have a 7000 mAh battery and cost more than 50000 INR?",
+]
 
 
 def test_fallback_on_a_low_confidence_grounding(engine):
@@ -139,7 +152,9 @@ def test_fallback_does_not_trust_text_that_only_matches_a_measurement(engine):
     # no page mentions a ceramic back; the text can only find "16 GB" on pages, which is one value
     # of a bound the specs own, so the specs' (empty, doubtful) answer stands and says why
     assert not models_where(lambda r: "ceramic" in " ".join(r.values()).lower())
-    r = valid(engine.answer_batch([("0", "Which phones with a ceramic back have 16 GB RAM?")], strategy="skg+tkg_fb")[0])
+    r = valid(
+        engine.answer_batch([("0", "Which phones with a ceramic back have 16 GB RAM?")], strategy="skg+tkg_fb")[0]
+    )
     assert r.route == ["skg", "tkg"] and r.evidence.confidence < 0.6
     assert any("measurement" in t for t in r.evidence.trace), r.evidence.trace
     assert r.answer_list == [] and r.error is None
@@ -148,8 +163,9 @@ def test_fallback_does_not_trust_text_that_only_matches_a_measurement(engine):
 def test_fallback_on_failure(engine):
     r = valid(engine.answer_batch([("0", FAILING_Q)], strategy="skg+tkg_fb")[0])
     assert r.route == ["skg", "tkg"]
-    assert any(t.startswith("fallback to text: failed: could not find the product(s): 'Foobar Z99'")
-               for t in r.evidence.trace)
+    assert any(
+        t.startswith("fallback to text: failed: could not find the product(s): 'Foobar Z99'") for t in r.evidence.trace
+    )
     assert r.evidence.sparql is None and r.evidence.chunk_ids
     assert r.error is None  # the text answered
 
@@ -221,6 +237,7 @@ class CrashingRetriever:
 
 def faulty_factory(engine: QAEngine, *, compiler: bool = False, retriever: bool = False):
     """An engine factory for bulk answering: the shared engine's parts with one part made to crash."""
+
     def factory() -> QAEngine:
         kit = engine.kit
         symbolic = SymbolicSource(CrashingCompiler(kit.symbolic.compiler)) if compiler else kit.symbolic
@@ -229,6 +246,7 @@ def faulty_factory(engine: QAEngine, *, compiler: bool = False, retriever: bool 
             textual = TextualSource(kit.textual.retriever)
             textual.retriever = CrashingRetriever(kit.textual.retriever)
         return QAEngine(Toolkit(symbolic, textual, kit.router, Planner()), config=engine.config)
+
     return factory
 
 
@@ -240,8 +258,10 @@ def bulk_questions() -> dict[str, tuple[str, object]]:
         "q2": (f"{MARKER} which phones have 5G?", None),
         "q3": ("Which phones have 5G?", models_where(lambda r: r["has_5g"] == "True")),
         "q4": ("How many phones cost under 15000 INR?", len(models_where(lambda r: price(r) < 15000))),
-        "q5": ("Which phones have at least 12 GB RAM and cost under 20000 INR?",
-               models_where(lambda r: int(r["ram_gb"]) >= 12 and price(r) < 20000)),
+        "q5": (
+            "Which phones have at least 12 GB RAM and cost under 20000 INR?",
+            models_where(lambda r: int(r["ram_gb"]) >= 12 and price(r) < 20000),
+        ),
         "q6": ("Which phones have a 90 Hz refresh rate?", models_where(lambda r: r["refresh_rate_hz"] == "90")),
     }
 
@@ -258,13 +278,20 @@ def read_records(path: Path) -> list[AnswerRecord]:
 def test_a_crashing_compiler_gives_one_error_record_and_the_run_goes_on(engine, tmp_path):
     qs = bulk_questions()
     out = tmp_path / "answers.jsonl"
-    report = bulk_answer(write_questions(tmp_path / "q.json", qs), out, engine_factory=faulty_factory(engine, compiler=True),
-                         strategy="skg+tkg_fb", config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False))
+    report = bulk_answer(
+        write_questions(tmp_path / "q.json", qs),
+        out,
+        engine_factory=faulty_factory(engine, compiler=True),
+        strategy="skg+tkg_fb",
+        config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False),
+    )
     assert (report.total, report.answered, report.errors) == (6, 5, 1)
     records = read_records(out)
     assert [r.id for r in records] == list(qs)
     bad = records[1]
-    assert bad.error == "RuntimeError: compiler crashed on purpose" and bad.answer == "" and bad.strategy == "skg+tkg_fb"
+    assert (
+        bad.error == "RuntimeError: compiler crashed on purpose" and bad.answer == "" and bad.strategy == "skg+tkg_fb"
+    )
     for r in records[:1] + records[2:]:
         gold = qs[r.id][1]
         assert r.error is None and r.route == ["skg"]
@@ -277,8 +304,13 @@ def test_a_crashing_compiler_gives_one_error_record_and_the_run_goes_on(engine, 
 def test_a_crashing_retriever_gives_error_records_and_the_run_goes_on(engine, tmp_path):
     qs = bulk_questions()
     out = tmp_path / "answers.jsonl"
-    report = bulk_answer(write_questions(tmp_path / "q.json", qs), out, engine_factory=faulty_factory(engine, retriever=True),
-                         strategy="tkg", config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False))
+    report = bulk_answer(
+        write_questions(tmp_path / "q.json", qs),
+        out,
+        engine_factory=faulty_factory(engine, retriever=True),
+        strategy="tkg",
+        config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False),
+    )
     assert report.total == 6 and report.answered + report.errors == 6
     records = read_records(out)
     assert [r.id for r in records] == list(qs)
@@ -291,8 +323,13 @@ def test_a_crashing_retriever_gives_error_records_and_the_run_goes_on(engine, tm
 def test_a_crashing_retriever_fails_only_the_question_that_crashed_it(engine, tmp_path):
     qs = bulk_questions()
     out = tmp_path / "answers.jsonl"
-    bulk_answer(write_questions(tmp_path / "q.json", qs), out, engine_factory=faulty_factory(engine, retriever=True),
-                strategy="tkg", config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False))
+    bulk_answer(
+        write_questions(tmp_path / "q.json", qs),
+        out,
+        engine_factory=faulty_factory(engine, retriever=True),
+        strategy="tkg",
+        config=BulkAnswerConfig(runner="inline", batch_size=3, progress=False),
+    )
     assert [r.id for r in read_records(out) if r.error] == ["q2"]
 
 
@@ -307,15 +344,25 @@ def test_a_crashing_retriever_does_not_touch_confident_symbolic_answers(engine):
 
 # -- 4. the router --------------------------------------------------------------------------
 
-SPEC_QS = ["How many phones cost under 15000 INR?", "Which phones have at least 8 GB RAM and cost under 20000 INR?",
-           "What is the cheapest phone with 5G?", LIST_Q, COUNT_Q, SUPER_Q]
+SPEC_QS = [
+    "How many phones cost under 15000 INR?",
+    "Which phones have at least 8 GB RAM and cost under 20000 INR?",
+    "What is the cheapest phone with 5G?",
+    LIST_Q,
+    COUNT_Q,
+    SUPER_Q,
+]
 TEXT_QS = ["What do the product pages say about the design?", "What comes in the box?"]
 
 
 def snapshot(router: ExampleRouter) -> dict:
     state = {k: v for k, v in vars(router).items() if k not in ("embedder", "probe")}
-    return {"keys": sorted(vars(router)), "embedder": id(router.embedder), "probe": id(router.probe),
-            **{k: (v.copy() if isinstance(v, np.ndarray) else copy.deepcopy(v)) for k, v in state.items()}}
+    return {
+        "keys": sorted(vars(router)),
+        "embedder": id(router.embedder),
+        "probe": id(router.probe),
+        **{k: (v.copy() if isinstance(v, np.ndarray) else copy.deepcopy(v)) for k, v in state.items()},
+    }
 
 
 def same(a: dict, b: dict) -> bool:
@@ -356,8 +403,9 @@ def test_router_strategy_answers_each_question_from_the_chosen_side(engine):
     assert any(t.startswith("router → tkg") for t in text.evidence.trace)
 
 
-@pytest.mark.parametrize("question", ["What is special about the design of these phones?",
-                                      "What accessories work with these phones?"])
+@pytest.mark.parametrize(
+    "question", ["What is special about the design of these phones?", "What accessories work with these phones?"]
+)
 def test_mentioning_the_catalogs_only_category_does_not_push_open_questions_to_skg(engine, question):
     router = engine.kit.router
     examples_only = ExampleRouter(router.embedder).route([question])[0]
@@ -368,6 +416,7 @@ def test_mentioning_the_catalogs_only_category_does_not_push_open_questions_to_s
 
 
 # -- 7. the deterministic agentic plan -----------------------------------------------------
+
 
 class CountingSource:
     """The real textual source; records which questions reach it."""
@@ -413,6 +462,7 @@ def test_planner_with_too_few_steps_stops_after_the_check(engine):
 
 
 # -- the engine itself ----------------------------------------------------------------------
+
 
 def test_engine_refuses_a_bad_strategy_and_a_non_index(index, tmp_path, engine):
     with pytest.raises(ValueError, match="unknown strategy 'fastest'"):

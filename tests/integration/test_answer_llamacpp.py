@@ -34,8 +34,13 @@ MAX_STEPS = 2
 
 
 def test_llm_strategies_give_valid_records_with_tokens(llamacpp, tmp_path_factory):
-    config = AskConfig(llm=LLMConfig(base_url=llamacpp.base_url, model=MODEL_NAME, max_retries=1, timeout_s=120),
-                       llm_candidates=1, max_steps=MAX_STEPS, max_agent_tokens=3000, llm_writer=False)
+    config = AskConfig(
+        llm=LLMConfig(base_url=llamacpp.base_url, model=MODEL_NAME, max_retries=1, timeout_s=120),
+        llm_candidates=1,
+        max_steps=MAX_STEPS,
+        max_agent_tokens=3000,
+        llm_writer=False,
+    )
     with QAEngine.open(catalog_index(tmp_path_factory), config) as engine:
         assert engine.writer is None and engine.kit.symbolic.generator is not None
         for strategy in ("skg", "router", "agentic"):

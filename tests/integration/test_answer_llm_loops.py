@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import ScriptedLLM, as_int, models_where, reply, shared_engine  # noqa: E402
+from answer_support import ScriptedLLM, as_int, models_where, reply, shared_engine
 
-from dualgraph.answer.agent_llm import ACTION_SCHEMA, AGENT_PROMPT_VERSION, LLMAgent  # noqa: E402
-from dualgraph.answer.agentic import Planner  # noqa: E402
-from dualgraph.answer.engine import AskConfig, QAEngine  # noqa: E402
-from dualgraph.answer.record import AnswerRecord  # noqa: E402
-from dualgraph.answer.router import ExampleRouter, LLMRouter  # noqa: E402
-from dualgraph.answer.strategies import Toolkit  # noqa: E402
-from dualgraph.answer.writer import LLMWriter  # noqa: E402
+from dualgraph.answer.agent_llm import ACTION_SCHEMA, AGENT_PROMPT_VERSION, LLMAgent
+from dualgraph.answer.agentic import Planner
+from dualgraph.answer.engine import AskConfig, QAEngine
+from dualgraph.answer.record import AnswerRecord
+from dualgraph.answer.router import ExampleRouter, LLMRouter
+from dualgraph.answer.strategies import Toolkit
+from dualgraph.answer.writer import LLMWriter
 
 LIST_Q = "Which phones have a 7000 mAh battery?"
 COUNT_Q = "How many phones cost under 15000 INR?"
@@ -57,8 +57,11 @@ def valid(record: AnswerRecord) -> AnswerRecord:
 
 # -- 8. the LLM agent -----------------------------------------------------------------------
 
+
 def test_agent_stops_at_max_steps_and_the_plan_answers(engine):
-    llm = ScriptedLLM(lambda req, call, i: reply({"action": "skg", "input": question_of(req)}, prompt=100, completion=10))
+    llm = ScriptedLLM(
+        lambda req, call, i: reply({"action": "skg", "input": question_of(req)}, prompt=100, completion=10)
+    )
     r = valid(agent_engine(engine, llm, max_steps=3).answer(LIST_Q, strategy="agentic"))
     assert len(llm.calls) == 3 and all(len(c) == 1 for c in llm.calls)
     trace = r.evidence.trace
@@ -88,8 +91,9 @@ def test_agent_survives_invalid_json_and_answers(engine):
             return reply(error="invalid JSON: Expecting value (column 1)", text="{oops", prompt=20, completion=5)
         if call == 2:
             return reply({"action": "skg", "input": LIST_Q}, prompt=30, completion=6)
-        return reply({"action": "answer", "answer": "Three phones.", "answer_list": GOLD, "value": None},
-                     prompt=40, completion=7)
+        return reply(
+            {"action": "answer", "answer": "Three phones.", "answer_list": GOLD, "value": None}, prompt=40, completion=7
+        )
 
     llm = ScriptedLLM(respond)
     r = valid(agent_engine(engine, llm, max_steps=4).answer(LIST_Q, strategy="agentic"))
@@ -140,10 +144,18 @@ def test_questions_are_stepped_together_and_finish_independently(engine):
     def respond(req, call, i):
         q = question_of(req)
         if q == LIST_Q:
-            return reply({"action": "skg", "input": q} if call == 1 else
-                         {"action": "answer", "answer": "Three.", "answer_list": GOLD}, prompt=5, completion=1)
-        script = [{"action": "tkg", "input": "price"}, {"action": "skg", "input": q},
-                  {"action": "answer", "answer": f"{GOLD_COUNT} phones.", "answer_list": [], "value": GOLD_COUNT}]
+            return reply(
+                {"action": "skg", "input": q}
+                if call == 1
+                else {"action": "answer", "answer": "Three.", "answer_list": GOLD},
+                prompt=5,
+                completion=1,
+            )
+        script = [
+            {"action": "tkg", "input": "price"},
+            {"action": "skg", "input": q},
+            {"action": "answer", "answer": f"{GOLD_COUNT} phones.", "answer_list": [], "value": GOLD_COUNT},
+        ]
         return reply(script[call - 1], prompt=7, completion=2)
 
     llm = ScriptedLLM(respond)
@@ -163,6 +175,7 @@ def test_observations_are_cut_to_max_observation_chars(engine):
 
 # -- 4. the LLM router falls back to the example router -------------------------------------
 
+
 @pytest.mark.parametrize("bad", ["label", "error", "raises"])
 def test_llm_router_falls_back_on_bad_output(engine, bad):
     example = engine.kit.router
@@ -171,7 +184,9 @@ def test_llm_router_falls_back_on_bad_output(engine, bad):
     elif bad == "label":
         llm = ScriptedLLM(lambda req, call, i: reply({"method": "sparql"}, prompt=40, completion=3))
     else:
-        llm = ScriptedLLM(lambda req, call, i: reply(error="answer does not follow the schema", prompt=40, completion=3))
+        llm = ScriptedLLM(
+            lambda req, call, i: reply(error="answer does not follow the schema", prompt=40, completion=3)
+        )
     questions = [COUNT_Q, OPEN_Q]
     decisions = LLMRouter(llm, example).route(questions)
     want = example.route(questions)
@@ -181,8 +196,11 @@ def test_llm_router_falls_back_on_bad_output(engine, bad):
         assert d.why[0].startswith("llm router failed (")
         assert d.why[1:] == want[decisions.index(d)].why
         assert (d.prompt_tokens, d.completion_tokens) == ((0, 0) if bad == "raises" else (40, 3))
-    detail = {"label": "unexpected router output '{\"method\": \"sparql\"}'",
-              "error": "answer does not follow the schema", "raises": "TimeoutError: read timed out"}[bad]
+    detail = {
+        "label": 'unexpected router output \'{"method": "sparql"}\'',
+        "error": "answer does not follow the schema",
+        "raises": "TimeoutError: read timed out",
+    }[bad]
     assert decisions[0].why[0] == f"llm router failed ({detail}); example router used"
 
 
@@ -213,6 +231,7 @@ def test_llm_router_does_not_change_the_example_router(engine):
 
 # -- the LLM writer through the engine ------------------------------------------------------
 
+
 def writer_engine(engine: QAEngine, llm: ScriptedLLM, strategy: str) -> QAEngine:
     return QAEngine(engine.kit, config=AskConfig(strategy=strategy), writer=LLMWriter(llm))
 
@@ -220,8 +239,9 @@ def writer_engine(engine: QAEngine, llm: ScriptedLLM, strategy: str) -> QAEngine
 def test_writer_picks_only_products_the_text_named(engine):
     def respond(req, call, i):
         allowed = req.schema["properties"]["answer_list"]["items"]["enum"]
-        return reply({"answer": "Written by the model.", "answer_list": [allowed[0], FAKE, allowed[0]]},
-                     prompt=60, completion=9)
+        return reply(
+            {"answer": "Written by the model.", "answer_list": [allowed[0], FAKE, allowed[0]]}, prompt=60, completion=9
+        )
 
     llm = ScriptedLLM(respond)
     r = valid(writer_engine(engine, llm, "tkg").answer(LIST_Q, strategy="tkg"))
@@ -244,11 +264,17 @@ def test_writer_does_not_rewrite_the_agents_own_answer(engine):
     def respond(req, call, i):
         if req.stage == "answer":
             raise AssertionError("the writer must not be asked for an agent's answer")
-        return reply({"action": "skg", "input": LIST_Q} if call == 1 else
-                     {"action": "answer", "answer": "Agent text.", "answer_list": GOLD})
+        return reply(
+            {"action": "skg", "input": LIST_Q}
+            if call == 1
+            else {"action": "answer", "answer": "Agent text.", "answer_list": GOLD}
+        )
 
     llm = ScriptedLLM(respond)
     kit = engine.kit
-    e = QAEngine(Toolkit(kit.symbolic, kit.textual, kit.router, LLMAgent(llm, fallback=Planner())),
-                 config=AskConfig(strategy="agentic"), writer=LLMWriter(llm))
+    e = QAEngine(
+        Toolkit(kit.symbolic, kit.textual, kit.router, LLMAgent(llm, fallback=Planner())),
+        config=AskConfig(strategy="agentic"),
+        writer=LLMWriter(llm),
+    )
     assert e.answer(LIST_Q, strategy="agentic").answer == "Agent text."

@@ -23,13 +23,25 @@ def _index(tmp_path, pages) -> OxigraphStore:
 
 
 def _picker_page(range_name, options):
-    return [Variant(f"{range_name} {o}", range_name, ("tablets",),
-                    (("Display:Size", "11 inch"), ("Variant features:Storage", o))) for o in options]
+    return [
+        Variant(
+            f"{range_name} {o}",
+            range_name,
+            ("tablets",),
+            (("Display:Size", "11 inch"), ("Variant features:Storage", o)),
+        )
+        for o in options
+    ]
 
 
 def test_option_picker_catalog_answers_with_ranges(tmp_path):
-    store = _index(tmp_path, [("t1", "Slate One text", _picker_page("Slate One", ["128GB", "256GB"])),
-                              ("t2", "Slate Two text", _picker_page("Slate Two", ["64GB"]))])
+    store = _index(
+        tmp_path,
+        [
+            ("t1", "Slate One text", _picker_page("Slate One", ["128GB", "256GB"])),
+            ("t2", "Slate Two text", _picker_page("Slate Two", ["64GB"])),
+        ],
+    )
     names = AnswerNames.detect(store, "auto")
     assert names.mode == "range"
     assert names.apply(["Slate One 256GB", "Slate Two 64GB", "Slate One 128GB"]) == ["Slate One", "Slate Two"]
@@ -38,8 +50,10 @@ def test_option_picker_catalog_answers_with_ranges(tmp_path):
 
 
 def test_listing_catalog_answers_with_products(tmp_path):
-    rows = [Variant("Dial X (8GB RAM + 128GB)", "Dial X", ("phones",), (("Memory:RAM", "8 GB"),)),
-            Variant("Dial X (12GB RAM + 256GB)", "Dial X", ("phones",), (("Memory:RAM", "12 GB"),))]
+    rows = [
+        Variant("Dial X (8GB RAM + 128GB)", "Dial X", ("phones",), (("Memory:RAM", "8 GB"),)),
+        Variant("Dial X (12GB RAM + 256GB)", "Dial X", ("phones",), (("Memory:RAM", "12 GB"),)),
+    ]
     store = _index(tmp_path, [("d", "Dial X text", rows)])
     assert AnswerNames.detect(store, "auto").mode == "product"
     forced = AnswerNames.detect(store, "range")
@@ -58,8 +72,10 @@ def test_counts_count_ranges_when_answers_name_ranges(tmp_path):
     from dualgraph.query.patterns import PatternIndex
 
     ds, ix = tmp_path / "ds", tmp_path / "ix"
-    write_dataset(ds, [("t1", "x", _picker_page("Slate One", ["128GB", "256GB"])),
-                       ("t2", "y", _picker_page("Slate Two", ["64GB"]))])
+    write_dataset(
+        ds,
+        [("t1", "x", _picker_page("Slate One", ["128GB", "256GB"])), ("t2", "y", _picker_page("Slate Two", ["64GB"]))],
+    )
     build_index(ds, ix, IndexConfig(runner="inline", progress=False, tkg={"enabled": False}))
     store = OxigraphStore(ix / "skg" / "oxigraph", read_only=True)
     patterns = PatternIndex.load(ix / "patterns", SentenceTransformerEmbedder())

@@ -68,5 +68,10 @@ def test_an_engine_bug_in_an_actor_reaches_the_driver_as_a_contract_error(tmp_pa
     questions.write_text(json.dumps({f"q{i}": {"question": f"question {i}"} for i in range(6)}))
     config = BulkAnswerConfig(runner="ray", concurrency=1, batch_size=3, progress=False)
     with pytest.raises(ContractError, match=r"missing \['q2'\]|missing \['q5'\]"):
-        bulk_answer(questions, tmp_path / "out.jsonl", engine_factory=functools.partial(BrokenEngine, "drop"),
-                    strategy="skg", config=config)
+        bulk_answer(
+            questions,
+            tmp_path / "out.jsonl",
+            engine_factory=functools.partial(BrokenEngine, "drop"),
+            strategy="skg",
+            config=config,
+        )

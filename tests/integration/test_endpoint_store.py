@@ -20,14 +20,14 @@ import pytest
 
 pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
 
-from dualgraph.corpus.model import Variant  # noqa: E402
-from dualgraph.skg import names as N  # noqa: E402
-from dualgraph.skg import ontology as O  # noqa: E402
-from dualgraph.skg.rules import apply_rules, load_rules  # noqa: E402
-from dualgraph.skg.triples import convert_document  # noqa: E402
-from dualgraph.stores.base import SparqlStore, StoreError  # noqa: E402
-from dualgraph.stores.endpoint import SparqlEndpointStore  # noqa: E402
-from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
+from dualgraph.corpus.model import Variant
+from dualgraph.skg import names as N
+from dualgraph.skg import ontology as O
+from dualgraph.skg.rules import apply_rules, load_rules
+from dualgraph.skg.triples import convert_document
+from dualgraph.stores.base import SparqlStore, StoreError
+from dualgraph.stores.endpoint import SparqlEndpointStore
+from dualgraph.stores.oxigraph import OxigraphStore
 
 pytestmark = pytest.mark.network
 
@@ -240,7 +240,9 @@ def _derived(store: SparqlStore) -> set[tuple]:
     return {tuple(_comparable(row[v]) for v in ("s", "p", "o")) for row in rows}
 
 
-def test_rules_derive_the_same_graph_on_oxigraph_and_virtuoso(endpoint_store: SparqlEndpointStore, tmp_path: Path) -> None:
+def test_rules_derive_the_same_graph_on_oxigraph_and_virtuoso(
+    endpoint_store: SparqlEndpointStore, tmp_path: Path
+) -> None:
     files = _catalog(tmp_path)
     ox = OxigraphStore.in_memory()
     assert ox.bulk_load(files) == endpoint_store.bulk_load(files)
@@ -252,7 +254,11 @@ def test_rules_derive_the_same_graph_on_oxigraph_and_virtuoso(endpoint_store: Sp
     expected, got = _derived(ox), _derived(endpoint_store)
     assert got == expected, _diff(expected, got)
     # The catalog exercises what the rules are for, so an empty agreement cannot pass.
-    a128, blue, rng_b = N.product_iri("Phone A 128GB", "PA-128"), N.product_iri("Phone B Blue", None), N.range_iri("Phone B")
+    a128, blue, rng_b = (
+        N.product_iri("Phone A 128GB", "PA-128"),
+        N.product_iri("Phone B Blue", None),
+        N.range_iri("Phone B"),
+    )
     assert _fact(a128, O.HAS_FEATURE, O.FEATURE_5G) in got
     assert _fact(a128, O.HAS_FEATURE, O.FEATURE_8K_VIDEO) in got
     assert _fact(blue, O.LACKS_FEATURE, O.FEATURE_5G) in got
@@ -295,17 +301,52 @@ def test_index_pipeline_on_virtuoso_matches_the_embedded_store(tmp_path: Path, v
     from dualgraph.pipeline.index import build_index
 
     pages = [
-        ("a", "a", [Variant("Alpha 1", "Alpha", ("phones",), (("Network:5G", "Yes"), ("Battery:Capacity", "5000 mAh"), ("Price", "450 GBP"))),
-                    Variant("Alpha 2", "Alpha", ("phones",), (("Network:5G", "No"), ("Battery:Capacity", "4000 mAh"), ("Price", "350 GBP")))]),
+        (
+            "a",
+            "a",
+            [
+                Variant(
+                    "Alpha 1",
+                    "Alpha",
+                    ("phones",),
+                    (("Network:5G", "Yes"), ("Battery:Capacity", "5000 mAh"), ("Price", "450 GBP")),
+                ),
+                Variant(
+                    "Alpha 2",
+                    "Alpha",
+                    ("phones",),
+                    (("Network:5G", "No"), ("Battery:Capacity", "4000 mAh"), ("Price", "350 GBP")),
+                ),
+            ],
+        ),
         ("b", "b", [Variant("Beta 1", "Beta", ("phones",), (("Storage:Capacity", "1 TB"), ("Network:NFC", "Yes")))]),
     ]
     write_dataset(tmp_path / "ds", pages)
     embedded = build_index(tmp_path / "ds", tmp_path / "ix-ox", IndexConfig(runner="inline", progress=False))
-    remote_cfg = IndexConfig(runner="inline", progress=False, store=StoreConfig(
-        kind="endpoint", query_url=virtuoso.sparql_url, graph_store_url=virtuoso.graph_store_url,
-        user="dba", password="dba", max_rows=10_000))
+    remote_cfg = IndexConfig(
+        runner="inline",
+        progress=False,
+        store=StoreConfig(
+            kind="endpoint",
+            query_url=virtuoso.sparql_url,
+            graph_store_url=virtuoso.graph_store_url,
+            user="dba",
+            password="dba",
+            max_rows=10_000,
+        ),
+    )
     remote = build_index(tmp_path / "ds", tmp_path / "ix-vt", remote_cfg)
-    keys = ("products", "ranges", "specs", "numeric_specs", "features", "product_features", "triples", "derived_triples", "graphs")
+    keys = (
+        "products",
+        "ranges",
+        "specs",
+        "numeric_specs",
+        "features",
+        "product_features",
+        "triples",
+        "derived_triples",
+        "graphs",
+    )
     assert {k: remote[k] for k in keys} == {k: embedded[k] for k in keys}
     again = build_index(tmp_path / "ds", tmp_path / "ix-vt", remote_cfg)
     assert again["documents"]["unchanged"] == 2 and again["triples"] == remote["triples"]

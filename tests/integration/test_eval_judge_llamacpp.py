@@ -16,31 +16,53 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from llamacpp import MODEL_NAME, missing_runtime  # noqa: E402
+from llamacpp import MODEL_NAME, missing_runtime
 
-from dualgraph.answer.record import AnswerRecord  # noqa: E402
-from dualgraph.eval.inputs import Question  # noqa: E402
-from dualgraph.eval.judge import JudgeConfig, judge_factual, judge_pairwise  # noqa: E402
-from dualgraph.models.base import TokenMeter  # noqa: E402
-from dualgraph.models.openai_chat import OpenAIChatLLM  # noqa: E402
+from dualgraph.answer.record import AnswerRecord
+from dualgraph.eval.inputs import Question
+from dualgraph.eval.judge import JudgeConfig, judge_factual, judge_pairwise
+from dualgraph.models.base import TokenMeter
+from dualgraph.models.openai_chat import OpenAIChatLLM
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(missing_runtime() is not None, reason=str(missing_runtime()))]
 
 QUESTIONS = {
-    "0": Question(id="0", question="Which phones have NFC?", category="Inverse Queries", is_list=True,
-                  gt_answer="The Alpha One and the Beta Two have NFC.", gt_answer_list=["Alpha One", "Beta Two"]),
-    "1": Question(id="1", question="Which has the bigger battery, the Alpha One or the Beta Two?",
-                  category="Group Comparison Queries", is_list=False,
-                  gt_answer="The Beta Two has the bigger battery (5000 mAh vs 4000 mAh).", gt_value="Beta Two"),
+    "0": Question(
+        id="0",
+        question="Which phones have NFC?",
+        category="Inverse Queries",
+        is_list=True,
+        gt_answer="The Alpha One and the Beta Two have NFC.",
+        gt_answer_list=["Alpha One", "Beta Two"],
+    ),
+    "1": Question(
+        id="1",
+        question="Which has the bigger battery, the Alpha One or the Beta Two?",
+        category="Group Comparison Queries",
+        is_list=False,
+        gt_answer="The Beta Two has the bigger battery (5000 mAh vs 4000 mAh).",
+        gt_value="Beta Two",
+    ),
 }
-RUN_A = {"0": AnswerRecord(id="0", question="", strategy="skg", answer="Alpha One and Beta Two have NFC.",
-                           answer_list=["Alpha One", "Beta Two"]),
-         "1": AnswerRecord(id="1", question="", strategy="skg", answer="The Beta Two.", value="Beta Two")}
-RUN_B = {"0": AnswerRecord(id="0", question="", strategy="tkg", answer="Only the Gamma Three has NFC.",
-                           answer_list=["Gamma Three"]),
-         "1": AnswerRecord(id="1", question="", strategy="tkg", answer="The Alpha One has 4000 mAh.")}
-CONFIG = JudgeConfig(max_claims=4, max_text_tokens=120, claims_max_tokens=160, verify_max_tokens=80,
-                     pairwise_max_tokens=96)
+RUN_A = {
+    "0": AnswerRecord(
+        id="0",
+        question="",
+        strategy="skg",
+        answer="Alpha One and Beta Two have NFC.",
+        answer_list=["Alpha One", "Beta Two"],
+    ),
+    "1": AnswerRecord(id="1", question="", strategy="skg", answer="The Beta Two.", value="Beta Two"),
+}
+RUN_B = {
+    "0": AnswerRecord(
+        id="0", question="", strategy="tkg", answer="Only the Gamma Three has NFC.", answer_list=["Gamma Three"]
+    ),
+    "1": AnswerRecord(id="1", question="", strategy="tkg", answer="The Alpha One has 4000 mAh."),
+}
+CONFIG = JudgeConfig(
+    max_claims=4, max_text_tokens=120, claims_max_tokens=160, verify_max_tokens=80, pairwise_max_tokens=96
+)
 
 
 @pytest.fixture(scope="module")

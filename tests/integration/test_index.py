@@ -16,8 +16,17 @@ INLINE = IndexConfig(runner="inline", progress=False, batch_size=2)
 
 
 def phone(name, mah, price, storage="128 GB", five_g="Yes"):
-    return Variant(name, name.rsplit(" ", 1)[0], ("smartphones",), (
-        ("Battery:Capacity", f"{mah} mAh"), ("Storage:Capacity", storage), ("Network:5G", five_g), ("Price", f"{price} GBP")))
+    return Variant(
+        name,
+        name.rsplit(" ", 1)[0],
+        ("smartphones",),
+        (
+            ("Battery:Capacity", f"{mah} mAh"),
+            ("Storage:Capacity", storage),
+            ("Network:5G", five_g),
+            ("Price", f"{price} GBP"),
+        ),
+    )
 
 
 PAGES = [
@@ -94,8 +103,15 @@ def test_rerun_changes_nothing_and_edits_replace(tmp_path):
 
 def test_bad_input_is_quarantined_and_the_rest_indexed(tmp_path):
     ds = tmp_path / "ds"
-    write_dataset(ds, PAGES + [("bad1", "x", [phone("Delta 1", 1, 1)]), ("bad2", "y", [phone("Eps 1", 1, 1)]),
-                               ("bad3", "z", [phone("Zeta 1", 7000, 100)])])
+    write_dataset(
+        ds,
+        PAGES
+        + [
+            ("bad1", "x", [phone("Delta 1", 1, 1)]),
+            ("bad2", "y", [phone("Eps 1", 1, 1)]),
+            ("bad3", "z", [phone("Zeta 1", 7000, 100)]),
+        ],
+    )
     (ds / "file-bad1" / "file-bad1.json").write_text("{not json")
     inj = ds / "file-bad2" / "inject-bad2.json"
     inj.write_text(inj.read_text()[:25])
@@ -152,7 +168,9 @@ def test_ray_runner_matches_inline(tmp_path):
     write_dataset(tmp_path / "ds", PAGES)
     a = build_index(tmp_path / "ds", tmp_path / "ix-inline", INLINE)
     b = build_index(tmp_path / "ds", tmp_path / "ix-ray", IndexConfig(runner="ray", progress=False, batch_size=1))
-    assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {k: b[k] for k in ("products", "triples", "specs", "features")}
+    assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {
+        k: b[k] for k in ("products", "triples", "specs", "features")
+    }
 
 
 def test_a_page_with_text_but_no_specs_reaches_the_tkg(tmp_path):

@@ -17,12 +17,12 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from llamacpp import MODEL_NAME, LlamaCppServer, gguf_path, missing_runtime  # noqa: E402
+from llamacpp import MODEL_NAME, LlamaCppServer, gguf_path, missing_runtime
 
-from dualgraph.models.base import ChatRequest, TokenMeter  # noqa: E402
-from dualgraph.models.cache import CachedLLM  # noqa: E402
-from dualgraph.models.openai_chat import OpenAIChatLLM  # noqa: E402
-from dualgraph.models.tokens import count_tokens  # noqa: E402
+from dualgraph.models.base import ChatRequest, TokenMeter
+from dualgraph.models.cache import CachedLLM
+from dualgraph.models.openai_chat import OpenAIChatLLM
+from dualgraph.models.tokens import count_tokens
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(missing_runtime() is not None, reason=str(missing_runtime()))]
 
@@ -49,15 +49,18 @@ def meter() -> TokenMeter:
 
 @pytest.fixture
 def llm(server: LlamaCppServer, meter: TokenMeter) -> Iterator[OpenAIChatLLM]:
-    client = OpenAIChatLLM(server.base_url, MODEL_NAME, max_concurrency=3, max_retries=2, backoff_s=0.1,
-                           timeout_s=120, meter=meter)
+    client = OpenAIChatLLM(
+        server.base_url, MODEL_NAME, max_concurrency=3, max_retries=2, backoff_s=0.1, timeout_s=120, meter=meter
+    )
     yield client
     client.close()
 
 
 def ask(content: str, **kw) -> ChatRequest:
-    return ChatRequest(messages=({"role": "system", "content": "You answer with JSON only."},
-                                 {"role": "user", "content": content}), **kw)
+    return ChatRequest(
+        messages=({"role": "system", "content": "You answer with JSON only."}, {"role": "user", "content": content}),
+        **kw,
+    )
 
 
 def test_schema_constrained_answer_parses_and_validates(llm: OpenAIChatLLM):
@@ -71,8 +74,9 @@ def test_schema_constrained_answer_parses_and_validates(llm: OpenAIChatLLM):
 
 
 def test_usage_is_counted_and_metered_per_stage(llm: OpenAIChatLLM, meter: TokenMeter):
-    a, b = llm.complete([ask("Say hello.", max_tokens=16, stage="route"),
-                         ask("Say goodbye.", max_tokens=16, stage="answer")])
+    a, b = llm.complete(
+        [ask("Say hello.", max_tokens=16, stage="route"), ask("Say goodbye.", max_tokens=16, stage="answer")]
+    )
     for r in (a, b):
         assert r.error is None and r.prompt_tokens > 0 and r.completion_tokens > 0
     assert meter.stages["route"].prompt_tokens == a.prompt_tokens
@@ -83,9 +87,14 @@ def test_usage_is_counted_and_metered_per_stage(llm: OpenAIChatLLM, meter: Token
 
 def test_concurrent_batch_returns_results_in_order(llm: OpenAIChatLLM):
     # Each request's schema admits exactly one label, so order is checked without judging quality.
-    requests = [ask(f"Give the label for item {i}.", max_tokens=40,
-                    schema={"type": "object", "properties": {"label": {"enum": [f"item-{i}"]}}, "required": ["label"]})
-                for i in range(6)]
+    requests = [
+        ask(
+            f"Give the label for item {i}.",
+            max_tokens=40,
+            schema={"type": "object", "properties": {"label": {"enum": [f"item-{i}"]}}, "required": ["label"]},
+        )
+        for i in range(6)
+    ]
     results = llm.complete(requests)
     assert [r.error for r in results] == [None] * 6
     assert [r.parsed["label"] for r in results] == [f"item-{i}" for i in range(6)]
@@ -121,9 +130,11 @@ def test_generation_speed_is_reported(llm: OpenAIChatLLM, server: LlamaCppServer
     seconds = time.perf_counter() - t0
     assert result.error is None and result.completion_tokens > 0
     with capsys.disabled():
-        print(f"\n[llama.cpp] start {server.startup_s:.2f} s; {result.prompt_tokens} prompt + "
-              f"{result.completion_tokens} completion tokens in {seconds:.2f} s "
-              f"({result.completion_tokens / seconds:.0f} tok/s end to end)")
+        print(
+            f"\n[llama.cpp] start {server.startup_s:.2f} s; {result.prompt_tokens} prompt + "
+            f"{result.completion_tokens} completion tokens in {seconds:.2f} s "
+            f"({result.completion_tokens / seconds:.0f} tok/s end to end)"
+        )
 
 
 def test_token_estimate_stays_near_the_real_tokenizer():
@@ -131,9 +142,11 @@ def test_token_estimate_stays_near_the_real_tokenizer():
 
     vocab = Llama(str(gguf_path()), vocab_only=True, verbose=False)
     root = Path(__file__).resolve().parents[2]
-    texts = [(root / "README.md").read_text(encoding="utf-8")[:3000],
-             (root / "tests/fixtures/tables/smartprix_small.csv").read_text(encoding="utf-8")[:3000],
-             (root / "tests/fixtures/icecat/products.ndjson").read_text(encoding="utf-8")[:3000]]
+    texts = [
+        (root / "README.md").read_text(encoding="utf-8")[:3000],
+        (root / "tests/fixtures/tables/smartprix_small.csv").read_text(encoding="utf-8")[:3000],
+        (root / "tests/fixtures/icecat/products.ndjson").read_text(encoding="utf-8")[:3000],
+    ]
     for text in texts:
         real = len(vocab.tokenize(text.encode("utf-8"), add_bos=False))
         assert abs(count_tokens(text) - real) <= 0.15 * real, (count_tokens(text), real)

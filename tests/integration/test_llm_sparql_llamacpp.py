@@ -45,8 +45,15 @@ def test_generation_structure_with_the_real_model(llamacpp, store):
     meter = TokenMeter()
     llm = OpenAIChatLLM(llamacpp.base_url, "SmolLM2-135M-Instruct", max_retries=1, timeout_s=120, meter=meter)
     try:
-        gen = LLMSparqlGenerator(llm, index, store, n_candidates=3, patterns_per_constraint=2, max_tokens=200,
-                                 compiler=Compiler(store, index, currency="GBP"))
+        gen = LLMSparqlGenerator(
+            llm,
+            index,
+            store,
+            n_candidates=3,
+            patterns_per_constraint=2,
+            max_tokens=200,
+            compiler=Compiler(store, index, currency="GBP"),
+        )
         outs = gen.generate(QUESTIONS)
     finally:
         llm.close()

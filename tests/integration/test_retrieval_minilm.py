@@ -82,8 +82,11 @@ PARAPHRASES = {
 @pytest.mark.parametrize("top_entities", [5, 20])
 def test_paraphrased_questions_rank_the_right_chunk_first(minilm, setup, top_entities):
     results = retriever(minilm, setup, top_entities=top_entities).retrieve(list(PARAPHRASES))
-    wrong = {r.question: r.chunks[0].chunk_id if r.chunks else None
-             for r in results if not r.chunks or r.chunks[0].chunk_id not in PARAPHRASES[r.question]}
+    wrong = {
+        r.question: r.chunks[0].chunk_id if r.chunks else None
+        for r in results
+        if not r.chunks or r.chunks[0].chunk_id not in PARAPHRASES[r.question]
+    }
     # 13 of 13 with 5 entities; with 20 of the catalog's 24 entities voting, one miss is allowed.
     assert len(wrong) <= (0 if top_entities == 5 else 1), wrong
 
@@ -96,13 +99,16 @@ def test_lexical_fusion_fixes_a_catalog_token_that_minilm_blurs(minilm, setup):
     assert hybrid.entities[0].name == "120Hz display"
 
 
-@pytest.mark.parametrize(("feature", "question"), [
-    ("S Pen", "Which phones have an S Pen?"),
-    ("S Pen", "List every device that comes with a stylus."),
-    ("IP68", "Which devices are rated IP68?"),
-    ("wireless charging", "Which devices support wireless charging?"),
-    ("stereo speakers", "Which products have stereo speakers?"),
-])
+@pytest.mark.parametrize(
+    ("feature", "question"),
+    [
+        ("S Pen", "Which phones have an S Pen?"),
+        ("S Pen", "List every device that comes with a stylus."),
+        ("IP68", "Which devices are rated IP68?"),
+        ("wireless charging", "Which devices support wireless charging?"),
+        ("stereo speakers", "Which products have stereo speakers?"),
+    ],
+)
 def test_exhaustive_finds_exactly_the_products_with_a_feature(minilm, setup, feature, question):
     result = retriever(minilm, setup, top_chunks=1, token_budget=40).retrieve([question], exhaustive=True)[0]
     assert set(result.products) == catalog.FEATURE_PRODUCTS[feature], [(e.name, e.dense) for e in result.entities]
@@ -121,8 +127,9 @@ def test_same_input_same_ranking(minilm, setup):
     questions = list(PARAPHRASES)
     first = retriever(minilm, setup, top_entities=20, top_chunks=13).retrieve(questions)
     again = retriever(minilm, setup, top_entities=20, top_chunks=13).retrieve(questions[::-1])[::-1]
-    assert [[(c.chunk_id, c.score) for c in r.candidates] for r in first] == \
-        [[(c.chunk_id, c.score) for c in r.candidates] for r in again]
+    assert [[(c.chunk_id, c.score) for c in r.candidates] for r in first] == [
+        [(c.chunk_id, c.score) for c in r.candidates] for r in again
+    ]
 
 
 def test_naive_vector_baseline_runs_within_budget(minilm, setup):

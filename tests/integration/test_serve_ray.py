@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, models_where  # noqa: E402
+from answer_support import catalog_index, models_where
 
-from dualgraph.answer.engine import AskConfig, EngineSpec  # noqa: E402
-from dualgraph.answer.record import AnswerRecord  # noqa: E402
+from dualgraph.answer.engine import AskConfig, EngineSpec
+from dualgraph.answer.record import AnswerRecord
 
 serve = pytest.importorskip("ray.serve", reason="the `serve` extra (ray[serve]) is not installed")
 pytestmark = [pytest.mark.ray, pytest.mark.network]
@@ -48,8 +48,12 @@ def service(tmp_path_factory):
 
     index = catalog_index(tmp_path_factory)
     port = _free_port()
-    run(EngineSpec(index_dir=index, config=AskConfig()),
-        ServeConfig(port=port, max_batch_size=8, batch_wait_s=0.2), blocking=False, name="dualgraph-test")
+    run(
+        EngineSpec(index_dir=index, config=AskConfig()),
+        ServeConfig(port=port, max_batch_size=8, batch_wait_s=0.2),
+        blocking=False,
+        name="dualgraph-test",
+    )
     try:
         yield f"http://127.0.0.1:{port}/"
     finally:
@@ -59,11 +63,14 @@ def service(tmp_path_factory):
 
 def test_concurrent_questions_are_batched_and_answered(service):
     price = lambda r: int(r["price_inr"])  # noqa: E731
-    asks = {f"q{i}": (f"Which phones cost under {limit} INR?", models_where(lambda r, x=limit: price(r) < x))
-            for i, limit in enumerate([10000, 15000, 20000, 30000, 50000, 100000])}
+    asks = {
+        f"q{i}": (f"Which phones cost under {limit} INR?", models_where(lambda r, x=limit: price(r) < x))
+        for i, limit in enumerate([10000, 15000, 20000, 30000, 50000, 100000])
+    }
     with ThreadPoolExecutor(6) as pool:
-        replies = list(pool.map(lambda kv: _post(service, {"id": kv[0], "question": kv[1][0], "strategy": "skg"}),
-                                asks.items()))
+        replies = list(
+            pool.map(lambda kv: _post(service, {"id": kv[0], "question": kv[1][0], "strategy": "skg"}), asks.items())
+        )
     sizes = []
     for (qid, (_, gold)), (status, body) in zip(asks.items(), replies):
         assert status == 200, body

@@ -217,7 +217,9 @@ def test_malformed_query(store: SparqlStore) -> None:
     with pytest.raises(StoreError, match="malformed"):
         store.select("SELEC ?x WHERE { ?x ?p ?o }")
     with pytest.raises(StoreError, match="malformed"):
-        store.select("SELECT ?x WHERE { ?x nope:p ?o }")  # undeclared prefix (Virtuoso names it: test_endpoint_store.py)
+        store.select(
+            "SELECT ?x WHERE { ?x nope:p ?o }"
+        )  # undeclared prefix (Virtuoso names it: test_endpoint_store.py)
 
 
 def test_insert_where_reads_the_union_and_counts_new_quads(store: SparqlStore) -> None:

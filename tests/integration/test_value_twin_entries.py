@@ -21,7 +21,9 @@ def test_value_listed_under_two_entries_reads_both(tmp_path):
         "Router Beta": (("Network:Wireless standards", "Wi-Fi 7, Wi-Fi 6"), ("Network:Ports", "2")),
         "Router Gamma": (("Network:Best wireless standard", "Wi-Fi 6"), ("Network:Ports", "4")),
     }
-    pages = [(n.lower().replace(" ", "-"), f"{n} text", [Variant(n, n, ("routers",), specs)]) for n, specs in rows.items()]
+    pages = [
+        (n.lower().replace(" ", "-"), f"{n} text", [Variant(n, n, ("routers",), specs)]) for n, specs in rows.items()
+    ]
     ds, ix = tmp_path / "ds", tmp_path / "ix"
     write_dataset(ds, pages)
     build_index(ds, ix, IndexConfig(runner="inline", progress=False, tkg={"enabled": False}))

@@ -31,25 +31,32 @@ def test_the_seven_strategies():
 
 # -- needs_fallback -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("result, why", [
-    (skg(error="boom", sparql=None), "failed: boom"),
-    (skg(sparql=None), "no query"),
-    (skg(answer_list=["A"], confidence=0.4), "low confidence 0.40"),
-    (skg(answer_list=[], confidence=0.7), "empty answer after a doubtful grounding (confidence 0.70)"),
-    (skg(intent="superlative", answer_list=[], value=None, confidence=0.9), "superlative without a winner"),
-    (skg(intent="compare", answer_list=["A"], value=None, confidence=0.9), "compare without a winner"),
-])
+
+@pytest.mark.parametrize(
+    "result, why",
+    [
+        (skg(error="boom", sparql=None), "failed: boom"),
+        (skg(sparql=None), "no query"),
+        (skg(answer_list=["A"], confidence=0.4), "low confidence 0.40"),
+        (skg(answer_list=[], confidence=0.7), "empty answer after a doubtful grounding (confidence 0.70)"),
+        (skg(intent="superlative", answer_list=[], value=None, confidence=0.9), "superlative without a winner"),
+        (skg(intent="compare", answer_list=["A"], value=None, confidence=0.9), "compare without a winner"),
+    ],
+)
 def test_doubtful_answers_need_a_fallback(result, why):
     assert needs_fallback(result) == why
 
 
-@pytest.mark.parametrize("result", [
-    skg(answer_list=["A"], confidence=0.6),  # at the threshold: trusted
-    skg(answer_list=[], confidence=0.85),  # a confident empty answer is an answer
-    skg(intent="count", answer_list=[], value=0, confidence=0.9),  # zero is a count
-    skg(intent="superlative", answer_list=["A"], value="A", confidence=0.85),
-    tkg(answer_list=["A"], confidence=0.8, sparql=None),  # no query is no reason on the text side
-])
+@pytest.mark.parametrize(
+    "result",
+    [
+        skg(answer_list=["A"], confidence=0.6),  # at the threshold: trusted
+        skg(answer_list=[], confidence=0.85),  # a confident empty answer is an answer
+        skg(intent="count", answer_list=[], value=0, confidence=0.9),  # zero is a count
+        skg(intent="superlative", answer_list=["A"], value="A", confidence=0.85),
+        tkg(answer_list=["A"], confidence=0.8, sparql=None),  # no query is no reason on the text side
+    ],
+)
 def test_trusted_answers_need_none(result):
     assert needs_fallback(result) is None
 
@@ -61,6 +68,7 @@ def test_thresholds_are_the_callers():
 
 
 # -- reconcile ------------------------------------------------------------------------------
+
 
 def test_overlap_of_both_views_is_the_answer_with_both_evidences():
     trace: list[str] = []
@@ -74,8 +82,11 @@ def test_overlap_of_both_views_is_the_answer_with_both_evidences():
 
 
 def test_yes_no_overlap_says_yes():
-    r = reconcile(skg(intent="yesno", answer_list=["A"], value="no", confidence=0.4),
-                  tkg(intent="yesno", answer_list=["A"], value="yes", confidence=0.8), [])
+    r = reconcile(
+        skg(intent="yesno", answer_list=["A"], value="no", confidence=0.4),
+        tkg(intent="yesno", answer_list=["A"], value="yes", confidence=0.8),
+        [],
+    )
     assert (r.answer_list, r.value) == (["A"], "yes")
 
 
@@ -104,15 +115,24 @@ def test_when_the_specs_failed_even_a_guess_stands():
 
 
 def test_reconcile_for_the_planner_sets_the_value_of_the_intent():
-    both = reconcile(skg(intent="count", answer_list=["A", "B"], value=2, confidence=0.4),
-                     tkg(intent="count", answer_list=["B"], value=1, confidence=0.8), [], any_intent=True)
+    both = reconcile(
+        skg(intent="count", answer_list=["A", "B"], value=2, confidence=0.4),
+        tkg(intent="count", answer_list=["B"], value=1, confidence=0.8),
+        [],
+        any_intent=True,
+    )
     assert (both.answer_list, both.value) == (["B"], 1)
-    best = reconcile(skg(intent="superlative", answer_list=["A", "B"], value="A", confidence=0.4),
-                     tkg(intent="superlative", answer_list=["B", "A"], confidence=0.8), [], any_intent=True)
+    best = reconcile(
+        skg(intent="superlative", answer_list=["A", "B"], value="A", confidence=0.4),
+        tkg(intent="superlative", answer_list=["B", "A"], confidence=0.8),
+        [],
+        any_intent=True,
+    )
     assert (best.answer_list, best.value) == (["A", "B"], "A")
 
 
 # -- run_strategy argument checks -----------------------------------------------------------
+
 
 class Unused:
     def ask(self, questions):
@@ -138,6 +158,7 @@ def test_tkg_on_an_index_without_a_textual_kg_is_an_error_per_question():
 
 # -- sources --------------------------------------------------------------------------------
 
+
 class ExplodingRetriever:
     def __init__(self):
         self.calls = 0
@@ -160,12 +181,15 @@ def test_textual_source_with_a_raising_retriever_answers_errors_not_raises():
 
 
 def test_plain_rows_shortens_iris_and_caps_rows():
-    rows = [{"name": {"type": "literal", "value": f"P{i}"}, "p": {"type": "uri", "value": f"http://x/skg#p{i}"}}
-            for i in range(5)]
+    rows = [
+        {"name": {"type": "literal", "value": f"P{i}"}, "p": {"type": "uri", "value": f"http://x/skg#p{i}"}}
+        for i in range(5)
+    ]
     assert plain_rows(rows, limit=2) == [{"name": "P0", "p": "p0"}, {"name": "P1", "p": "p1"}]
 
 
 # -- the text probe for a condition the specs' query ignored ------------------------------
+
 
 class FixedSource:
     """A source that answers every question with one prepared result (to drive the strategy logic)."""

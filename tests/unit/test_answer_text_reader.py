@@ -8,8 +8,6 @@ names, and the low-confidence guess when nothing anchors the question.
 
 from __future__ import annotations
 
-import pytest
-
 from dualgraph.answer.strategies import ANCHORED
 from dualgraph.answer.text_reader import GUESS_CHUNKS, SCOPE_ONLY, fold_corpus, read_products
 from dualgraph.tkg.model import Chunk
@@ -77,10 +75,13 @@ def test_candidates_are_every_retrieved_product_best_first():
 
 # -- widening the anchor with the question's words -----------------------------------------
 
+
 def test_anchor_widened_to_the_questions_wording_when_the_text_holds_it():
     q = "Which tablets ship in plastic free packaging?"
-    chunks = [sc("p", "Our plastic free packaging uses recycled card.", ["Tab P"], 0.7),
-              sc("q", "Plastic parts were reduced in the frame.", ["Tab Q"], 0.9)]
+    chunks = [
+        sc("p", "Our plastic free packaging uses recycled card.", ["Tab P"], 0.7),
+        sc("q", "Plastic parts were reduced in the frame.", ["Tab Q"], 0.9),
+    ]
     voted, ex = views(q, chunks, [ent("e-plastic", "plastic")])
     r = read_products(q, voted, ex, chunk_count=lambda e: 1)
     assert r.phrase == "plastic free packaging"
@@ -100,6 +101,7 @@ def test_widening_never_starts_or_ends_on_a_function_word():
 
 # -- proximity ------------------------------------------------------------------------------
 
+
 def test_phrase_words_said_near_each_other_match_far_apart_do_not():
     q = "Which tablets have plastic-free packaging?"
     near = sc("n", "The packaging is 100% plastic-free and light.", ["Tab N"], 0.8)
@@ -113,9 +115,11 @@ def test_phrase_words_said_near_each_other_match_far_apart_do_not():
 # -- scope from product names ---------------------------------------------------------------
 
 NAMES = ["Nova S14", "Nova S18", "Orbit A15"]
-BATTERY_CHUNKS = [sc("s14", "Battery: 5000 mAh", ["Nova S14"], 0.6),
-                  sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7),
-                  sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9)]
+BATTERY_CHUNKS = [
+    sc("s14", "Battery: 5000 mAh", ["Nova S14"], 0.6),
+    sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7),
+    sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9),
+]
 
 
 def test_a_product_name_word_scopes_the_answer_instead_of_anchoring_it():
@@ -138,8 +142,11 @@ def test_only_product_names_in_the_question_answer_every_product_in_scope():
 
 def test_two_brands_named_scope_to_either_brand():
     names = ["Nova S18", "Orbit A15", "Kappa S13"]
-    chunks = [sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7), sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9),
-              sc("s13", "Battery: 6000 mAh", ["Kappa S13"], 0.8)]
+    chunks = [
+        sc("s18", "Battery: 6000 mAh", ["Nova S18"], 0.7),
+        sc("a15", "Battery: 6000 mAh", ["Orbit A15"], 0.9),
+        sc("s13", "Battery: 6000 mAh", ["Kappa S13"], 0.8),
+    ]
     q = "Which Nova or Orbit phones have a 6000 mAh battery?"
     voted, ex = views(q, chunks, [ent("e-nova", "Nova"), ent("e-orbit", "Orbit"), ent("e-mah", "6000 mAh")])
     r = read_products(q, voted, ex, chunk_count=lambda e: 1, names=names)
@@ -148,10 +155,15 @@ def test_two_brands_named_scope_to_either_brand():
 
 # -- no anchor: the guess -------------------------------------------------------------------
 
+
 def test_no_catalog_phrase_guesses_the_top_voted_chunks_with_low_confidence():
     q = "Which tablet feels nicest in the hand?"
-    chunks = [sc("x1", "Soft edges.", ["Tab X"], 0.9), sc("y", "Light.", ["Tab Y"], 0.8),
-              sc("x2", "Curved back.", ["Tab X"], 0.7), sc("z", "Heavy.", ["Tab Z"], 0.6)]
+    chunks = [
+        sc("x1", "Soft edges.", ["Tab X"], 0.9),
+        sc("y", "Light.", ["Tab Y"], 0.8),
+        sc("x2", "Curved back.", ["Tab X"], 0.7),
+        sc("z", "Heavy.", ["Tab Z"], 0.6),
+    ]
     voted = Retrieval(q, chunks, chunks, entities=[ent("e-soft", "soft edges", lexical=None)])  # dense-only match
     r = read_products(q, voted, voted)
     assert GUESS_CHUNKS == 3
@@ -199,10 +211,17 @@ def test_a_one_word_anchor_most_pages_use_is_weak():
     from dualgraph.tkg.retrieval import Retrieval, ScoredChunk, ScoredEntity
 
     names = [f"Pad {i}" for i in range(10)]
-    chunks = [ScoredChunk(Chunk(f"c{i}", f"d{i}", "A bright screen for reading.", products=(n,)), 0.5, 5)
-              for i, n in enumerate(names[:6])]
-    ex = Retrieval("Which pads have a screen?", chunks, chunks,
-                   entities=[ScoredEntity("e", "screen", 1.0, lexical=1.0)], exhaustive=True)
+    chunks = [
+        ScoredChunk(Chunk(f"c{i}", f"d{i}", "A bright screen for reading.", products=(n,)), 0.5, 5)
+        for i, n in enumerate(names[:6])
+    ]
+    ex = Retrieval(
+        "Which pads have a screen?",
+        chunks,
+        chunks,
+        entities=[ScoredEntity("e", "screen", 1.0, lexical=1.0)],
+        exhaustive=True,
+    )
     r = read_products(ex.question, ex, ex, names=names)
     assert len(r.products) == 6 and r.confidence < ANCHORED
     assert any("weak anchor" in t for t in r.trace)

@@ -44,8 +44,10 @@ def test_count_texts():
     assert template_text("count", None, 4.0, source="skg") == "4 products match."
     # no value: the list's length
     assert template_text("count", ["A", "B"], None, source="skg") == "2 products match."
-    assert template_text("count", None, 3, source="tkg", phrase="7000 mah") == \
-        "From the product descriptions mentioning '7000 mah': 3 products match."
+    assert (
+        template_text("count", None, 3, source="tkg", phrase="7000 mah")
+        == "From the product descriptions mentioning '7000 mah': 3 products match."
+    )
 
 
 def test_superlative_texts():
@@ -71,11 +73,18 @@ def test_describe_text():
 
 def test_writer_requests_let_the_model_choose_only_from_the_texts_products():
     w = LLMWriter(llm=None, max_tokens=123, max_context_chars=50)
-    reqs = w.requests([
-        {"question": "Which have an S Pen?", "context": "x" * 500, "answer_list": ["Tab A"], "value": None,
-         "choose_from": ["Tab A", "Tab B"]},
-        {"question": "How many?", "context": "", "answer_list": None, "value": 3},
-    ])
+    reqs = w.requests(
+        [
+            {
+                "question": "Which have an S Pen?",
+                "context": "x" * 500,
+                "answer_list": ["Tab A"],
+                "value": None,
+                "choose_from": ["Tab A", "Tab B"],
+            },
+            {"question": "How many?", "context": "", "answer_list": None, "value": 3},
+        ]
+    )
     assert len(reqs) == 2
     text_one, spec_one = reqs
     schema = text_one.schema
@@ -83,8 +92,12 @@ def test_writer_requests_let_the_model_choose_only_from_the_texts_products():
     assert sorted(schema["required"]) == ["answer", "answer_list"] and schema["additionalProperties"] is False
     user = text_one.messages[-1]["content"]
     assert "x" * 50 in user and "x" * 51 not in user  # context cut to max_context_chars
-    assert (text_one.max_tokens, text_one.temperature, text_one.stage, text_one.prompt_version) == \
-        (123, 0.0, "answer", WRITER_PROMPT_VERSION)
+    assert (text_one.max_tokens, text_one.temperature, text_one.stage, text_one.prompt_version) == (
+        123,
+        0.0,
+        "answer",
+        WRITER_PROMPT_VERSION,
+    )
     # spec answers: the model writes text only, and is told when there is no context
     assert list(spec_one.schema["properties"]) == ["answer"]
     assert "(no context was found)" in spec_one.messages[-1]["content"]

@@ -46,10 +46,18 @@ class ToyEngine:
         crashing = [qid for qid, q in items if "CRASH" in q]
         if crashing:
             raise RuntimeError(f"cannot answer {crashing[0]}")
-        return [AnswerRecord(id=qid, question=q, answer=" ".join(reversed(q.split())), answer_list=q.split()[:2],
-                             strategy=strategy, tokens=TokenCounts(prompt=len(q.split()), completion=1),
-                             latency_s=0.01 * len(q.split()))
-                for qid, q in items]
+        return [
+            AnswerRecord(
+                id=qid,
+                question=q,
+                answer=" ".join(reversed(q.split())),
+                answer_list=q.split()[:2],
+                strategy=strategy,
+                tokens=TokenCounts(prompt=len(q.split()), completion=1),
+                latency_s=0.01 * len(q.split()),
+            )
+            for qid, q in items
+        ]
 
 
 class BrokenEngine(ToyEngine):
@@ -97,7 +105,9 @@ def once(engine):
 def test_answers_every_question_and_records_the_one_that_crashes(tmp_path):
     engine = ToyEngine()
     out = tmp_path / "out" / "answers.jsonl"
-    report = bulk_answer(QUESTIONS / "specsqa_small.json", out, engine_factory=once(engine), strategy="skg", config=INLINE)
+    report = bulk_answer(
+        QUESTIONS / "specsqa_small.json", out, engine_factory=once(engine), strategy="skg", config=INLINE
+    )
     assert (report.total, report.answered, report.errors, report.skipped_resumed) == (5, 4, 1, 0)
     recs = lines(out)
     assert [r["id"] for r in recs] == ["q1", "q2", "q3", "q4", "q5"]
@@ -106,18 +116,32 @@ def test_answers_every_question_and_records_the_one_that_crashes(tmp_path):
     assert all(r["error"] is None for i, r in enumerate(recs) if i != 2)
     # batches of two: (q1, q2), (q3, q4) fails and is retried one by one, then (q5)
     assert engine.calls == [["q1", "q2"], ["q3", "q4"], ["q3"], ["q4"], ["q5"]]
-    assert report.tokens.completion == 4 and report.tokens.prompt == sum(len(r["question"].split()) for r in recs if not r["error"])
-    assert report.latency_max_s == max(r["latency_s"] for r in recs) and 0 < report.latency_p50_s <= report.latency_p90_s
+    assert report.tokens.completion == 4 and report.tokens.prompt == sum(
+        len(r["question"].split()) for r in recs if not r["error"]
+    )
+    assert (
+        report.latency_max_s == max(r["latency_s"] for r in recs) and 0 < report.latency_p50_s <= report.latency_p90_s
+    )
 
 
 def test_a_failing_batch_only_costs_its_crashing_question(tmp_path):
     qs = write_questions(tmp_path / "q.json", {"a": "one two", "b": "CRASH here", "c": "three four", "d": "CRASH too"})
     engine = ToyEngine()
-    report = bulk_answer(qs, tmp_path / "out.jsonl", engine_factory=once(engine), strategy="skg",
-                         config=INLINE.model_copy(update={"batch_size": 4}))
+    report = bulk_answer(
+        qs,
+        tmp_path / "out.jsonl",
+        engine_factory=once(engine),
+        strategy="skg",
+        config=INLINE.model_copy(update={"batch_size": 4}),
+    )
     assert engine.calls == [["a", "b", "c", "d"], ["a"], ["b"], ["c"], ["d"]]
     assert (report.answered, report.errors) == (2, 2)
-    assert {r["id"]: r["error"] is None for r in lines(tmp_path / "out.jsonl")} == {"a": True, "b": False, "c": True, "d": False}
+    assert {r["id"]: r["error"] is None for r in lines(tmp_path / "out.jsonl")} == {
+        "a": True,
+        "b": False,
+        "c": True,
+        "d": False,
+    }
 
 
 def test_a_single_failing_question_is_not_called_twice():
@@ -129,7 +153,9 @@ def test_a_single_failing_question_is_not_called_twice():
 def test_resume_reruns_only_errors_truncated_and_missing(tmp_path):
     qs = write_questions(tmp_path / "q.json", {f"q{i}": f"question number {i}" for i in range(1, 7)})
     out = tmp_path / "out.jsonl"
-    done = [AnswerRecord(id=f"q{i}", question=f"question number {i}", answer="from before", strategy="skg") for i in (2, 1)]
+    done = [
+        AnswerRecord(id=f"q{i}", question=f"question number {i}", answer="from before", strategy="skg") for i in (2, 1)
+    ]
     failed = error_record("q3", "question number 3", "skg", RuntimeError("timeout"))
     partial = AnswerRecord(id="q4", question="question number 4", answer="cut", strategy="skg").to_json_line()[:25]
     out.write_text("".join(r.to_json_line() + "\n" for r in [*done, failed]) + partial, encoding="utf-8")
@@ -154,8 +180,9 @@ def test_errors_are_kept_when_not_retrying(tmp_path):
     out = tmp_path / "out.jsonl"
     out.write_text(error_record("b", "also fine", "skg", "boom").to_json_line() + "\n", encoding="utf-8")
     engine = ToyEngine()
-    report = bulk_answer(qs, out, engine_factory=once(engine), strategy="skg",
-                         config=INLINE.model_copy(update={"retry_errors": False}))
+    report = bulk_answer(
+        qs, out, engine_factory=once(engine), strategy="skg", config=INLINE.model_copy(update={"retry_errors": False})
+    )
     assert engine.calls == [["a"]] and report.skipped_resumed == 1
     assert [(r["id"], r["error"]) for r in lines(out)] == [("a", None), ("b", "boom")]
 
@@ -213,7 +240,9 @@ def test_resuming_another_strategy_is_refused_unless_overwriting(tmp_path):
     with pytest.raises(StrategyMismatchError, match=r"strategy 'tkg', not 'skg'.*resume=False"):
         bulk_answer(qs, out, engine_factory=ToyEngine, strategy="skg", config=INLINE)
     assert lines(out)[0]["strategy"] == "tkg"  # untouched
-    report = bulk_answer(qs, out, engine_factory=ToyEngine, strategy="skg", config=INLINE.model_copy(update={"resume": False}))
+    report = bulk_answer(
+        qs, out, engine_factory=ToyEngine, strategy="skg", config=INLINE.model_copy(update={"resume": False})
+    )
     assert report.answered == 2 and {r["strategy"] for r in lines(out)} == {"skg"}
 
 
@@ -249,24 +278,30 @@ def test_read_questions_both_forms():
     assert [qid for qid, _ in read_questions(QUESTIONS / "list_form.json")] == ["b", "7", "a"]
 
 
-@pytest.mark.parametrize("name, message", [
-    ("malformed.json", r"malformed\.json: not valid JSON .* line 4"),
-    ("missing_question.json", r"missing_question\.json: entry 'q2' has no \"question\""),
-    ("duplicate_ids.json", r"duplicate_ids\.json: id 'q1' is given twice \(item 0 .* and item 2"),
-])
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("malformed.json", r"malformed\.json: not valid JSON .* line 4"),
+        ("missing_question.json", r"missing_question\.json: entry 'q2' has no \"question\""),
+        ("duplicate_ids.json", r"duplicate_ids\.json: id 'q1' is given twice \(item 0 .* and item 2"),
+    ],
+)
 def test_bad_questions_files_name_the_file_and_entry(name, message):
     with pytest.raises(QuestionsError, match=message):
         read_questions(QUESTIONS / name)
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"q1": "just a string"}', r"entry 'q1' is a JSON str, not an object"),
-    ('{"q1": {"question": "   "}}', r"entry 'q1': \"question\" is empty"),
-    ('{"q1": {"question": 42}}', r"entry 'q1': \"question\" must be a string, got int"),
-    ('{"q1": {"question": "a"}, "q1": {"question": "b"}}', r"id 'q1' is given more than once"),
-    ('[{"question": "no id"}]', r"item 0 needs an \"id\""),
-    ('"a string"', r"expected a JSON object keyed by question id"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"q1": "just a string"}', r"entry 'q1' is a JSON str, not an object"),
+        ('{"q1": {"question": "   "}}', r"entry 'q1': \"question\" is empty"),
+        ('{"q1": {"question": 42}}', r"entry 'q1': \"question\" must be a string, got int"),
+        ('{"q1": {"question": "a"}, "q1": {"question": "b"}}', r"id 'q1' is given more than once"),
+        ('[{"question": "no id"}]', r"item 0 needs an \"id\""),
+        ('"a string"', r"expected a JSON object keyed by question id"),
+    ],
+)
 def test_questions_file_errors(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")

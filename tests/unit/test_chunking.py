@@ -22,7 +22,9 @@ Does it have a warranty? Yes, a 10-year warranty.
 """
 
 # Sentences numbered so a test can see what is kept, lost or repeated.
-LONG_PROSE = " ".join(f"Sentence number {i} describes the stereo speakers and the FM radio of the set." for i in range(60))
+LONG_PROSE = " ".join(
+    f"Sentence number {i} describes the stereo speakers and the FM radio of the set." for i in range(60)
+)
 
 
 def words(text: str) -> list[str]:
@@ -34,9 +36,11 @@ def test_each_marked_block_is_its_own_chunk():
     assert [c.text.splitlines()[-1] for c in chunks] == [
         "Tune in with the built-in FM radio and DAB+ receiver.",
         "Stereo speakers fill the room with sound.",
-        "Does it have a warranty? Yes, a 10-year warranty."]
-    assert [c.section for c in chunks] == ['Feature from the "Retro Radio R2" page'] * 2 + \
-        ['FAQ from the "Retro Radio R2" page']
+        "Does it have a warranty? Yes, a 10-year warranty.",
+    ]
+    assert [c.section for c in chunks] == ['Feature from the "Retro Radio R2" page'] * 2 + [
+        'FAQ from the "Retro Radio R2" page'
+    ]
     assert [c.ordinal for c in chunks] == [0, 1, 2]
 
 
@@ -80,8 +84,12 @@ def test_tiny_tail_is_merged():
 
 
 def test_spec_sections_pack_and_keep_their_product():
-    a = Variant("Radio R2 Black", "Radio R2", ("radios",),
-                tuple((f"Section {i}:Entry {j}", f"value {i}.{j}") for i in range(12) for j in range(5)))
+    a = Variant(
+        "Radio R2 Black",
+        "Radio R2",
+        ("radios",),
+        tuple((f"Section {i}:Entry {j}", f"value {i}.{j}") for i in range(12) for j in range(5)),
+    )
     md = f"\n\n{CHUNK_BREAK}\n\n".join(specs_chunks([a], title="Radio R2"))
     chunks = chunk_document("d", md, max_tokens=200)
     assert 1 < len(chunks) <= 5  # small ## sections packed (about 45 tokens each), not one chunk each
@@ -93,7 +101,7 @@ def test_spec_sections_pack_and_keep_their_product():
 
 
 def test_section_of_a_single_subsection_chunk_names_both_headers():
-    chunks = chunk_document("d", "# Specifications of \"P\"\n## Audio\nRadio: FM\nSpeakers: stereo")
+    chunks = chunk_document("d", '# Specifications of "P"\n## Audio\nRadio: FM\nSpeakers: stereo')
     assert chunks[0].section == 'Specifications of "P" > Audio'
 
 

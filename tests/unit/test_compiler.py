@@ -43,24 +43,100 @@ class HashBowEmbedder:
 # name, range, category, RAM GB, storage GB, battery mAh, screen inch, panel, cores, 5G, NFC, price GBP,
 # wired charging W, weight g
 _COLS = "name rng cat ram sto bat inch panel cores g5 nfc price chg wt".split()
-CATALOG = [dict(zip(_COLS, r)) for r in [
-    ("Nova X1 128GB", "Nova X1", "smartphones", 8, 128, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 799, 45, 196),
-    ("Nova X1 1TB", "Nova X1", "smartphones", 12, 1000, 5000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 1099, 45, 196),
-    ("Nova Lite", "Nova Lite", "smartphones", 4, 64, 4000, 6.1, "IPS LCD", 4, False, False, 299, 15, 172),
-    ("Orbit Phone 7", "Orbit Phone 7", "smartphones", 8, 256, 4500, 6.5, "OLED", 8, True, None, 499, 27, 187),
-    ("Orbit Phone 7 Pro", "Orbit Phone 7 Pro", "smartphones", 12, 512, 5500, 6.8, "LTPO OLED", 8, True, True, 899,
-     65, 221),
-    ("Zenith Basic", "Zenith Basic", "smartphones", 2, 32, 3000, 5.5, "IPS LCD", 4, False, False, 299, 10, 165),
-    ("Zenith Tab 10", "Zenith Tab 10", "tablets", 6, 128, 8000, 10.5, "IPS LCD", 8, False, None, 349, 20, 480),
-    ("Orbit Flip7", "Orbit Flip7", "smartphones", 8, 256, 4000, 6.7, "Dynamic AMOLED 2X", 8, True, True, 999, 25, 188),
-    # a product named exactly like its range, which has a second variant
-    ("Orbit Phone 8", "Orbit Phone 8", "smartphones", 8, 128, 4700, 6.4, "OLED", 8, True, True, 599, 45, 190),
-    ("Orbit Phone 8 256GB", "Orbit Phone 8", "smartphones", 8, 256, 4700, 6.4, "OLED", 8, True, True, 649, 45, 190),
-    # a product line word ("Aura") inside names, never a product or range name itself
-    ("Zenith Aura 5", "Zenith Aura 5", "smartphones", 6, 128, 5000, 6.6, "IPS LCD", 8, True, False, 399, 33, 180),
-    ("Zenith Aura 5 Plus", "Zenith Aura 5 Plus", "smartphones", 8, 256, 6000, 6.8, "IPS LCD", 8, True, True, 549,
-     33, 205),
-]]
+CATALOG = [
+    dict(zip(_COLS, r))
+    for r in [
+        (
+            "Nova X1 128GB",
+            "Nova X1",
+            "smartphones",
+            8,
+            128,
+            5000,
+            6.7,
+            "Dynamic AMOLED 2X",
+            8,
+            True,
+            True,
+            799,
+            45,
+            196,
+        ),
+        (
+            "Nova X1 1TB",
+            "Nova X1",
+            "smartphones",
+            12,
+            1000,
+            5000,
+            6.7,
+            "Dynamic AMOLED 2X",
+            8,
+            True,
+            True,
+            1099,
+            45,
+            196,
+        ),
+        ("Nova Lite", "Nova Lite", "smartphones", 4, 64, 4000, 6.1, "IPS LCD", 4, False, False, 299, 15, 172),
+        ("Orbit Phone 7", "Orbit Phone 7", "smartphones", 8, 256, 4500, 6.5, "OLED", 8, True, None, 499, 27, 187),
+        (
+            "Orbit Phone 7 Pro",
+            "Orbit Phone 7 Pro",
+            "smartphones",
+            12,
+            512,
+            5500,
+            6.8,
+            "LTPO OLED",
+            8,
+            True,
+            True,
+            899,
+            65,
+            221,
+        ),
+        ("Zenith Basic", "Zenith Basic", "smartphones", 2, 32, 3000, 5.5, "IPS LCD", 4, False, False, 299, 10, 165),
+        ("Zenith Tab 10", "Zenith Tab 10", "tablets", 6, 128, 8000, 10.5, "IPS LCD", 8, False, None, 349, 20, 480),
+        (
+            "Orbit Flip7",
+            "Orbit Flip7",
+            "smartphones",
+            8,
+            256,
+            4000,
+            6.7,
+            "Dynamic AMOLED 2X",
+            8,
+            True,
+            True,
+            999,
+            25,
+            188,
+        ),
+        # a product named exactly like its range, which has a second variant
+        ("Orbit Phone 8", "Orbit Phone 8", "smartphones", 8, 128, 4700, 6.4, "OLED", 8, True, True, 599, 45, 190),
+        ("Orbit Phone 8 256GB", "Orbit Phone 8", "smartphones", 8, 256, 4700, 6.4, "OLED", 8, True, True, 649, 45, 190),
+        # a product line word ("Aura") inside names, never a product or range name itself
+        ("Zenith Aura 5", "Zenith Aura 5", "smartphones", 6, 128, 5000, 6.6, "IPS LCD", 8, True, False, 399, 33, 180),
+        (
+            "Zenith Aura 5 Plus",
+            "Zenith Aura 5 Plus",
+            "smartphones",
+            8,
+            256,
+            6000,
+            6.8,
+            "IPS LCD",
+            8,
+            True,
+            True,
+            549,
+            33,
+            205,
+        ),
+    ]
+]
 
 
 # Extra columns (rows not listed here have none of them): front/rear camera MP, refresh rate Hz, Bluetooth
@@ -76,10 +152,13 @@ EXTRA = {
     "Zenith Aura 5 Plus": dict(front=32, rear=48, hz=120, bt=5.1, jack=True, slot="dedicated", card=True),
     "Orbit Mini X": dict(front=12, rear=50, hz=90, bt=5.2, jack=False, slot=None, card=False),
 }
-CATALOG += [dict(zip(_COLS, r)) for r in [
-    # a product of a brand whose name no range of the brand reaches ("Mini" is a model suffix)
-    ("Orbit Mini X", "Orbit Mini X", "smartphones", 6, 128, 4200, 5.9, "OLED", 8, True, True, 459, 30, 150),
-]]
+CATALOG += [
+    dict(zip(_COLS, r))
+    for r in [
+        # a product of a brand whose name no range of the brand reaches ("Mini" is a model suffix)
+        ("Orbit Mini X", "Orbit Mini X", "smartphones", 6, 128, 4200, 5.9, "OLED", 8, True, True, 459, 30, 150),
+    ]
+]
 # accessories: a category whose name holds "phone" but whose head noun is "case"
 CASES = [("Kappa Grip Case", "Silicone", 19), ("Kappa Folio Case", "Leather", 25), ("Kappa Soft Case", "Silicone", 29)]
 
@@ -87,21 +166,29 @@ CASES = [("Kappa Grip Case", "Silicone", 19), ("Kappa Folio Case", "Leather", 25
 def _variant(r: dict) -> Variant:
     sto = f"{r['sto'] // 1000} TB" if r["sto"] >= 1000 else f"{r['sto']} GB"
     tab = r["cat"] == "tablets"  # tablets name RAM, battery and charging as other catalogs do
-    specs = [("Memory:Internal Memory" if tab else "Memory:RAM", f"{r['ram']} GB"),
-             ("Memory:Internal Storage", sto),
-             ("Battery:Capacity", f"{r['bat'] * 3.85 / 1000:.1f} Wh" if tab else f"{r['bat']} mAh"),
-             ("Display:Screen Size", f"{r['inch']} inches"),
-             ("Display:Type", r["panel"]), ("Processor:CPU Cores", str(r["cores"])),
-             ("Network:5G", "Yes" if r["g5"] else "No"), ("Network:4G", "Yes"),
-             ("Power:Wired Charging" if tab else "Charging:Wired Charging", f"{r['chg']} W"),
-             ("Body:Weight", f"{r['wt']} g")]
+    specs = [
+        ("Memory:Internal Memory" if tab else "Memory:RAM", f"{r['ram']} GB"),
+        ("Memory:Internal Storage", sto),
+        ("Battery:Capacity", f"{r['bat'] * 3.85 / 1000:.1f} Wh" if tab else f"{r['bat']} mAh"),
+        ("Display:Screen Size", f"{r['inch']} inches"),
+        ("Display:Type", r["panel"]),
+        ("Processor:CPU Cores", str(r["cores"])),
+        ("Network:5G", "Yes" if r["g5"] else "No"),
+        ("Network:4G", "Yes"),
+        ("Power:Wired Charging" if tab else "Charging:Wired Charging", f"{r['chg']} W"),
+        ("Body:Weight", f"{r['wt']} g"),
+    ]
     if r["nfc"] is not None:  # missing data: neither has nor lacks NFC
         specs.append(("Connectivity:NFC", "Yes" if r["nfc"] else "No"))
     x = EXTRA.get(r["name"])
     if x:
-        specs += [("Camera:Front Camera", f"{x['front']} MP"), ("Camera:Rear Camera", f"{x['rear']} MP"),
-                  ("Display:Refresh Rate", f"{x['hz']} Hz"), ("Connectivity:Bluetooth Version", str(x["bt"])),
-                  ("Memory:Memory Card Support", "Yes" if x["card"] else "No")]
+        specs += [
+            ("Camera:Front Camera", f"{x['front']} MP"),
+            ("Camera:Rear Camera", f"{x['rear']} MP"),
+            ("Display:Refresh Rate", f"{x['hz']} Hz"),
+            ("Connectivity:Bluetooth Version", str(x["bt"])),
+            ("Memory:Memory Card Support", "Yes" if x["card"] else "No"),
+        ]
         if x["jack"]:
             specs.append(("Audio:Headphone Jack", "3.5 mm"))
         if x["slot"]:
@@ -111,8 +198,12 @@ def _variant(r: dict) -> Variant:
 
 
 def _case(name: str, material: str, price: int) -> Variant:
-    return Variant(name=name, prod_range=name, categories=("Mobile Phone Cases",),
-                   specs=(("Features:Material", material), ("Price", f"{price}.00 GBP")))
+    return Variant(
+        name=name,
+        prod_range=name,
+        categories=("Mobile Phone Cases",),
+        specs=(("Features:Material", material), ("Price", f"{price}.00 GBP")),
+    )
 
 
 def names(pred) -> list[str]:
@@ -158,15 +249,22 @@ LIST_CASES = [
     ("phones without NFC", lambda r: r["cat"] == "smartphones" and r["nfc"] is False),  # missing data excluded
     ("phones with 4G only", lambda r: r["cat"] == "smartphones" and not r["g5"]),
     ("phones with an IPS LCD display", lambda r: r["cat"] == "smartphones" and r["panel"] == "IPS LCD"),
-    ("phones with a Dynamic AMOLED 2X display", lambda r: r["cat"] == "smartphones" and r["panel"] == "Dynamic AMOLED 2X"),
+    (
+        "phones with a Dynamic AMOLED 2X display",
+        lambda r: r["cat"] == "smartphones" and r["panel"] == "Dynamic AMOLED 2X",
+    ),
     ("phones with an OLED display", lambda r: r["cat"] == "smartphones" and re.search(r"\bOLED\b", r["panel"])),
     ("orbit phones with 5G", lambda r: r["cat"] == "smartphones" and r["name"].startswith("Orbit") and r["g5"]),
-    ("nova phones under £1000 with at least 8GB RAM",
-     lambda r: r["name"].startswith("Nova") and r["price"] < 1000 and r["ram"] >= 8),
+    (
+        "nova phones under £1000 with at least 8GB RAM",
+        lambda r: r["name"].startswith("Nova") and r["price"] < 1000 and r["ram"] >= 8,
+    ),
     ("Which tablets have 5G?", lambda r: r["cat"] == "tablets" and r["g5"]),
     ("Which tablets have at least 6GB RAM?", lambda r: r["cat"] == "tablets" and r["ram"] >= 6),
-    ("Which phones with NFC have at least 256GB storage and cost under £950?",
-     lambda r: r["cat"] == "smartphones" and r["nfc"] is True and r["sto"] >= 256 and r["price"] < 950),
+    (
+        "Which phones with NFC have at least 256GB storage and cost under £950?",
+        lambda r: r["cat"] == "smartphones" and r["nfc"] is True and r["sto"] >= 256 and r["price"] < 950,
+    ),
 ]
 
 
@@ -298,10 +396,18 @@ def test_range_expands_without_an_exact_product(compiler):
 
 VALUE_CASES = [
     ("What is the lowest price of the Nova X1?", lambda r: r["rng"] == "Nova X1", "price", min),
-    ("What's the biggest battery capacity available on an Orbit phone?",
-     lambda r: r["name"].startswith("Orbit") and r["cat"] == "smartphones", "bat", max),
-    ("Among zenith phones, what is the quickest charging power on offer?",
-     lambda r: r["name"].startswith("Zenith") and r["cat"] == "smartphones", "chg", max),
+    (
+        "What's the biggest battery capacity available on an Orbit phone?",
+        lambda r: r["name"].startswith("Orbit") and r["cat"] == "smartphones",
+        "bat",
+        max,
+    ),
+    (
+        "Among zenith phones, what is the quickest charging power on offer?",
+        lambda r: r["name"].startswith("Zenith") and r["cat"] == "smartphones",
+        "chg",
+        max,
+    ),
     ("How much does the cheapest phone with 5G cost?", lambda r: r["cat"] == "smartphones" and r["g5"], "price", min),
     ("What is the price of the most expensive tablet?", lambda r: r["cat"] == "tablets", "price", max),
 ]
@@ -325,8 +431,10 @@ def test_which_superlative_value_is_one_name_ties_kept(compiler):
     ans = compiler.answer("What is the weight of the cheapest phone?")  # not the price: the product
     assert ans.value == tied[0]
     top = max(r["bat"] for r in CATALOG if r["cat"] == "smartphones")
-    assert compiler.answer("Which phone has the biggest battery?").value == names(
-        lambda r: r["cat"] == "smartphones" and r["bat"] == top)[0]
+    assert (
+        compiler.answer("Which phone has the biggest battery?").value
+        == names(lambda r: r["cat"] == "smartphones" and r["bat"] == top)[0]
+    )
 
 
 COMPARE_LOWER = [
@@ -374,6 +482,7 @@ def test_name_word_needs_two_products(compiler):
 
 # -- catalog-driven spotting, entry choice, tie-breaks (each case fails without its fix) -------------
 
+
 def extra(name: str, key: str):
     return EXTRA.get(name, {}).get(key)
 
@@ -384,8 +493,9 @@ def phones(pred) -> list[str]:
 
 def test_lower_case_brand_away_from_the_category_word(compiler):
     ans = compiler.answer("Which zenith 5G phones have NFC?")  # "5G" stands between brand and "phones"
-    assert sorted(ans.answer_list) == phones(lambda r: r["name"].startswith("Zenith") and r["g5"]
-                                            and r["nfc"] is True), ans.trace
+    assert sorted(ans.answer_list) == phones(
+        lambda r: r["name"].startswith("Zenith") and r["g5"] and r["nfc"] is True
+    ), ans.trace
     assert any("catalog brand 'zenith'" in t for t in ans.trace)
 
 
@@ -412,6 +522,7 @@ def test_attribute_between_number_and_open_end(compiler):
 
 def test_synonym_in_the_entry_name_beats_a_section_match(compiler):
     from dualgraph.query.grounding import _lexical
+
     pats = {p.entry: p for p in compiler.patterns.patterns if p.kind == "spec_numeric" and p.section == "Display"}
     assert _lexical("display", pats["Screen Size"]) > _lexical("display", pats["Refresh Rate"])
     ans = compiler.answer("Which phone has the smallest display?")
@@ -421,6 +532,7 @@ def test_synonym_in_the_entry_name_beats_a_section_match(compiler):
 
 def test_an_unasked_variant_entry_is_second(compiler):
     from dualgraph.query.grounding import _lexical
+
     cam = {p.entry: p for p in compiler.patterns.patterns if p.kind == "spec_numeric" and p.section == "Camera"}
     assert _lexical("resolution camera", cam["Rear Camera"]) > _lexical("resolution camera", cam["Front Camera"])
     assert _lexical("selfie camera", cam["Front Camera"]) > _lexical("selfie camera", cam["Rear Camera"])

@@ -15,11 +15,11 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, HashBowEmbedder, catalog_store, extra, names  # noqa: E402
+from test_compiler import CATALOG, HashBowEmbedder, catalog_store, extra, names
 
-from dualgraph.query.compiler import Compiler  # noqa: E402
-from dualgraph.query.patterns import PatternIndex, collect_patterns  # noqa: E402
-from dualgraph.query.safety import check_query  # noqa: E402
+from dualgraph.query.compiler import Compiler
+from dualgraph.query.patterns import PatternIndex, collect_patterns
+from dualgraph.query.safety import check_query
 
 
 @pytest.fixture(scope="module")
@@ -112,13 +112,13 @@ LISTS = [
     ("Which phones from Orbit have at least 8GB RAM?", phones(lambda r: brand("Orbit")(r) and r["ram"] >= 8)),
     ("Which phones made by orbit cost under £600?", phones(lambda r: brand("Orbit")(r) and r["price"] < 600)),
     # clause order
-    ("Under £700, which phones have 5G and NFC?",
-     phones(lambda r: r["price"] < 700 and r["g5"] and r["nfc"] is True)),
-    ("With at least 256GB storage and NFC, which orbit phones cost less than £900?",
-     phones(lambda r: brand("Orbit")(r) and r["sto"] >= 256 and r["nfc"] is True and r["price"] < 900)),
+    ("Under £700, which phones have 5G and NFC?", phones(lambda r: r["price"] < 700 and r["g5"] and r["nfc"] is True)),
+    (
+        "With at least 256GB storage and NFC, which orbit phones cost less than £900?",
+        phones(lambda r: brand("Orbit")(r) and r["sto"] >= 256 and r["nfc"] is True and r["price"] < 900),
+    ),
     ("Which phones, priced below £600, offer 5G?", phones(lambda r: r["price"] < 600 and r["g5"])),
-    ("phones that have NFC, 5G and 8 GB RAM or more",
-     phones(lambda r: r["nfc"] is True and r["g5"] and r["ram"] >= 8)),
+    ("phones that have NFC, 5G and 8 GB RAM or more", phones(lambda r: r["nfc"] is True and r["g5"] and r["ram"] >= 8)),
     ("I need a phone with 5G for less than £500", phones(lambda r: r["g5"] and r["price"] < 500)),
     # more spellings of the same constraints
     ("phones with 8 gigs of RAM or more", phones(lambda r: r["ram"] >= 8)),
@@ -132,13 +132,16 @@ LISTS = [
     ("Which phones have a screen between 6.4 and 6.7 inches?", phones(lambda r: 6.4 <= r["inch"] <= 6.7)),
     ("Which phones have an audio jack?", phones(lambda r: extra(r["name"], "jack"))),
     # relative to a named product: no query form for it yet
-    ("Which phones have a bigger battery than the Nova Lite?",
-     phones(lambda r: r["bat"] > row("Nova Lite")["bat"])),
+    ("Which phones have a bigger battery than the Nova Lite?", phones(lambda r: r["bat"] > row("Nova Lite")["bat"])),
     ("phones cheaper than the Orbit Phone 7", phones(lambda r: r["price"] < row("Orbit Phone 7")["price"])),
-    ("Which phones have the same RAM as the Orbit Flip7?",
-     phones(lambda r: r["ram"] == row("Orbit Flip7")["ram"] and r["name"] != "Orbit Flip7")),
-    ("zenith phones with a larger screen than that of the Nova Lite",
-     phones(lambda r: brand("Zenith")(r) and r["inch"] > row("Nova Lite")["inch"])),
+    (
+        "Which phones have the same RAM as the Orbit Flip7?",
+        phones(lambda r: r["ram"] == row("Orbit Flip7")["ram"] and r["name"] != "Orbit Flip7"),
+    ),
+    (
+        "zenith phones with a larger screen than that of the Nova Lite",
+        phones(lambda r: brand("Zenith")(r) and r["inch"] > row("Nova Lite")["inch"]),
+    ),
     ("Which phones weigh less than the Zenith Basic?", phones(lambda r: r["wt"] < row("Zenith Basic")["wt"])),
 ]
 
@@ -148,8 +151,10 @@ COUNTS = [
     ("Count the phones with at least 8GB RAM", len(phones(lambda r: r["ram"] >= 8))),
     ("How many zenith phones are there?", len(phones(brand("Zenith")))),
     ("How many phones lack 5G?", len(phones(lambda r: not r["g5"]))),
-    ("What is the number of Orbit phones with a battery of 4,500 mAh or more?",
-     len(phones(lambda r: brand("Orbit")(r) and r["bat"] >= 4500))),
+    (
+        "What is the number of Orbit phones with a battery of 4,500 mAh or more?",
+        len(phones(lambda r: brand("Orbit")(r) and r["bat"] >= 4500)),
+    ),
     ("Count phones having 5G", len(phones(lambda r: r["g5"]))),
 ]
 
@@ -165,14 +170,18 @@ SUPERLATIVES = [
     ("Which zenith phone is the most expensive?", top(lambda r: phone(r) and brand("Zenith")(r), "price")),
     ("Which is the heaviest phone with 5G?", top(lambda r: phone(r) and r["g5"], "wt")),
     ("the 2 lightest orbit phones", top(lambda r: phone(r) and brand("Orbit")(r), "wt", min, 2)),
-    ("Which is the 2nd heaviest phone?",
-     names(lambda r: phone(r) and r["wt"] == sorted({x["wt"] for x in CATALOG if phone(x)})[-2])),
+    (
+        "Which is the 2nd heaviest phone?",
+        names(lambda r: phone(r) and r["wt"] == sorted({x["wt"] for x in CATALOG if phone(x)})[-2]),
+    ),
 ]
 
 VALUES = [
     ("What is the highest RAM among Orbit phones?", max(r["ram"] for r in CATALOG if phone(r) and brand("Orbit")(r))),
-    ("What is the largest display size, in inches, of any zenith phone?",
-     max(r["inch"] for r in CATALOG if phone(r) and brand("Zenith")(r))),
+    (
+        "What is the largest display size, in inches, of any zenith phone?",
+        max(r["inch"] for r in CATALOG if phone(r) and brand("Zenith")(r)),
+    ),
     ("What is the lowest weight of any phone, in kg?", min(r["wt"] for r in CATALOG if phone(r)) / 1000),
     ("How heavy is the heaviest phone?", max(r["wt"] for r in CATALOG if phone(r))),
     ("How much does the priciest Nova phone cost?", max(r["price"] for r in CATALOG if brand("Nova")(r))),
@@ -183,24 +192,35 @@ VALUES = [
     ("How heavy is the Zenith Basic?", row("Zenith Basic")["wt"]),
     ("What is the screen size of the Orbit Flip7?", row("Orbit Flip7")["inch"]),
     ("How much does the Nova X1 1TB cost?", row("Nova X1 1TB")["price"]),
-    ("What is the average price of zenith phones?",
-     sum(r["price"] for r in CATALOG if phone(r) and brand("Zenith")(r))
-     / len(phones(brand("Zenith")))),
-    ("What's the mean battery capacity of orbit phones?",
-     sum(r["bat"] for r in CATALOG if phone(r) and brand("Orbit")(r)) / len(phones(brand("Orbit")))),
-    ("On average, how large are the screens of zenith phones, in inches?",
-     sum(r["inch"] for r in CATALOG if phone(r) and brand("Zenith")(r)) / len(phones(brand("Zenith")))),
+    (
+        "What is the average price of zenith phones?",
+        sum(r["price"] for r in CATALOG if phone(r) and brand("Zenith")(r)) / len(phones(brand("Zenith"))),
+    ),
+    (
+        "What's the mean battery capacity of orbit phones?",
+        sum(r["bat"] for r in CATALOG if phone(r) and brand("Orbit")(r)) / len(phones(brand("Orbit"))),
+    ),
+    (
+        "On average, how large are the screens of zenith phones, in inches?",
+        sum(r["inch"] for r in CATALOG if phone(r) and brand("Zenith")(r)) / len(phones(brand("Zenith"))),
+    ),
 ]
 
 WINNERS = [
     ("Nova Lite or Zenith Basic — which is lighter?", lighter("Nova Lite", "Zenith Basic", "wt")),
-    ("Nova X1 1TB versus Orbit Phone 7 Pro: which has more storage?",
-     lighter("Nova X1 1TB", "Orbit Phone 7 Pro", "sto", max)),
+    (
+        "Nova X1 1TB versus Orbit Phone 7 Pro: which has more storage?",
+        lighter("Nova X1 1TB", "Orbit Phone 7 Pro", "sto", max),
+    ),
     ("Which charges faster: Nova Lite or Zenith Basic?", lighter("Nova Lite", "Zenith Basic", "chg", max)),
-    ("Orbit Mini X vs Zenith Aura 5 — which one has the bigger battery?",
-     lighter("Orbit Mini X", "Zenith Aura 5", "bat", max)),
-    ("Between the Orbit Flip7 and the Nova X1 128GB, which is cheaper?",
-     lighter("Orbit Flip7", "Nova X1 128GB", "price")),
+    (
+        "Orbit Mini X vs Zenith Aura 5 — which one has the bigger battery?",
+        lighter("Orbit Mini X", "Zenith Aura 5", "bat", max),
+    ),
+    (
+        "Between the Orbit Flip7 and the Nova X1 128GB, which is cheaper?",
+        lighter("Orbit Flip7", "Nova X1 128GB", "price"),
+    ),
 ]
 
 YESNO = [
@@ -209,26 +229,36 @@ YESNO = [
     ("Does Zenith Basic come with 5G?", "yes" if row("Zenith Basic")["g5"] else "no"),
     ("Is the Zenith Aura 5 Plus 5G-enabled?", "yes" if row("Zenith Aura 5 Plus")["g5"] else "no"),
     ("Does the Orbit Phone 7 Pro have at least 12GB of RAM?", "yes" if row("Orbit Phone 7 Pro")["ram"] >= 12 else "no"),
-    ("Is the Orbit Phone 7 Pro heavier than the Nova X1 128GB?",
-     "yes" if row("Orbit Phone 7 Pro")["wt"] > row("Nova X1 128GB")["wt"] else "no"),
-    ("Is the Nova Lite cheaper than the Zenith Aura 5?",
-     "yes" if row("Nova Lite")["price"] < row("Zenith Aura 5")["price"] else "no"),
+    (
+        "Is the Orbit Phone 7 Pro heavier than the Nova X1 128GB?",
+        "yes" if row("Orbit Phone 7 Pro")["wt"] > row("Nova X1 128GB")["wt"] else "no",
+    ),
+    (
+        "Is the Nova Lite cheaper than the Zenith Aura 5?",
+        "yes" if row("Nova Lite")["price"] < row("Zenith Aura 5")["price"] else "no",
+    ),
     # about any product in scope
     ("Do any zenith phones have NFC?", "yes" if phones(lambda r: brand("Zenith")(r) and r["nfc"]) else "no"),
     ("Are any Nova phones under £300?", "yes" if phones(lambda r: brand("Nova")(r) and r["price"] < 300) else "no"),
-    ("Does any zenith phone have 12 GB of RAM?",
-     "yes" if phones(lambda r: brand("Zenith")(r) and r["ram"] == 12) else "no"),
+    (
+        "Does any zenith phone have 12 GB of RAM?",
+        "yes" if phones(lambda r: brand("Zenith")(r) and r["ram"] == 12) else "no",
+    ),
 ]
 
 XFAIL: dict[str, str] = {
     "Which is the 2nd heaviest phone?": "ordinals (2nd, second) are not read: a rank, not a top-k",
 }
 
-CASES = ([("list", q, g) for q, g in LISTS] + [("count", q, g) for q, g in COUNTS]
-         + [("top", q, g) for q, g in SUPERLATIVES] + [("value", q, g) for q, g in VALUES]
-         + [("winner", q, g) for q, g in WINNERS] + [("yesno", q, g) for q, g in YESNO])
-PARAMS = [pytest.param(kind, q, gold, id=q, marks=[xf(XFAIL[q])] if q in XFAIL else [])
-          for kind, q, gold in CASES]
+CASES = (
+    [("list", q, g) for q, g in LISTS]
+    + [("count", q, g) for q, g in COUNTS]
+    + [("top", q, g) for q, g in SUPERLATIVES]
+    + [("value", q, g) for q, g in VALUES]
+    + [("winner", q, g) for q, g in WINNERS]
+    + [("yesno", q, g) for q, g in YESNO]
+)
+PARAMS = [pytest.param(kind, q, gold, id=q, marks=[xf(XFAIL[q])] if q in XFAIL else []) for kind, q, gold in CASES]
 
 
 @pytest.mark.parametrize("kind,question,gold", PARAMS)

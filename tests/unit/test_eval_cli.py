@@ -13,7 +13,7 @@ from dualgraph.eval import cli as eval_cli
 from dualgraph.eval.cli import add_eval_parser
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_eval_judge import ScriptedLLM  # noqa: E402
+from test_eval_judge import ScriptedLLM
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
 Q = str(FIX / "questions.json")
@@ -34,8 +34,25 @@ def test_one_run_prints_the_table(capsys):
 
 
 def test_two_runs_compare_and_write_a_report(tmp_path, capsys):
-    assert run("--questions", Q, "--answers", SKG, "--answers", TKG, "--label", "S", "--label", "T",
-               "--report", str(tmp_path / "rep"), "--index", str(tmp_path)) == 0
+    assert (
+        run(
+            "--questions",
+            Q,
+            "--answers",
+            SKG,
+            "--answers",
+            TKG,
+            "--label",
+            "S",
+            "--label",
+            "T",
+            "--report",
+            str(tmp_path / "rep"),
+            "--index",
+            str(tmp_path),
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert "| S | 9 |" in captured.out and "| T | 9 |" in captured.out
     assert "report.md" in captured.err
@@ -68,13 +85,19 @@ def test_bad_answers_line_exits_2_naming_file_and_line(tmp_path, capsys):
     assert f"{bad}:5: not valid JSON" in err and err.startswith("dualgraph eval: ")
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--answers", SKG, "--judge"], "need an LLM"),
-    (["--answers", SKG, "--pairwise", "--llm-url", "http://127.0.0.1:9", "--llm-model", "m"], "two or more --answers"),
-    (["--answers", SKG, "--answers", TKG, "--label", "only-one"], "one label per answers file"),
-    (["--answers", SKG, "--answers", TKG, "--label", "x", "--label", "x"], "must differ"),
-    (["--answers", "/nonexistent/a.jsonl"], "/nonexistent/a.jsonl: cannot read"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--answers", SKG, "--judge"], "need an LLM"),
+        (
+            ["--answers", SKG, "--pairwise", "--llm-url", "http://127.0.0.1:9", "--llm-model", "m"],
+            "two or more --answers",
+        ),
+        (["--answers", SKG, "--answers", TKG, "--label", "only-one"], "one label per answers file"),
+        (["--answers", SKG, "--answers", TKG, "--label", "x", "--label", "x"], "must differ"),
+        (["--answers", "/nonexistent/a.jsonl"], "/nonexistent/a.jsonl: cannot read"),
+    ],
+)
 def test_bad_usage_exits_2(argv, message, capsys):
     assert run("--questions", Q, *argv) == 2
     assert message in capsys.readouterr().err
@@ -83,9 +106,29 @@ def test_bad_usage_exits_2(argv, message, capsys):
 def test_judging_through_the_cli(tmp_path, capsys, monkeypatch):
     fake = ScriptedLLM()
     monkeypatch.setattr(eval_cli, "build_judge_llm", lambda args: fake)
-    assert run("--questions", Q, "--answers", SKG, "--answers", TKG, "--label", "skg", "--label", "tkg",
-               "--judge", "--pairwise",
-               "--llm-url", "http://127.0.0.1:9", "--llm-model", "m", "--report", str(tmp_path)) == 0
+    assert (
+        run(
+            "--questions",
+            Q,
+            "--answers",
+            SKG,
+            "--answers",
+            TKG,
+            "--label",
+            "skg",
+            "--label",
+            "tkg",
+            "--judge",
+            "--pairwise",
+            "--llm-url",
+            "http://127.0.0.1:9",
+            "--llm-model",
+            "m",
+            "--report",
+            str(tmp_path),
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "factual correctness [skg]" in out and "pairwise skg vs tkg" in out
     stages = [{r.stage for r in batch} for batch in fake.batches]
@@ -97,8 +140,9 @@ def test_judging_through_the_cli(tmp_path, capsys, monkeypatch):
 
 def test_the_judge_llm_is_built_from_the_models_config(monkeypatch, tmp_path):
     monkeypatch.setenv("EVAL_TEST_KEY", "sk-test")
-    args = argparse.Namespace(llm_url="http://127.0.0.1:9", llm_model="judge-model", llm_api_key_env="EVAL_TEST_KEY",
-                              llm_cache_dir=None)
+    args = argparse.Namespace(
+        llm_url="http://127.0.0.1:9", llm_model="judge-model", llm_api_key_env="EVAL_TEST_KEY", llm_cache_dir=None
+    )
     llm = eval_cli.build_judge_llm(args)
     assert llm.name == "judge-model" and llm.url == "http://127.0.0.1:9/v1/chat/completions"
     assert llm._api_key == "sk-test"

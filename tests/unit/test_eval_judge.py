@@ -170,10 +170,19 @@ PAIR_QUESTIONS = {
     "x": q("x", "Which phones are GARBLED?", "Delta."),
     "n": q("n", "Which phones have nothing?", "None."),
 }
-RUN_A = {"w": rec("w", "Alpha, the correct one."), "l": rec("l", "Alpha."), "p": rec("p", "Gamma."),
-         "x": rec("x", "Delta.")}
-RUN_B = {"w": rec("w", "Beta."), "l": rec("l", "Beta is correct."), "p": rec("p", "Gamma!"),
-         "x": rec("x", "Delta!"), "n": rec("n", "", error="boom")}
+RUN_A = {
+    "w": rec("w", "Alpha, the correct one."),
+    "l": rec("l", "Alpha."),
+    "p": rec("p", "Gamma."),
+    "x": rec("x", "Delta."),
+}
+RUN_B = {
+    "w": rec("w", "Beta."),
+    "l": rec("l", "Beta is correct."),
+    "p": rec("p", "Gamma!"),
+    "x": rec("x", "Delta!"),
+    "n": rec("n", "", error="boom"),
+}
 
 
 def test_pairwise_asks_both_orders_and_combines_them():
@@ -218,7 +227,10 @@ def test_a_backend_that_drops_results_gives_errors_not_crashes():
 
 
 def test_prompt_files_load_with_their_placeholders():
-    for name, needed in [("judge_claims.v1", "{text}"), ("judge_verify.v1", "{claims}"),
-                         ("judge_pairwise.v1", "{answer_b}")]:
+    for name, needed in [
+        ("judge_claims.v1", "{text}"),
+        ("judge_verify.v1", "{claims}"),
+        ("judge_pairwise.v1", "{answer_b}"),
+    ]:
         prompt = load_prompt(name)
         assert prompt.version == name and needed in prompt.user and prompt.system

@@ -23,6 +23,7 @@ def approx(x):
 
 # -- list matching -------------------------------------------------------------------------
 
+
 def test_perfect_list():
     assert list_scores(["A", "B"], ["B", "A"]) == (1.0, 1.0, 1.0, True)
 
@@ -77,18 +78,36 @@ def test_punctuation_spacing_matters_only_when_loose():
 
 # -- values --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("said, gold, ok", [
-    ("1,299", 1299, True), (1299.0, 1299, True), ("1299.0000001", 1299, True), (1300, 1299, False),
-    ("12 999", 12999, False), ("Rs 1,299", 1299, False), (None, 0, False), (0, 0, True), ("0.0000001", 0, True),
-    (True, 1, False), ("Phone  x", "phone X", True), ("Phone X (12GB RAM + 256GB)", "Phone X (8GB RAM + 128GB)", False),
-])
+
+@pytest.mark.parametrize(
+    "said, gold, ok",
+    [
+        ("1,299", 1299, True),
+        (1299.0, 1299, True),
+        ("1299.0000001", 1299, True),
+        (1300, 1299, False),
+        ("12 999", 12999, False),
+        ("Rs 1,299", 1299, False),
+        (None, 0, False),
+        (0, 0, True),
+        ("0.0000001", 0, True),
+        (True, 1, False),
+        ("Phone  x", "phone X", True),
+        ("Phone X (12GB RAM + 256GB)", "Phone X (8GB RAM + 128GB)", False),
+    ],
+)
 def test_value_correct(said, gold, ok):
     assert value_correct(said, gold) is ok
 
 
 def test_icecat_titles_are_aliases_of_ids():
-    lst = Question(id="6", question="?", is_list=True, gt_answer_list=["1001", "1002"],
-                   gt_answer_titles=["Fridge Cool 300 L", "Washer Spin 8 kg"])
+    lst = Question(
+        id="6",
+        question="?",
+        is_list=True,
+        gt_answer_list=["1001", "1002"],
+        gt_answer_titles=["Fridge Cool 300 L", "Washer Spin 8 kg"],
+    )
     rec = AnswerRecord(id="6", question="?", strategy="tkg", answer_list=["fridge cool 300 l", "1002"])
     row = score_question(lst, rec)
     assert row.exact and row.f1 == 1.0
@@ -111,6 +130,7 @@ def test_what_is_read_from_a_record():
 
 
 # -- the fixture files, worked out by hand (see tests/fixtures/eval/README.md) ---------------
+
 
 @pytest.fixture(scope="module")
 def skg():
@@ -150,8 +170,13 @@ def test_missing_and_error_records_count_as_empty_answers(skg):
 
 def test_fixture_breakdowns(skg):
     cat = skg.by_category
-    assert set(cat) == {"Inverse Queries", "Multi-Condition Queries", "Aggregation Queries",
-                        "Group Comparison Queries", "Reasoning Queries"}
+    assert set(cat) == {
+        "Inverse Queries",
+        "Multi-Condition Queries",
+        "Aggregation Queries",
+        "Group Comparison Queries",
+        "Reasoning Queries",
+    }
     assert cat["Inverse Queries"].n == 3 and cat["Inverse Queries"].overall == approx(1.9 / 3)
     assert cat["Aggregation Queries"].value_accuracy == approx(0.5)
     assert cat["Reasoning Queries"].overall == 0.0 and cat["Reasoning Queries"].n_missing == 1
@@ -197,8 +222,13 @@ def test_evaluate_many_shares_the_questions():
 
 def test_unscorable_questions_are_left_out(tmp_path):
     data = json.loads(QUESTIONS.read_text())
-    data["9"] = {"question": "Compare A and B.", "category": "Group Comparison Queries", "is_list": False,
-                 "gt_retrieval_method": "closed_book", "gt_answer": "A folds, B does not."}
+    data["9"] = {
+        "question": "Compare A and B.",
+        "category": "Group Comparison Queries",
+        "is_list": False,
+        "gt_retrieval_method": "closed_book",
+        "gt_answer": "A folds, B does not.",
+    }
     path = tmp_path / "q.json"
     path.write_text(json.dumps(data))
     res = evaluate(path, FIX / "answers_skg.jsonl")
@@ -228,9 +258,16 @@ def test_answers_to_another_questions_file_are_flagged(tmp_path):
 
 def test_index_tokens_from_the_manifest(tmp_path):
     assert read_index_tokens(tmp_path).note == "no manifest.json in the index directory"
-    (tmp_path / "manifest.json").write_text(json.dumps({"model_usage": {
-        "tkg.extract": {"calls": 4, "prompt_tokens": 874, "completion_tokens": 424},
-        "tkg_chunks": {"calls": 1, "prompt_tokens": 0, "completion_tokens": 0}}}))
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "model_usage": {
+                    "tkg.extract": {"calls": 4, "prompt_tokens": 874, "completion_tokens": 424},
+                    "tkg_chunks": {"calls": 1, "prompt_tokens": 0, "completion_tokens": 0},
+                }
+            }
+        )
+    )
     ix = read_index_tokens(tmp_path)
     assert (ix.prompt, ix.completion, ix.note) == (874, 424, None) and set(ix.by_stage) == {"tkg.extract", "tkg_chunks"}
     (tmp_path / "manifest.json").write_text(json.dumps({"documents": {}}))
@@ -239,6 +276,7 @@ def test_index_tokens_from_the_manifest(tmp_path):
 
 
 # -- bad input -----------------------------------------------------------------------------
+
 
 def test_bad_jsonl_line_names_the_file_and_line(tmp_path):
     lines = (FIX / "answers_skg.jsonl").read_text().splitlines()

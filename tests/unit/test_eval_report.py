@@ -14,8 +14,13 @@ from dualgraph.eval.tables import clip, format_table, md_table
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
 QUESTIONS = FIX / "questions.json"
-CATEGORIES = ["Inverse Queries", "Multi-Condition Queries", "Aggregation Queries", "Group Comparison Queries",
-              "Reasoning Queries"]
+CATEGORIES = [
+    "Inverse Queries",
+    "Multi-Condition Queries",
+    "Aggregation Queries",
+    "Group Comparison Queries",
+    "Reasoning Queries",
+]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 PLOTS = ["category_scores.png", "quality_vs_tokens.png", "latency_hist.png"]
 
@@ -54,8 +59,14 @@ def test_single_report_markdown(single_report):
         assert category in text
     for name in PLOTS:
         assert f"]({name})" in text  # relative links, so the folder can be moved
-    for heading in ["## By category", "## By retrieval method", "## By strategy", "## By route",
-                    "## Tokens and latency", "## Worst questions"]:
+    for heading in [
+        "## By category",
+        "## By retrieval method",
+        "## By strategy",
+        "## By route",
+        "## Tokens and latency",
+        "## Worst questions",
+    ]:
         assert heading in text
     assert "| all | 9 | 0.600 | 0.567 | 0.580 | 0.400 | 0.500 | 0.544 | 1 | 1 |" in text
     assert "error: StoreError: the store timed out" in text  # the error record among the worst
@@ -81,11 +92,17 @@ def test_comparison_report_with_two_answer_files(tmp_path):
 
 def test_report_with_judge_sections(tmp_path):
     result = evaluate(QUESTIONS, FIX / "answers_tkg.jsonl")
-    factual = FactualResult(label="tkg", summary=FactualGroup(n=9, precision=0.5, recall=0.25, f1=1 / 3),
-                            by_category={"Inverse Queries": FactualGroup(n=3, f1=0.2)})
-    pairwise = PairwiseResult(label_a="skg", label_b="tkg", prompt_version="judge_pairwise.v1",
-                              summary=PairwiseGroup(n=9, wins=3, ties=3, losses=3, win_rate=1 / 3, tie_rate=1 / 3,
-                                                    loss_rate=1 / 3))
+    factual = FactualResult(
+        label="tkg",
+        summary=FactualGroup(n=9, precision=0.5, recall=0.25, f1=1 / 3),
+        by_category={"Inverse Queries": FactualGroup(n=3, f1=0.2)},
+    )
+    pairwise = PairwiseResult(
+        label_a="skg",
+        label_b="tkg",
+        prompt_version="judge_pairwise.v1",
+        summary=PairwiseGroup(n=9, wins=3, ties=3, losses=3, win_rate=1 / 3, tie_rate=1 / 3, loss_rate=1 / 3),
+    )
     text = write_report(result, tmp_path, factual=[factual], pairwise=[pairwise]).read_text()
     assert "## LLM judge: factual correctness" in text and "| tkg | 9 | 0.500 | 0.250 | 0.333 |" in text
     assert "### skg vs tkg" in text

@@ -41,8 +41,13 @@ def write_predictions(tmp_path: Path, questions: dict, predictions: dict) -> tup
     with ours.open("w", encoding="utf-8") as fh:
         for key, pred in predictions.items():
             is_list = questions[key]["is_list"]
-            record = {"id": key, "question": questions[key]["question"], "strategy": "test",
-                      "answer_list": pred if is_list else None, "value": None if is_list else pred}
+            record = {
+                "id": key,
+                "question": questions[key]["question"],
+                "strategy": "test",
+                "answer_list": pred if is_list else None,
+                "value": None if is_list else pred,
+            }
             fh.write(json.dumps(record, ensure_ascii=False) + "\n")
     return ref, ours
 
@@ -53,8 +58,13 @@ def assert_agree(reference, questions_path: Path, ref_path: Path, ours_path: Pat
     got = evaluate(questions_path, ours_path)
     s = got.summary
     assert got.n_questions == expected["n_questions"]
-    for ours, theirs in [(s.list_precision, "list_precision"), (s.list_recall, "list_recall"),
-                         (s.list_f1, "list_f1"), (s.value_accuracy, "value_accuracy"), (s.overall, "overall")]:
+    for ours, theirs in [
+        (s.list_precision, "list_precision"),
+        (s.list_recall, "list_recall"),
+        (s.list_f1, "list_f1"),
+        (s.value_accuracy, "value_accuracy"),
+        (s.overall, "overall"),
+    ]:
         if expected[theirs] is None:
             assert ours is None, theirs
         else:
@@ -105,8 +115,13 @@ def perturb(questions: dict, seed: int) -> dict:
             if isinstance(gold, (int, float)):
                 out[key] = [gold, gold + 1, f"{gold:,}", str(gold), "n/a"][int(roll * 5)]
             else:
-                out[key] = [gold, str(gold).lower(), titles[0] if titles else gold, "Some Other Product",
-                            "  " + str(gold) + " "][int(roll * 5)]
+                out[key] = [
+                    gold,
+                    str(gold).lower(),
+                    titles[0] if titles else gold,
+                    "Some Other Product",
+                    "  " + str(gold) + " ",
+                ][int(roll * 5)]
     return out
 
 

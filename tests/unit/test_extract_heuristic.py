@@ -47,17 +47,62 @@ Control your home with the SmartThings app. Terms and conditions apply.
 
 # What a reader would list for each page (the gold standard of the quality report).
 EXPECTED = {
-    "phone": ["Galaxy S24 Ultra", "Gorilla Glass Victus 2", "S Pen", "Snapdragon 8 Gen 3", "120Hz", "IP68", "5G",
-              "stereo speakers", "AKG", "titanium exterior", "Refresh Rate", "Wi-Fi 7", "Bluetooth v5.3", "NFC",
-              "Dual-SIM", "Size (Main Display)"],
-    "radio": ["FM radio", "DAB+ receiver", "Digital Crystal Clear", "stereo speakers", "plastic-free packaging",
-              "10-year warranty", "Bluetooth 5.3", "USB-C charging", "Retro Radio R2"],
-    "tv": ["Neural Quantum Processor 4K", "Quantum HDR", "Object Tracking Sound+", "Dolby Atmos", "SmartThings app",
-           "Neo QLED QN90D"],
+    "phone": [
+        "Galaxy S24 Ultra",
+        "Gorilla Glass Victus 2",
+        "S Pen",
+        "Snapdragon 8 Gen 3",
+        "120Hz",
+        "IP68",
+        "5G",
+        "stereo speakers",
+        "AKG",
+        "titanium exterior",
+        "Refresh Rate",
+        "Wi-Fi 7",
+        "Bluetooth v5.3",
+        "NFC",
+        "Dual-SIM",
+        "Size (Main Display)",
+    ],
+    "radio": [
+        "FM radio",
+        "DAB+ receiver",
+        "Digital Crystal Clear",
+        "stereo speakers",
+        "plastic-free packaging",
+        "10-year warranty",
+        "Bluetooth 5.3",
+        "USB-C charging",
+        "Retro Radio R2",
+    ],
+    "tv": [
+        "Neural Quantum Processor 4K",
+        "Quantum HDR",
+        "Object Tracking Sound+",
+        "Dolby Atmos",
+        "SmartThings app",
+        "Neo QLED QN90D",
+    ],
 }
-NEVER = ["the", "click here", "and more", "more", "learn more", "find out more", "terms and conditions", "feature",
-         "page", "it", "Yes", "172.5mm", "much more", '6.8" (172.5mm full rectangle)', "conditions apply",
-         "Object Tracking Sound+ moves audio"]
+NEVER = [
+    "the",
+    "click here",
+    "and more",
+    "more",
+    "learn more",
+    "find out more",
+    "terms and conditions",
+    "feature",
+    "page",
+    "it",
+    "Yes",
+    "172.5mm",
+    "much more",
+    '6.8" (172.5mm full rectangle)',
+    "conditions apply",
+    "Object Tracking Sound+ moves audio",
+]
 
 
 def _names(text: str, products: tuple[str, ...]) -> set[str]:
@@ -74,9 +119,22 @@ def found() -> dict[str, set[str]]:
     }
 
 
-@pytest.mark.parametrize("name", ["stereo speakers", "FM radio", "Gorilla Glass Victus 2", "S Pen", "IP68",
-                                  "Digital Crystal Clear", "plastic-free packaging", "10-year warranty", "5G",
-                                  "120Hz", "Snapdragon 8 Gen 3"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "stereo speakers",
+        "FM radio",
+        "Gorilla Glass Victus 2",
+        "S Pen",
+        "IP68",
+        "Digital Crystal Clear",
+        "plastic-free packaging",
+        "10-year warranty",
+        "5G",
+        "120Hz",
+        "Snapdragon 8 Gen 3",
+    ],
+)
 def test_finds_the_names_of_the_brief(found, name):
     assert entity_key(name) in found["phone"] | found["radio"]
 
@@ -99,16 +157,21 @@ def test_no_stopword_only_or_numeric_names(found):
 
 
 def test_products_match_with_loose_spacing_and_case():
-    chunk = Chunk("c1", "d", "The galaxy s24ultra and the GALAXY  S24-Ultra are the same phone.",
-                  products=("Galaxy S24 Ultra",))
+    chunk = Chunk(
+        "c1", "d", "The galaxy s24ultra and the GALAXY  S24-Ultra are the same phone.", products=("Galaxy S24 Ultra",)
+    )
     mentions = HeuristicExtractor().extract([chunk])
     product = [m for m in mentions if m.name == "Galaxy S24 Ultra"]
     assert len(product) == 1 and "galaxy s24ultra" in product[0].description
 
 
 def test_longest_product_wins():
-    chunk = Chunk("c1", "d", "Compare the Galaxy S24 Ultra with the Galaxy S24 today.",
-                  products=("Galaxy S24", "Galaxy S24 Ultra"))
+    chunk = Chunk(
+        "c1",
+        "d",
+        "Compare the Galaxy S24 Ultra with the Galaxy S24 today.",
+        products=("Galaxy S24", "Galaxy S24 Ultra"),
+    )
     names = [m.name for m in HeuristicExtractor().extract([chunk])]
     assert "Galaxy S24 Ultra" in names and "Galaxy S24" in names
     assert "Ultra" not in names
@@ -132,13 +195,18 @@ def test_descriptions_are_the_chunk_sentences_that_mention_it():
 
 def test_description_bounds():
     long = ("The FM radio " + "really " * 80 + "works. ") * 3
-    m = [m for m in HeuristicExtractor(max_description_chars=120).extract([Chunk("c", "d", long)])
-         if m.name == "FM radio"][0]
+    m = [
+        m
+        for m in HeuristicExtractor(max_description_chars=120).extract([Chunk("c", "d", long)])
+        if m.name == "FM radio"
+    ][0]
     assert len(m.description) <= 120 and m.description.endswith("…")
 
 
 def test_spec_lines_give_entries_and_values(found):
-    chunk = Chunk("c", "d", "## Network\nConnectivity: 5G, LTE, Wi-Fi 7\nNFC: Yes\nSIM slots: 2\n## Physical\nWeight: 232 g")
+    chunk = Chunk(
+        "c", "d", "## Network\nConnectivity: 5G, LTE, Wi-Fi 7\nNFC: Yes\nSIM slots: 2\n## Physical\nWeight: 232 g"
+    )
     mentions = {m.name: m for m in HeuristicExtractor().extract([chunk])}
     assert {"Network Connectivity", "5G", "LTE", "Wi-Fi 7", "NFC", "Physical Weight"} <= set(mentions)
     assert mentions["Wi-Fi 7"].description == "Connectivity: 5G, LTE, Wi-Fi 7"
@@ -146,11 +214,19 @@ def test_spec_lines_give_entries_and_values(found):
 
 
 def test_icecat_key_specification_lines():
-    text = "- **Battery**: Battery capacity: 5000 mAh; Battery technology: Lithium-Ion (Li-Ion)\n" \
-           "- **Network**: Mobile network generation: 5G; Wi-Fi standards: 802.11a, Wi-Fi 6 (802.11ax)"
+    text = (
+        "- **Battery**: Battery capacity: 5000 mAh; Battery technology: Lithium-Ion (Li-Ion)\n"
+        "- **Network**: Mobile network generation: 5G; Wi-Fi standards: 802.11a, Wi-Fi 6 (802.11ax)"
+    )
     names = {m.name for m in HeuristicExtractor().extract([Chunk("c", "d", text)])}
-    assert {"Battery capacity", "5000 mAh", "Battery technology", "Lithium-Ion (Li-Ion)", "5G",
-            "Wi-Fi 6 (802.11ax)"} <= names
+    assert {
+        "Battery capacity",
+        "5000 mAh",
+        "Battery technology",
+        "Lithium-Ion (Li-Ion)",
+        "5G",
+        "Wi-Fi 6 (802.11ax)",
+    } <= names
 
 
 def test_one_mention_per_entity_and_chunk():

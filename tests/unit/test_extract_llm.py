@@ -35,8 +35,7 @@ class ScriptedLLM:
         out = []
         for req in requests:
             user = req.messages[-1]["content"]
-            out.append(next((r for key, r in self.script.items() if key in user),
-                            ChatResult(text='{"entities": []}')))
+            out.append(next((r for key, r in self.script.items() if key in user), ChatResult(text='{"entities": []}')))
         return out[:-1] if self.short else out
 
 
@@ -56,14 +55,21 @@ def test_the_fake_is_an_llm():
 
 
 def test_valid_answers_become_mentions_in_chunk_order():
-    llm = ScriptedLLM({
-        "S Pen": ok(("S Pen", "A stylus that clicks into the phone."), ("Galaxy S24 Ultra", "The phone.")),
-        "IP68": ok(("IP68", "Dust and water rating.")),
-        "Stereo": ok(("stereo speakers", "Speakers tuned by AKG."), ("AKG", "Tuned the speakers.")),
-    })
+    llm = ScriptedLLM(
+        {
+            "S Pen": ok(("S Pen", "A stylus that clicks into the phone."), ("Galaxy S24 Ultra", "The phone.")),
+            "IP68": ok(("IP68", "Dust and water rating.")),
+            "Stereo": ok(("stereo speakers", "Speakers tuned by AKG."), ("AKG", "Tuned the speakers.")),
+        }
+    )
     report = LLMExtractor(llm).extract(CHUNKS)
     assert [(m.chunk_id, m.name) for m in report.mentions] == [
-        ("p#a", "S Pen"), ("p#a", "Galaxy S24 Ultra"), ("p#b", "IP68"), ("p#c", "stereo speakers"), ("p#c", "AKG")]
+        ("p#a", "S Pen"),
+        ("p#a", "Galaxy S24 Ultra"),
+        ("p#b", "IP68"),
+        ("p#c", "stereo speakers"),
+        ("p#c", "AKG"),
+    ]
     assert report.problems == []
     assert report.counts["llm"]["chunks"] == 3 and report.counts["llm"]["answered"] == 3
     assert report.counts["llm"]["mentions"] == 5
@@ -99,11 +105,13 @@ def test_batches_of_batch_size():
 
 
 def test_error_and_broken_json_are_reported_not_dropped():
-    llm = ScriptedLLM({
-        "S Pen": ChatResult(text="", error="HTTP 503 after 3 attempts", attempts=3),
-        "IP68": ChatResult(text="I could not find any entities, sorry."),
-        "Stereo": ok(("stereo speakers", "Speakers tuned by AKG.")),
-    })
+    llm = ScriptedLLM(
+        {
+            "S Pen": ChatResult(text="", error="HTTP 503 after 3 attempts", attempts=3),
+            "IP68": ChatResult(text="I could not find any entities, sorry."),
+            "Stereo": ok(("stereo speakers", "Speakers tuned by AKG.")),
+        }
+    )
     report = LLMExtractor(llm).extract(CHUNKS)
     assert [p.chunk_id for p in report.problems] == ["p#a", "p#b"]
     assert "HTTP 503" in report.problems[0].error
@@ -124,18 +132,30 @@ def test_fenced_and_repairable_json_is_read():
 
 
 def test_parsed_answer_and_bare_list_and_reference_keys():
-    llm = ScriptedLLM({
-        "S Pen": ChatResult(text="ignored", parsed={"entities": [{"name": "S Pen", "description": "Stylus."}]}),
-        "IP68": ChatResult(text=json.dumps([{"entity_name": "IP68", "entity_description": "Rating."}])),
-    })
+    llm = ScriptedLLM(
+        {
+            "S Pen": ChatResult(text="ignored", parsed={"entities": [{"name": "S Pen", "description": "Stylus."}]}),
+            "IP68": ChatResult(text=json.dumps([{"entity_name": "IP68", "entity_description": "Rating."}])),
+        }
+    )
     report = LLMExtractor(llm).extract(CHUNKS[:2])
     assert [m.name for m in report.mentions] == ["S Pen", "IP68"]
 
 
 def test_items_are_cleaned_bounded_and_deduplicated():
     long_desc = "word " * 200
-    llm = ScriptedLLM({"S Pen": ok(("  S   Pen ", "A stylus."), ("s-pen", "Again."), ("", "No name."),
-                                   ("Empty", ""), ("Long", long_desc), ("x" * 81, "Too long a name."))})
+    llm = ScriptedLLM(
+        {
+            "S Pen": ok(
+                ("  S   Pen ", "A stylus."),
+                ("s-pen", "Again."),
+                ("", "No name."),
+                ("Empty", ""),
+                ("Long", long_desc),
+                ("x" * 81, "Too long a name."),
+            )
+        }
+    )
     llm.script["S Pen"].text = llm.script["S Pen"].text[:-2] + ', 42, {"name": 5, "description": "n"}]}'
     report = LLMExtractor(llm).extract(CHUNKS[:1])
     names = [m.name for m in report.mentions]
@@ -160,9 +180,17 @@ def test_backend_that_raises_or_returns_too_few():
 
 
 def test_usage_and_cut_off_answers_are_counted():
-    llm = ScriptedLLM({"S Pen": ChatResult(text='{"entities": [{"name": "S Pen", "description": "Sty',
-                                           finish_reason="length", prompt_tokens=100, completion_tokens=50,
-                                           cached=True)})
+    llm = ScriptedLLM(
+        {
+            "S Pen": ChatResult(
+                text='{"entities": [{"name": "S Pen", "description": "Sty',
+                finish_reason="length",
+                prompt_tokens=100,
+                completion_tokens=50,
+                cached=True,
+            )
+        }
+    )
     report = LLMExtractor(llm).extract(CHUNKS[:1])
     c = report.counts["llm"]
     assert c["prompt_tokens"] == 100 and c["completion_tokens"] == 50 and c["cached"] == 1

@@ -18,7 +18,7 @@ from dualgraph.models.json_repair import parse_json_loose
         ('"just a string"', "just a string"),
         # fences and prose
         ('```json\n{"a": 1}\n```', {"a": 1}),
-        ('Here you go:\n```\n[1, 2]\n```\nAnything else?', [1, 2]),
+        ("Here you go:\n```\n[1, 2]\n```\nAnything else?", [1, 2]),
         ('The answer is {"a": {"b": [1]}} as requested.', {"a": {"b": [1]}}),
         ('Use [brackets] like this: {"a": 1}', {"a": 1}),
         ('{"a": 1} {"b": 2}', {"a": 1}),

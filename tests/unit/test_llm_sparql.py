@@ -19,13 +19,13 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, HashBowEmbedder, catalog_store, names  # noqa: E402
+from test_compiler import CATALOG, HashBowEmbedder, catalog_store, names
 
-from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter  # noqa: E402
-from dualgraph.query.compiler import Compiler  # noqa: E402
-from dualgraph.query.llm_sparql import LLMSparqlGenerator, extract_sparql  # noqa: E402
-from dualgraph.query.patterns import PatternIndex, collect_patterns  # noqa: E402
-from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
+from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
+from dualgraph.query.compiler import Compiler
+from dualgraph.query.llm_sparql import LLMSparqlGenerator, extract_sparql
+from dualgraph.query.patterns import PatternIndex, collect_patterns
+from dualgraph.stores.oxigraph import OxigraphStore
 
 SKG = "https://w3id.org/dualgraph/skg#"
 HEAD = "SELECT DISTINCT ?p ?name WHERE { ?p a skgt:Product ; skg:hasName ?name . "
@@ -33,8 +33,10 @@ PHONES = f"?p skg:belongs <{SKG}category-smartphones> . "
 Q_5G = HEAD + PHONES + f"?p skg:hasFeature <{SKG}feature-5g_support> . }}"
 Q_NFC = HEAD + PHONES + f"?p skg:hasFeature <{SKG}entry-connectivity.nfc> . }}"
 # the same product set as Q_NFC, written differently
-Q_NFC_ALT = ("SELECT DISTINCT ?p ?name WHERE { ?p skg:hasFeature skg:entry-connectivity.nfc ; "
-             "skg:belongs skg:category-smartphones ; a skgt:Product ; skg:hasName ?name }")
+Q_NFC_ALT = (
+    "SELECT DISTINCT ?p ?name WHERE { ?p skg:hasFeature skg:entry-connectivity.nfc ; "
+    "skg:belongs skg:category-smartphones ; a skgt:Product ; skg:hasName ?name }"
+)
 Q_EMPTY = HEAD + '?p skg:hasPrice ?v ; skg:hasCurrency "GBP" . FILTER(?v < 1) }'
 Q_ALL = HEAD + "}"
 Q_UPDATE = f'INSERT DATA {{ <{SKG}x> skg:hasName "injected" }}'
@@ -62,12 +64,17 @@ class ScriptedLLM:
             item = self.script[i % len(self.script)]
             if isinstance(item, Exception):
                 raise item
-            res = item if isinstance(item, ChatResult) else ChatResult(text=json.dumps({"sparql": item}),
-                                                                       parsed={"sparql": item})
-            res = ChatResult(text=res.text, parsed=res.parsed, error=res.error, prompt_tokens=100 + i,
-                             completion_tokens=20)
-            self.meter.record(req.stage, calls=1, items=1, prompt_tokens=res.prompt_tokens,
-                              completion_tokens=res.completion_tokens)
+            res = (
+                item
+                if isinstance(item, ChatResult)
+                else ChatResult(text=json.dumps({"sparql": item}), parsed={"sparql": item})
+            )
+            res = ChatResult(
+                text=res.text, parsed=res.parsed, error=res.error, prompt_tokens=100 + i, completion_tokens=20
+            )
+            self.meter.record(
+                req.stage, calls=1, items=1, prompt_tokens=res.prompt_tokens, completion_tokens=res.completion_tokens
+            )
             out.append(res)
         return out
 

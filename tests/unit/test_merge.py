@@ -9,48 +9,75 @@ import pytest
 
 from dualgraph.skg.names import short_hash
 from dualgraph.tkg.chunking import count_tokens
-from dualgraph.tkg.merge import (entity_id, entity_key, extract_description, fold_plural, load_tkg,
-                                 merge_mentions, save_tkg)
+from dualgraph.tkg.merge import (
+    entity_id,
+    entity_key,
+    extract_description,
+    fold_plural,
+    load_tkg,
+    merge_mentions,
+    save_tkg,
+)
 from dualgraph.tkg.model import Chunk, Entity, Mention
 
 
-@pytest.mark.parametrize("a,b", [
-    ("stereo speakers", "Stereo Speaker"),
-    ("batteries", "battery"),
-    ("Wi-Fi 6E", "WiFi 6E"),
-    ("Wi-Fi 6E", "wi fi  6e"),
-    ("S Pen", "S-Pen"),
-    ("the S Pen", "S Pen"),
-    ("Galaxy S25+", "Galaxy S25 Plus"),
-    ("Dolby\u00a0Atmos", "dolby atmos"),
-    ("ＩＰ６８", "IP68"),  # full-width forms fold under NFKC
-    ("USB-C charging", "USB C Charging"),
-    ("watches", "watch"),
-    ("Photos", "photo"),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("stereo speakers", "Stereo Speaker"),
+        ("batteries", "battery"),
+        ("Wi-Fi 6E", "WiFi 6E"),
+        ("Wi-Fi 6E", "wi fi  6e"),
+        ("S Pen", "S-Pen"),
+        ("the S Pen", "S Pen"),
+        ("Galaxy S25+", "Galaxy S25 Plus"),
+        ("Dolby\u00a0Atmos", "dolby atmos"),
+        ("ＩＰ６８", "IP68"),  # full-width forms fold under NFKC
+        ("USB-C charging", "USB C Charging"),
+        ("watches", "watch"),
+        ("Photos", "photo"),
+    ],
+)
 def test_same_key(a, b):
     assert entity_key(a) == entity_key(b)
 
 
-@pytest.mark.parametrize("a,b", [
-    ("Galaxy S25+", "Galaxy S25"),
-    ("Galaxy S25 Plus", "Galaxy S25"),
-    ("glass", "glas"),
-    ("Dolby Atmos", "Dolby Atmo"),
-    ("lens", "len"),
-    ("iOS", "iO"),
-    ("5G", "5"),
-    ("AT&T", "ATT"),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("Galaxy S25+", "Galaxy S25"),
+        ("Galaxy S25 Plus", "Galaxy S25"),
+        ("glass", "glas"),
+        ("Dolby Atmos", "Dolby Atmo"),
+        ("lens", "len"),
+        ("iOS", "iO"),
+        ("5G", "5"),
+        ("AT&T", "ATT"),
+    ],
+)
 def test_different_key(a, b):
     assert entity_key(a) != entity_key(b)
 
 
-@pytest.mark.parametrize("word,singular", [
-    ("speakers", "speaker"), ("batteries", "battery"), ("glass", "glass"), ("glasses", "glass"),
-    ("plus", "plus"), ("boxes", "box"), ("series", "series"), ("graphics", "graphics"), ("movies", "movie"),
-    ("caches", "cache"), ("atmos", "atmos"), ("s25", "s25"), ("gps", "gps"), ("status", "status"),
-])
+@pytest.mark.parametrize(
+    "word,singular",
+    [
+        ("speakers", "speaker"),
+        ("batteries", "battery"),
+        ("glass", "glass"),
+        ("glasses", "glass"),
+        ("plus", "plus"),
+        ("boxes", "box"),
+        ("series", "series"),
+        ("graphics", "graphics"),
+        ("movies", "movie"),
+        ("caches", "cache"),
+        ("atmos", "atmos"),
+        ("s25", "s25"),
+        ("gps", "gps"),
+        ("status", "status"),
+    ],
+)
 def test_fold_plural(word, singular):
     assert fold_plural(word) == singular
 
@@ -89,13 +116,18 @@ def test_result_does_not_depend_on_mention_order():
     for seed in range(5):
         shuffled = random.Random(seed).sample(ms, len(ms))
         other = merge_mentions(shuffled, max_description_tokens=20)[0]
-        assert (other.entity_id, other.name, other.description, other.mention_count) == \
-            (first.entity_id, first.name, first.description, first.mention_count)
+        assert (other.entity_id, other.name, other.description, other.mention_count) == (
+            first.entity_id,
+            first.name,
+            first.description,
+            first.mention_count,
+        )
 
 
 def test_description_is_bounded_in_tokens_and_prefers_supported_sentences():
-    descs = ["The radio has a large rotary dial for tuning stations quickly."] * 5 + \
-            [f"Unrelated remark number {i} about packaging and shipping options." for i in range(30)]
+    descs = ["The radio has a large rotary dial for tuning stations quickly."] * 5 + [
+        f"Unrelated remark number {i} about packaging and shipping options." for i in range(30)
+    ]
     text = extract_description(descs, max_tokens=40)
     assert count_tokens(text) <= 40
     assert text.startswith("The radio has a large rotary dial")
@@ -103,8 +135,10 @@ def test_description_is_bounded_in_tokens_and_prefers_supported_sentences():
 
 
 def test_near_identical_sentences_are_kept_once():
-    text = extract_description(["The S Pen clicks into the phone.", "The S Pen clicks into the phone!",
-                                "the s pen clicks into the phone"], max_tokens=100)
+    text = extract_description(
+        ["The S Pen clicks into the phone.", "The S Pen clicks into the phone!", "the s pen clicks into the phone"],
+        max_tokens=100,
+    )
     assert text.lower().count("clicks") == 1
 
 
@@ -141,23 +175,38 @@ def test_failing_or_long_summary_falls_back_or_is_cut():
 
 
 def test_save_and_load_round_trip(tmp_path):
-    chunks = [Chunk("p#1", "p", "Stereo speakers.", "Feature", 0, ("Radio R2", "Radio R2 Black")),
-              Chunk("p#2", "p", "FM radio.", "", 1, ())]
-    ents = merge_mentions([Mention("stereo speakers", "Loud.", "p#1"), Mention("FM radio", "Tunes.", "p#2"),
-                           Mention("Stereo speaker", "Tuned.", "p#2")])
+    chunks = [
+        Chunk("p#1", "p", "Stereo speakers.", "Feature", 0, ("Radio R2", "Radio R2 Black")),
+        Chunk("p#2", "p", "FM radio.", "", 1, ()),
+    ]
+    ents = merge_mentions(
+        [
+            Mention("stereo speakers", "Loud.", "p#1"),
+            Mention("FM radio", "Tunes.", "p#2"),
+            Mention("Stereo speaker", "Tuned.", "p#2"),
+        ]
+    )
     out = save_tkg(tmp_path / "tkg", chunks, ents)
     assert sorted(p.name for p in out.iterdir()) == ["chunks.parquet", "entities.parquet", "entity_chunks.parquet"]
-    assert pq.read_table(out / "chunks.parquet").column_names == \
-        ["chunk_id", "doc_id", "text", "section", "ordinal", "products"]
-    assert pq.read_table(out / "entities.parquet").column_names == \
-        ["entity_id", "name", "description", "mention_count"]
+    assert pq.read_table(out / "chunks.parquet").column_names == [
+        "chunk_id",
+        "doc_id",
+        "text",
+        "section",
+        "ordinal",
+        "products",
+    ]
+    assert pq.read_table(out / "entities.parquet").column_names == ["entity_id", "name", "description", "mention_count"]
     assert pq.read_table(out / "entity_chunks.parquet").to_pylist() == [
-        {"entity_id": ents[0].entity_id, "chunk_id": "p#1"}, {"entity_id": ents[0].entity_id, "chunk_id": "p#2"},
-        {"entity_id": ents[1].entity_id, "chunk_id": "p#2"}]
+        {"entity_id": ents[0].entity_id, "chunk_id": "p#1"},
+        {"entity_id": ents[0].entity_id, "chunk_id": "p#2"},
+        {"entity_id": ents[1].entity_id, "chunk_id": "p#2"},
+    ]
     chunks2, ents2 = load_tkg(out)
     assert chunks2 == chunks
-    assert [(e.entity_id, e.name, e.description, e.chunk_ids, e.mention_count) for e in ents2] == \
-        [(e.entity_id, e.name, e.description, e.chunk_ids, e.mention_count) for e in ents]
+    assert [(e.entity_id, e.name, e.description, e.chunk_ids, e.mention_count) for e in ents2] == [
+        (e.entity_id, e.name, e.description, e.chunk_ids, e.mention_count) for e in ents
+    ]
 
 
 def test_save_replaces_and_leaves_no_temporary_files(tmp_path):

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from dualgraph.models.base import ChatRequest, ChatResult, Embedder, LLM, TokenMeter
+from dualgraph.models.base import LLM, ChatRequest, ChatResult, Embedder, TokenMeter
 from dualgraph.models.cache import CachedEmbedder, CachedLLM, ResponseCache
 from dualgraph.models.factory import LLMConfig, ModelsConfig
 
@@ -50,8 +50,15 @@ class CountingLLM:
             if "FAIL" in content:
                 out.append(ChatResult(text="", error="HTTP 400: bad", prompt_tokens=3))
             else:
-                out.append(ChatResult(text=f"echo:{content}", parsed={"echo": content}, prompt_tokens=10,
-                                      completion_tokens=5, finish_reason="stop"))
+                out.append(
+                    ChatResult(
+                        text=f"echo:{content}",
+                        parsed={"echo": content},
+                        prompt_tokens=10,
+                        completion_tokens=5,
+                        finish_reason="stop",
+                    )
+                )
         return out
 
 
@@ -145,8 +152,13 @@ def test_llm_key_is_model_version_and_exact_input(db):
     llm.complete([base])
     llm.complete([replace(base, stage="b")])  # stage only labels metering: a hit
     assert len(inner.seen) == 1
-    for changed in (replace(base, prompt_version="v2"), replace(base, max_tokens=9), replace(base, temperature=0.5),
-                    replace(base, schema={"type": "object"}), ask("q ")):
+    for changed in (
+        replace(base, prompt_version="v2"),
+        replace(base, max_tokens=9),
+        replace(base, temperature=0.5),
+        replace(base, schema={"type": "object"}),
+        ask("q "),
+    ):
         llm.complete([changed])
     assert len(inner.seen) == 6
     CachedLLM(CountingLLM(name="other-model"), db).complete([base])  # another model: a miss

@@ -24,15 +24,26 @@ from dualgraph.models.base import ChatRequest, TokenMeter
 from dualgraph.models.openai_chat import OpenAIChatLLM
 
 Reply = tuple[int, dict[str, str], object]  # status, headers, JSON payload (or raw str)
-SCHEMA = {"type": "object", "properties": {"label": {"type": "string", "maxLength": 20}},
-          "required": ["label"], "additionalProperties": False}
+SCHEMA = {
+    "type": "object",
+    "properties": {"label": {"type": "string", "maxLength": 20}},
+    "required": ["label"],
+    "additionalProperties": False,
+}
 
 
 def completion(content: str, *, finish: str = "stop", prompt: int = 7, completion_tokens: int = 3) -> dict:
-    return {"id": "x", "object": "chat.completion", "model": "stand-in",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt + completion_tokens}}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "model": "stand-in",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish}],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt + completion_tokens,
+        },
+    }
 
 
 class StandIn:
@@ -47,7 +58,7 @@ class StandIn:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with lock:
                     outer.bodies.append(body)
@@ -95,8 +106,9 @@ def ask(content: str = "hi", **kw) -> ChatRequest:
 
 
 def test_429_waits_for_retry_after_then_succeeds(stand_in, caplog):
-    server = stand_in(lambda body, n: (429, {"Retry-After": "1"}, {"error": "slow down"}) if n == 1
-                      else (200, {}, completion("ok")))
+    server = stand_in(
+        lambda body, n: (429, {"Retry-After": "1"}, {"error": "slow down"}) if n == 1 else (200, {}, completion("ok"))
+    )
     meter = TokenMeter()
     llm = OpenAIChatLLM(server.url, "m", api_key="sk-never-logged", backoff_s=0.01, meter=meter)
     with caplog.at_level(logging.DEBUG):
@@ -134,7 +146,8 @@ def test_malformed_json_then_valid_is_repaired_by_asking_again(stand_in):
     server = stand_in(lambda body, n: (200, {}, completion(answers[min(n, 2) - 1])))
     meter = TokenMeter()
     result = OpenAIChatLLM(server.url, "m", meter=meter, schema_mode="none").complete(
-        [ask(schema=SCHEMA, stage="extract")])[0]
+        [ask(schema=SCHEMA, stage="extract")]
+    )[0]
     assert result.error is None and result.parsed == {"label": "speakers"} and result.attempts == 2
     retry = server.bodies[1]["messages"]
     assert retry[-2] == {"role": "assistant", "content": '{"label": '}
@@ -176,8 +189,10 @@ def test_openai_form_is_sent_when_accepted(stand_in):
     llm = OpenAIChatLLM(server.url, "m")
     assert llm.complete([ask(schema={**SCHEMA, "title": "Route label"})])[0].parsed == {"label": "ok"}
     fmt = server.bodies[0]["response_format"]
-    assert fmt == {"type": "json_schema", "json_schema": {"name": "Route_label", "strict": True,
-                                                           "schema": {**SCHEMA, "title": "Route label"}}}
+    assert fmt == {
+        "type": "json_schema",
+        "json_schema": {"name": "Route_label", "strict": True, "schema": {**SCHEMA, "title": "Route label"}},
+    }
     assert llm.schema_mode_in_use == "json_schema"
 
 

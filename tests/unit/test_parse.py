@@ -56,10 +56,16 @@ NUMERIC = [
     ("phones with a budget of 30000", "INR", [("<=", 30000.0, None, "INR", "price")]),
     ("phones cheaper than 400 USD", None, [("<", 400.0, None, "USD", "price")]),
     ("£300-£400 phones", None, [("between", 300.0, 400.0, "GBP", "price")]),
-    ("phones with 2TB storage and a price under 1 lakh", "INR",
-     [("=", 2000.0, None, "GB", "storage"), ("<", 100000.0, None, "INR", "price")]),
-    ("phones with at least 8GB of RAM under £500", None,
-     [(">=", 8.0, None, "GB", "RAM"), ("<", 500.0, None, "GBP", "price")]),
+    (
+        "phones with 2TB storage and a price under 1 lakh",
+        "INR",
+        [("=", 2000.0, None, "GB", "storage"), ("<", 100000.0, None, "INR", "price")],
+    ),
+    (
+        "phones with at least 8GB of RAM under £500",
+        None,
+        [(">=", 8.0, None, "GB", "RAM"), ("<", 500.0, None, "GBP", "price")],
+    ),
     ("screens of 6 to 6.5 inches", None, [("between", 152.4, 165.1, "mm", "")]),
 ]
 
@@ -69,10 +75,15 @@ def test_numeric(question, currency, expected):
     assert nums(parse_question(question, currency=currency)) == expected
 
 
-@pytest.mark.parametrize("question", [
-    "Tell me about the Aero 5", "Does the Quill X5 run Android 15?", "Which Nimbus phones have 5G?",
-    "phones with 8K video",
-])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Tell me about the Aero 5",
+        "Does the Quill X5 run Android 15?",
+        "Which Nimbus phones have 5G?",
+        "phones with 8K video",
+    ],
+)
 def test_model_numbers_are_no_constraints(question):
     assert nums(parse_question(question)) == []
 
@@ -87,15 +98,20 @@ FEATURES = [
     ("phones with 4G only", [("4G", False, True)]),
     ("only 4G phones", [("4G", False, True)]),
     ("phones without NFC or eSIM", [("NFC", True, False), ("eSIM", True, False)]),
-    ("phones with an IR blaster and a headphone jack",
-     [("IR blaster", False, False), ("headphone jack", False, False)]),
-    ("phones with IP68, USB-C and Wi-Fi 7",
-     [("IP68", False, False), ("USB-C", False, False), ("Wi-Fi 7", False, False)]),
-    ("phones with expandable storage and dual SIM",
-     [("expandable storage", False, False), ("dual SIM", False, False)]),
+    (
+        "phones with an IR blaster and a headphone jack",
+        [("IR blaster", False, False), ("headphone jack", False, False)],
+    ),
+    (
+        "phones with IP68, USB-C and Wi-Fi 7",
+        [("IP68", False, False), ("USB-C", False, False), ("Wi-Fi 7", False, False)],
+    ),
+    ("phones with expandable storage and dual SIM", [("expandable storage", False, False), ("dual SIM", False, False)]),
     ("phones with a memory card slot and VoLTE", [("memory card slot", False, False), ("VoLTE", False, False)]),
-    ("phones with stereo speakers and fast charging",
-     [("stereo speakers", False, False), ("fast charging", False, False)]),
+    (
+        "phones with stereo speakers and fast charging",
+        [("stereo speakers", False, False), ("fast charging", False, False)],
+    ),
     ("phones that record 8K video", [("8K video", False, False)]),
     ("earbuds with LDAC", [("LDAC", False, False)]),  # an unseen acronym
     ("laptops with HDMI 2.1", [("HDMI 2.1", False, False)]),
@@ -129,8 +145,10 @@ def test_values(question, expected):
 
 
 ENTITIES = [
-    ("Which has a larger display, the Orbit S25 or the Orbit Z Flip7?",
-     [("Orbit S25", "product"), ("Orbit Z Flip7", "product")]),
+    (
+        "Which has a larger display, the Orbit S25 or the Orbit Z Flip7?",
+        [("Orbit S25", "product"), ("Orbit Z Flip7", "product")],
+    ),
     ("Tell me about the Zento Note 14 Pro", [("Zento Note 14 Pro", "product")]),
     ("Which phones in the A series have NFC?", [("phones", "category"), ("A series", "range")]),
     ("How many zentro phones are there?", [("zentro", "brand"), ("phones", "category")]),
@@ -186,13 +204,19 @@ def test_intent(question, expected):
     assert (i.kind, i.attribute, i.direction, i.k) == expected
 
 
-@pytest.mark.parametrize("question", [q for q, *_ in NUMERIC] + [q for q, _ in FEATURES] + [q for q, _ in VALUES]
-                         + [q for q, _ in ENTITIES] + [q for q, _ in INTENTS])
+@pytest.mark.parametrize(
+    "question",
+    [q for q, *_ in NUMERIC]
+    + [q for q, _ in FEATURES]
+    + [q for q, _ in VALUES]
+    + [q for q, _ in ENTITIES]
+    + [q for q, _ in INTENTS],
+)
 def test_spans_exact_and_disjoint(question):
     p = parse_question(question, currency="INR")
     spans = [c.span for c in p.constraints] + [e.span for e in p.entities]
     for s in spans:
-        assert question[s.start:s.end] == s.text
+        assert question[s.start : s.end] == s.text
     spans.sort(key=lambda s: s.start)
     for a, b in zip(spans, spans[1:]):
         assert a.end <= b.start, (a, b)
@@ -203,8 +227,11 @@ def test_full_question():
     p = parse_question("Which kestrel phones under £500 have at least 8GB RAM, a 120Hz display and no NFC?")
     assert p.intent.kind == "list"
     assert ents(p) == [("kestrel", "brand"), ("phones", "category")]
-    assert nums(p) == [("<", 500.0, None, "GBP", "price"), (">=", 8.0, None, "GB", "RAM"),
-                       ("=", 120.0, None, "Hz", "display")]
+    assert nums(p) == [
+        ("<", 500.0, None, "GBP", "price"),
+        (">=", 8.0, None, "GB", "RAM"),
+        ("=", 120.0, None, "Hz", "display"),
+    ]
     assert feats(p) == [("NFC", True, False)]
     assert any("intent list" in line for line in p.trace)
 
@@ -218,6 +245,7 @@ def test_a_price_word_after_a_measured_number_does_not_make_it_a_price():
 
 def test_comparative_helper():
     from dualgraph.query.parse import comparative
+
     assert comparative("is the aero 5 cheaper than the aero 6") == ("min", "price")
     assert comparative("which of aero 5 and aero 6 has a bigger battery") == ("max", "battery")
     assert comparative("which of aero 5 and aero 6 lasts longer") == ("max", "battery")
@@ -228,13 +256,17 @@ def test_comparative_helper():
 
 # -- general fixes: each case failed before its fix --------------------------------------------------
 
-@pytest.mark.parametrize("question,expected", [
-    ("tablets with at least a 7000 mAh battery", [(">=", 7000.0, None, "mAh", "battery")]),  # article after the cue
-    ("laptops with 16GB RAM or more", [(">=", 16.0, None, "GB", "RAM")]),  # attribute before "or more"
-    ("laptops with 512 GB of storage or less", [("<=", 512.0, None, "GB", "storage")]),
-    ("earbuds with Bluetooth 5.2 or later", [(">=", 5.2, None, None, "Bluetooth")]),  # an open-ended version
-    ("routers with at least Wi-Fi 6", [(">=", 6.0, None, None, "Wi-Fi")]),
-])
+
+@pytest.mark.parametrize(
+    "question,expected",
+    [
+        ("tablets with at least a 7000 mAh battery", [(">=", 7000.0, None, "mAh", "battery")]),  # article after the cue
+        ("laptops with 16GB RAM or more", [(">=", 16.0, None, "GB", "RAM")]),  # attribute before "or more"
+        ("laptops with 512 GB of storage or less", [("<=", 512.0, None, "GB", "storage")]),
+        ("earbuds with Bluetooth 5.2 or later", [(">=", 5.2, None, None, "Bluetooth")]),  # an open-ended version
+        ("routers with at least Wi-Fi 6", [(">=", 6.0, None, None, "Wi-Fi")]),
+    ],
+)
 def test_numeric_general_forms(question, expected):
     p = parse_question(question)
     assert nums(p) == expected and p.intent.kind == "list" and not feats(p)
@@ -244,7 +276,12 @@ def test_superlative_that_names_its_attribute_wins_and_tie_breakers():
     p = parse_question("Comfort counts most for me: which chair has the highest seat height for the lowest price?")
     i = p.intent
     assert (i.kind, i.direction, i.attribute, i.then_direction, i.then_attribute) == (
-        "superlative", "max", "height", "min", "price")
+        "superlative",
+        "max",
+        "height",
+        "min",
+        "price",
+    )
     i = parse_question("Which laptop has the most processor cores?").intent
     assert (i.attribute, i.direction) == ("processor cores", "max")  # the noun after the attribute word
     i = parse_question("Which of the Quill X5 and the Quill X6 has the higher-resolution rear camera?").intent

@@ -17,7 +17,12 @@ import pytest
 
 from dualgraph.corpus.model import Variant
 from dualgraph.query.patterns import (
-    KINDS, IndexMismatchError, Pattern, PatternIndex, build_pattern_index, collect_patterns,
+    KINDS,
+    IndexMismatchError,
+    Pattern,
+    PatternIndex,
+    build_pattern_index,
+    collect_patterns,
 )
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
@@ -43,24 +48,63 @@ class HashBowEmbedder:
 
 
 def _v(name: str, rng: str, cats: tuple[str, ...], **specs: str) -> Variant:
-    return Variant(name=name, prod_range=rng, categories=cats,
-                   specs=tuple((k.replace("__", ":").replace("_", " "), v) for k, v in specs.items()))
+    return Variant(
+        name=name,
+        prod_range=rng,
+        categories=cats,
+        specs=tuple((k.replace("__", ":").replace("_", " "), v) for k, v in specs.items()),
+    )
 
 
 PHONES = ("smartphones",)
 VARIANTS = [
-    _v("Alpha One 128GB", "Alpha One", PHONES, Battery__Capacity="5000 mAh", Memory__Storage="128 GB",
-       Display__Type="Dynamic AMOLED 2X", Display__Refresh_Rate="120 Hz", Network__5G="Yes",
-       Price="799.00 GBP", Model_Code="A1-128"),
-    _v("Alpha One 1TB", "Alpha One", PHONES, Battery__Capacity="5000 mAh", Memory__Storage="1 TB",
-       Display__Type="Dynamic AMOLED 2X", Display__Refresh_Rate="120 Hz", Network__5G="Yes",
-       Price="1099.00 GBP", Model_Code="A1-1T"),
-    _v("Beta Two", "Beta Two", PHONES, Battery__Capacity="4000 mAh", Memory__Storage="64 GB",
-       Display__Type="IPS LCD", Display__Refresh_Rate="90 Hz", Network__5G="No", Price="19999 INR"),
-    _v("Gamma Tab", "Gamma Tab", ("tablets",), Battery__Capacity="7000 mAh", Memory__Storage="256 GB",
-       Display__Type="OLED", Display__Refresh_Rate="60 Hz", Network__5G="Yes", Price="45999 INR"),
-    _v("Delta Mini", "Delta Mini", PHONES, Battery__Capacity="1000 mAh", Memory__Storage="2 TB",
-       Display__Type="OLED"),
+    _v(
+        "Alpha One 128GB",
+        "Alpha One",
+        PHONES,
+        Battery__Capacity="5000 mAh",
+        Memory__Storage="128 GB",
+        Display__Type="Dynamic AMOLED 2X",
+        Display__Refresh_Rate="120 Hz",
+        Network__5G="Yes",
+        Price="799.00 GBP",
+        Model_Code="A1-128",
+    ),
+    _v(
+        "Alpha One 1TB",
+        "Alpha One",
+        PHONES,
+        Battery__Capacity="5000 mAh",
+        Memory__Storage="1 TB",
+        Display__Type="Dynamic AMOLED 2X",
+        Display__Refresh_Rate="120 Hz",
+        Network__5G="Yes",
+        Price="1099.00 GBP",
+        Model_Code="A1-1T",
+    ),
+    _v(
+        "Beta Two",
+        "Beta Two",
+        PHONES,
+        Battery__Capacity="4000 mAh",
+        Memory__Storage="64 GB",
+        Display__Type="IPS LCD",
+        Display__Refresh_Rate="90 Hz",
+        Network__5G="No",
+        Price="19999 INR",
+    ),
+    _v(
+        "Gamma Tab",
+        "Gamma Tab",
+        ("tablets",),
+        Battery__Capacity="7000 mAh",
+        Memory__Storage="256 GB",
+        Display__Type="OLED",
+        Display__Refresh_Rate="60 Hz",
+        Network__5G="Yes",
+        Price="45999 INR",
+    ),
+    _v("Delta Mini", "Delta Mini", PHONES, Battery__Capacity="1000 mAh", Memory__Storage="2 TB", Display__Type="OLED"),
 ]
 P = {v.name: N.product_iri(v.name, v.model_code) for v in VARIANTS}
 ALL = set(P.values())
@@ -91,10 +135,17 @@ def index(patterns) -> PatternIndex:
     return PatternIndex.build(patterns, HashBowEmbedder())
 
 
-def find(patterns: list[Pattern], kind: str, entry: str | None = None, unit: str | None = None,
-         name: str | None = None) -> Pattern:
-    hits = [p for p in patterns if p.kind == kind and (entry is None or p.entry == entry)
-            and (unit is None or p.unit == unit) and (name is None or p.name == name)]
+def find(
+    patterns: list[Pattern], kind: str, entry: str | None = None, unit: str | None = None, name: str | None = None
+) -> Pattern:
+    hits = [
+        p
+        for p in patterns
+        if p.kind == kind
+        and (entry is None or p.entry == entry)
+        and (unit is None or p.unit == unit)
+        and (name is None or p.name == name)
+    ]
     assert len(hits) == 1, (kind, entry, unit, name, [p.text for p in hits])
     return hits[0]
 
@@ -258,8 +309,9 @@ def test_save_load_round_trip(index, tmp_path):
     loaded = PatternIndex.load(out, HashBowEmbedder())
     assert [p.to_dict() for p in loaded.patterns] == [p.to_dict() for p in index.patterns]
     queries = ["battery capacity mAh", "5G", "Alpha One"]
-    assert ([[(p.pattern_id, s) for p, s in h] for h in loaded.search(queries, k=4)]
-            == [[(p.pattern_id, s) for p, s in h] for h in index.search(queries, k=4)])
+    assert [[(p.pattern_id, s) for p, s in h] for h in loaded.search(queries, k=4)] == [
+        [(p.pattern_id, s) for p, s in h] for h in index.search(queries, k=4)
+    ]
     assert not [f for f in tmp_path.iterdir() if f.name.startswith(".")]  # no temp folders left
 
 

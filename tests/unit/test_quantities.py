@@ -173,7 +173,9 @@ def test_convert_compares_tb_with_gb_in_si():
     assert parse_quantity("1 TB").value == parse_quantity("1000 GB").value
 
 
-@pytest.mark.parametrize(("src", "dst"), [("GB", "mm"), ("GBP", "INR"), ("Hz", "W"), ("mAh", "Wh"), ("furlong", "mm"), ("mm", "G")])
+@pytest.mark.parametrize(
+    ("src", "dst"), [("GB", "mm"), ("GBP", "INR"), ("Hz", "W"), ("mAh", "Wh"), ("furlong", "mm"), ("mm", "G")]
+)
 def test_convert_refuses(src, dst):
     with pytest.raises(ValueError):
         convert(1.0, src, dst)
@@ -222,42 +224,125 @@ Q = dict  # readability in the table below
         ("1000 Mbit/s", None, Q(value=1000.0, unit="Mbps", dimension="data_rate", original_unit="Mbps")),
         ("32 fl oz", None, Q(value=0.946352946, unit="l", dimension="volume", original_unit="fl oz")),
         # qualifiers
-        ("Up to 29 hours", None, Q(value=104400.0, unit="s", dimension="time", high=104400.0, qualifier="up_to", original_unit="h")),
-        ("upto 1 TB", None, Q(value=1000.0, unit="GB", dimension="data", high=1000.0, qualifier="up_to", original_unit="TB")),
-        ("Max. 195g", None, Q(value=195.0, unit="g", dimension="mass", high=195.0, qualifier="up_to", original_unit="g")),
+        (
+            "Up to 29 hours",
+            None,
+            Q(value=104400.0, unit="s", dimension="time", high=104400.0, qualifier="up_to", original_unit="h"),
+        ),
+        (
+            "upto 1 TB",
+            None,
+            Q(value=1000.0, unit="GB", dimension="data", high=1000.0, qualifier="up_to", original_unit="TB"),
+        ),
+        (
+            "Max. 195g",
+            None,
+            Q(value=195.0, unit="g", dimension="mass", high=195.0, qualifier="up_to", original_unit="g"),
+        ),
         ("< 5 W", None, Q(value=5.0, unit="W", dimension="power", high=5.0, qualifier="up_to", original_unit="W")),
-        ("at least 8 GB", None, Q(value=8.0, unit="GB", dimension="data", low=8.0, qualifier="at_least", original_unit="GB")),
-        ("Min. 2 h", None, Q(value=7200.0, unit="s", dimension="time", low=7200.0, qualifier="at_least", original_unit="h")),
-        ("18+ months", None, Q(value=47335428.0, unit="s", dimension="time", low=47335428.0, qualifier="at_least", original_unit="month")),
+        (
+            "at least 8 GB",
+            None,
+            Q(value=8.0, unit="GB", dimension="data", low=8.0, qualifier="at_least", original_unit="GB"),
+        ),
+        (
+            "Min. 2 h",
+            None,
+            Q(value=7200.0, unit="s", dimension="time", low=7200.0, qualifier="at_least", original_unit="h"),
+        ),
+        (
+            "18+ months",
+            None,
+            Q(
+                value=47335428.0,
+                unit="s",
+                dimension="time",
+                low=47335428.0,
+                qualifier="at_least",
+                original_unit="month",
+            ),
+        ),
         ("3 and up", None, Q(value=3.0, low=3.0, qualifier="at_least")),
         ("Up to 8", None, Q(value=8.0, high=8.0, qualifier="up_to")),
         ("approx. 8", None, Q(value=8.0, qualifier="approx")),
-        ("2.5 GHz max", None, Q(value=2.5e9, unit="Hz", dimension="frequency", high=2.5e9, qualifier="up_to", original_unit="GHz")),
+        (
+            "2.5 GHz max",
+            None,
+            Q(value=2.5e9, unit="Hz", dimension="frequency", high=2.5e9, qualifier="up_to", original_unit="GHz"),
+        ),
         ("Approx. 195g", None, Q(value=195.0, unit="g", dimension="mass", qualifier="approx", original_unit="g")),
         ("~ 190 g", None, Q(value=190.0, unit="g", dimension="mass", qualifier="approx", original_unit="g")),
         ("~190g", None, Q(value=190.0, unit="g", dimension="mass", qualifier="approx", original_unit="g")),
         # ranges
-        ("2.0 - 3.5 GHz", None, Q(unit="Hz", dimension="frequency", low=2e9, high=3.5e9, qualifier="range", original_unit="GHz")),
-        ("1.8~2.4GHz", None, Q(unit="Hz", dimension="frequency", low=1.8e9, high=2.4e9, qualifier="range", original_unit="GHz")),
-        ("500 MHz - 1.2 GHz", None, Q(unit="Hz", dimension="frequency", low=5e8, high=1.2e9, qualifier="range", original_unit="GHz")),
-        ("100-240 V", None, Q(unit="V", dimension="voltage", low=100.0, high=240.0, qualifier="range", original_unit="V")),
-        ("-20 - 60 °C", None, Q(unit="°C", dimension="temperature", low=-20.0, high=60.0, qualifier="range", original_unit="°C")),
+        (
+            "2.0 - 3.5 GHz",
+            None,
+            Q(unit="Hz", dimension="frequency", low=2e9, high=3.5e9, qualifier="range", original_unit="GHz"),
+        ),
+        (
+            "1.8~2.4GHz",
+            None,
+            Q(unit="Hz", dimension="frequency", low=1.8e9, high=2.4e9, qualifier="range", original_unit="GHz"),
+        ),
+        (
+            "500 MHz - 1.2 GHz",
+            None,
+            Q(unit="Hz", dimension="frequency", low=5e8, high=1.2e9, qualifier="range", original_unit="GHz"),
+        ),
+        (
+            "100-240 V",
+            None,
+            Q(unit="V", dimension="voltage", low=100.0, high=240.0, qualifier="range", original_unit="V"),
+        ),
+        (
+            "-20 - 60 °C",
+            None,
+            Q(unit="°C", dimension="temperature", low=-20.0, high=60.0, qualifier="range", original_unit="°C"),
+        ),
         ("-15 - 5°", None, Q(unit="°", dimension="angle", low=-15.0, high=5.0, qualifier="range", original_unit="°")),
-        ("24 months to 60 months", None, Q(unit="s", dimension="time", low=63113904.0, high=157784760.0, qualifier="range", original_unit="month")),
+        (
+            "24 months to 60 months",
+            None,
+            Q(unit="s", dimension="time", low=63113904.0, high=157784760.0, qualifier="range", original_unit="month"),
+        ),
         ("2-12", None, Q(low=2.0, high=12.0, qualifier="range")),
-        ("5 - 35", "Operating temperature (°C)", Q(unit="°C", dimension="temperature", low=5.0, high=35.0, qualifier="range", original_unit="°C")),
+        (
+            "5 - 35",
+            "Operating temperature (°C)",
+            Q(unit="°C", dimension="temperature", low=5.0, high=35.0, qualifier="range", original_unit="°C"),
+        ),
         # dimensions
         ("158.4 x 75.8 x 8.2 mm", None, Q(unit="mm", dimension="length", dims=[158.4, 75.8, 8.2], original_unit="mm")),
         ("15 x 7 cm", None, Q(unit="mm", dimension="length", dims=[150.0, 70.0], original_unit="cm")),
         ('20" x 20"', None, Q(unit="mm", dimension="length", dims=[508.0, 508.0], original_unit="inch")),
-        ("3088 x 1440 (Quad HD+)", "Resolution", Q(unit="px", dimension="pixels", dims=[3088.0, 1440.0], original_unit="px")),
+        (
+            "3088 x 1440 (Quad HD+)",
+            "Resolution",
+            Q(unit="px", dimension="pixels", dims=[3088.0, 1440.0], original_unit="px"),
+        ),
         ("3088 x 1440 (Quad HD+)", None, Q(dims=[3088.0, 1440.0])),
         ("2400 x 1080", "Resolution", Q(unit="px", dimension="pixels", dims=[2400.0, 1080.0], original_unit="px")),
-        ("1,920 x 1,080", "Display resolution", Q(unit="px", dimension="pixels", dims=[1920.0, 1080.0], original_unit="px")),
+        (
+            "1,920 x 1,080",
+            "Display resolution",
+            Q(unit="px", dimension="pixels", dims=[1920.0, 1080.0], original_unit="px"),
+        ),
         ("720 x 1612 px Display", None, Q(unit="px", dimension="pixels", dims=[720.0, 1612.0], original_unit="px")),
-        ("1280x720@30fps", "Resolution at capture speed", Q(unit="px", dimension="pixels", dims=[1280.0, 720.0], original_unit="px")),
-        ("158.4 x 75.8 x 8.2", "Dimensions (WxHxD)", Q(unit="mm", dimension="length", dims=[158.4, 75.8, 8.2], original_unit="mm")),
-        ("15 x 7 x 1", "Package dimensions (cm)", Q(unit="mm", dimension="length", dims=[150.0, 70.0, 10.0], original_unit="cm")),
+        (
+            "1280x720@30fps",
+            "Resolution at capture speed",
+            Q(unit="px", dimension="pixels", dims=[1280.0, 720.0], original_unit="px"),
+        ),
+        (
+            "158.4 x 75.8 x 8.2",
+            "Dimensions (WxHxD)",
+            Q(unit="mm", dimension="length", dims=[158.4, 75.8, 8.2], original_unit="mm"),
+        ),
+        (
+            "15 x 7 x 1",
+            "Package dimensions (cm)",
+            Q(unit="mm", dimension="length", dims=[150.0, 70.0, 10.0], original_unit="cm"),
+        ),
         ("2400 x 600 dpi", None, Q(unit="dpi", dimension="dot_density", dims=[2400.0, 600.0], original_unit="dpi")),
         # bare numbers and entry hints
         ("8", None, Q(value=8.0)),
@@ -277,7 +362,11 @@ Q = dict  # readability in the table below
         # prices as quantities
         ("799.00 GBP", "Price", Q(value=799.0, unit="GBP", dimension="currency", original_unit="GBP")),
         ("₹1,72,999", None, Q(value=172999.0, unit="INR", dimension="currency", original_unit="INR")),
-        ("Up to ₹8,999", None, Q(value=8999.0, unit="INR", dimension="currency", high=8999.0, qualifier="up_to", original_unit="INR")),
+        (
+            "Up to ₹8,999",
+            None,
+            Q(value=8999.0, unit="INR", dimension="currency", high=8999.0, qualifier="up_to", original_unit="INR"),
+        ),
     ],
 )
 def test_parse_quantity(text, entry, want):
@@ -287,12 +376,50 @@ def test_parse_quantity(text, entry, want):
 @pytest.mark.parametrize(
     "text",
     [
-        "Dynamic AMOLED 2X", "Yes", "No", "", "   ",
-        "Snapdragon 8 Gen 3", "8 Gen 3", "Android 14", "Wi-Fi 6E", "Bluetooth 5.3", "Bluetooth: 5.3",
-        "IP68", "5G", "4G", "3G", "2G", "4K", "8K", "3D", "1080p", "802.11ax", "7840U", "2.0+EDR",
-        "8 GB + 128 GB", "12MP + 50MP", "2.4 GHz / 5 GHz", "2x 3.5 GHz", "2 x 8 GB", "2x DIMM",
-        "1/1.56\"", "16:9", "0x116", "2-in-1", "5 in 1", "16.78 million colours", "20 Series", "2 Pieces",
-        "128,256 GB", "1,5 kg", "900,1800", "₹8,999 - ₹9,999", "220-240V - 50/60Hz", "1.2.1", "2023-01-02",
+        "Dynamic AMOLED 2X",
+        "Yes",
+        "No",
+        "",
+        "   ",
+        "Snapdragon 8 Gen 3",
+        "8 Gen 3",
+        "Android 14",
+        "Wi-Fi 6E",
+        "Bluetooth 5.3",
+        "Bluetooth: 5.3",
+        "IP68",
+        "5G",
+        "4G",
+        "3G",
+        "2G",
+        "4K",
+        "8K",
+        "3D",
+        "1080p",
+        "802.11ax",
+        "7840U",
+        "2.0+EDR",
+        "8 GB + 128 GB",
+        "12MP + 50MP",
+        "2.4 GHz / 5 GHz",
+        "2x 3.5 GHz",
+        "2 x 8 GB",
+        "2x DIMM",
+        '1/1.56"',
+        "16:9",
+        "0x116",
+        "2-in-1",
+        "5 in 1",
+        "16.78 million colours",
+        "20 Series",
+        "2 Pieces",
+        "128,256 GB",
+        "1,5 kg",
+        "900,1800",
+        "₹8,999 - ₹9,999",
+        "220-240V - 50/60Hz",
+        "1.2.1",
+        "2023-01-02",
         "1 2 3",
     ],
 )
@@ -397,7 +524,9 @@ def test_parse_price(text, amount, code):
     assert isinstance(got[0], Decimal)
 
 
-@pytest.mark.parametrize("text", ["799", "Free", "", "₹8,999 - ₹9,999", "£5 + £3", "GBP", "-£5", "1,72,999", "£1,2,3", "₹95,,4"])
+@pytest.mark.parametrize(
+    "text", ["799", "Free", "", "₹8,999 - ₹9,999", "£5 + £3", "GBP", "-£5", "1,72,999", "£1,2,3", "₹95,,4"]
+)
 def test_parse_price_refuses(text):
     assert parse_price(text) is None
 

@@ -44,8 +44,14 @@ PRODUCT_CHUNKS = {
         ("a15-2", "It keeps a 3.5mm headphone jack and a single bottom-firing speaker."),
     ],
     "Galaxy Z Fold5": [
-        ("fold-1", "The Galaxy Z Fold5 unfolds into a 7.6-inch tablet-size screen and works with the S Pen Fold Edition."),
-        ("fold-2", "It is rated IPX8 for water resistance and supports wireless charging and reverse wireless charging."),
+        (
+            "fold-1",
+            "The Galaxy Z Fold5 unfolds into a 7.6-inch tablet-size screen and works with the S Pen Fold Edition.",
+        ),
+        (
+            "fold-2",
+            "It is rated IPX8 for water resistance and supports wireless charging and reverse wireless charging.",
+        ),
         ("fold-3", "Stereo speakers sit on both halves of the folding body."),
     ],
     "Galaxy Tab S9": [
@@ -66,16 +72,28 @@ PRODUCT_CHUNKS = {
 ENTITY_ROWS = [
     ("S Pen", "A stylus pen for writing, drawing and taking handwritten notes on the screen.", ["s24u-1", "tab-1"]),
     ("S Pen Fold Edition", "A thinner stylus pen made for the folding screen of the Galaxy Z Fold5.", ["fold-1"]),
-    ("IP68", "Dust and water resistance rating: dust tight and protected against immersion in water.",
-     ["s24u-2", "tab-2", "xc-1"]),
+    (
+        "IP68",
+        "Dust and water resistance rating: dust tight and protected against immersion in water.",
+        ["s24u-2", "tab-2", "xc-1"],
+    ),
     ("IPX8", "Water resistance rating: protected against immersion in fresh water, not rated for dust.", ["fold-2"]),
     ("IP57", "Dust and water resistance rating that protects the earbuds against splashes.", ["buds-1"]),
-    ("Wireless charging", "Charging the battery without a cable by placing the device on a Qi charging pad.",
-     ["s24u-2", "fold-2", "buds-2"]),
-    ("Reverse wireless charging", "Sharing battery power without a cable to charge other devices such as earbuds.",
-     ["fold-2"]),
-    ("Stereo speakers", "Two or more speakers that produce stereo sound for music, video and games.",
-     ["s24u-3", "fold-3", "tab-2"]),
+    (
+        "Wireless charging",
+        "Charging the battery without a cable by placing the device on a Qi charging pad.",
+        ["s24u-2", "fold-2", "buds-2"],
+    ),
+    (
+        "Reverse wireless charging",
+        "Sharing battery power without a cable to charge other devices such as earbuds.",
+        ["fold-2"],
+    ),
+    (
+        "Stereo speakers",
+        "Two or more speakers that produce stereo sound for music, video and games.",
+        ["s24u-3", "fold-3", "tab-2"],
+    ),
     ("AKG", "Audio brand that tunes the speakers of Samsung devices.", ["s24u-3", "tab-2"]),
     ("120Hz display", "A screen with a 120 Hz refresh rate for smooth scrolling.", ["s24u-1", "tab-1"]),
     ("90Hz display", "A screen with a 90 Hz refresh rate.", ["a15-1"]),
@@ -86,8 +104,11 @@ ENTITY_ROWS = [
     ("MIL-STD-810H", "US military standard for durability against drops, shocks, vibration and temperature.", ["xc-1"]),
     ("Active noise cancelling", "Uses microphones to block outside noise while listening.", ["buds-1"]),
     ("Pogo pins", "Spring-loaded contacts that connect the phone to a charging dock.", ["xc-2"]),
-    ("Galaxy S24 Ultra", "Samsung flagship smartphone with a large display and a built-in stylus.",
-     ["s24u-1", "s24u-2", "s24u-3"]),
+    (
+        "Galaxy S24 Ultra",
+        "Samsung flagship smartphone with a large display and a built-in stylus.",
+        ["s24u-1", "s24u-2", "s24u-3"],
+    ),
     ("Galaxy A15 5G", "Affordable Samsung smartphone with 5G.", ["a15-1", "a15-2"]),
     ("Galaxy Z Fold5", "Samsung foldable smartphone that opens into a small tablet.", ["fold-1", "fold-2", "fold-3"]),
     ("Galaxy Tab S9", "Samsung Android tablet.", ["tab-1", "tab-2"]),
@@ -108,10 +129,15 @@ FEATURE_PRODUCTS = {
 
 def build_catalog(*, shuffle_seed: int | None = None) -> tuple[dict[str, Chunk], dict[str, Entity]]:
     """Chunks and entities by id; ``shuffle_seed`` permutes insertion orders (ids stay the same)."""
-    chunks = {cid: Chunk(cid, product.lower().replace(" ", "-"), text, ordinal=i, products=(product,))
-              for product, rows in PRODUCT_CHUNKS.items() for i, (cid, text) in enumerate(rows)}
-    entities = {f"ent-{i:02d}": Entity(f"ent-{i:02d}", name, desc, list(cids), len(cids))
-                for i, (name, desc, cids) in enumerate(ENTITY_ROWS)}
+    chunks = {
+        cid: Chunk(cid, product.lower().replace(" ", "-"), text, ordinal=i, products=(product,))
+        for product, rows in PRODUCT_CHUNKS.items()
+        for i, (cid, text) in enumerate(rows)
+    }
+    entities = {
+        f"ent-{i:02d}": Entity(f"ent-{i:02d}", name, desc, list(cids), len(cids))
+        for i, (name, desc, cids) in enumerate(ENTITY_ROWS)
+    }
     if shuffle_seed is not None:
         rng = random.Random(shuffle_seed)
         chunk_items, entity_items = list(chunks.items()), list(entities.items())
@@ -153,6 +179,7 @@ def make_retriever(*, shuffle_seed: int | None = None, hybrid: bool = True, **op
 
 # -- the pure parts ---------------------------------------------------------------------
 
+
 def test_vote_sums_over_entities_with_rank_and_specificity_weights():
     scores = dict(vote(["a", "b", "hub"], {"a": ["c1"], "b": ["c1", "c2"], "hub": ["c1", "c2", "c3", "c4"]}))
     w = lambda rank, df: 1 / (rank + 1) / (1 + np.log(df))  # noqa: E731
@@ -179,13 +206,17 @@ def test_fuse_weights():
 
 # -- EntityVoteRetriever ----------------------------------------------------------------
 
-@pytest.mark.parametrize(("question", "expected_first"), [
-    ("Which phone has a replaceable battery?", {"xc-1"}),
-    ("Does any device have a headphone jack?", {"a15-2"}),
-    ("Which earbuds have active noise cancelling?", {"buds-1"}),
-    ("Is the Galaxy Tab S9 rated IP68?", {"tab-2"}),
-    ("Which phones support wireless charging?", {"s24u-2", "fold-2", "buds-2"}),
-])
+
+@pytest.mark.parametrize(
+    ("question", "expected_first"),
+    [
+        ("Which phone has a replaceable battery?", {"xc-1"}),
+        ("Does any device have a headphone jack?", {"a15-2"}),
+        ("Which earbuds have active noise cancelling?", {"buds-1"}),
+        ("Is the Galaxy Tab S9 rated IP68?", {"tab-2"}),
+        ("Which phones support wireless charging?", {"s24u-2", "fold-2", "buds-2"}),
+    ],
+)
 def test_the_right_chunk_comes_first(question, expected_first):
     result = make_retriever().retrieve([question])[0]
     assert result.chunks[0].chunk_id in expected_first
@@ -215,8 +246,10 @@ def test_result_records_entities_and_scores():
 @pytest.mark.parametrize("hybrid", [True, False])
 def test_deterministic_across_runs_and_insertion_orders(hybrid):
     questions = ["wireless charging", "Which device has stereo speakers and an S Pen?", "samsung galaxy"]
-    runs = [make_retriever(shuffle_seed=seed, hybrid=hybrid, top_entities=8, top_chunks=13).retrieve(questions)
-            for seed in (None, 1, 2, 3)]
+    runs = [
+        make_retriever(shuffle_seed=seed, hybrid=hybrid, top_entities=8, top_chunks=13).retrieve(questions)
+        for seed in (None, 1, 2, 3)
+    ]
     rankings = [[[(c.chunk_id, round(c.score, 9)) for c in r.candidates] for r in run] for run in runs]
     assert all(r == rankings[0] for r in rankings)
     again = make_retriever(hybrid=hybrid, top_entities=8, top_chunks=13).retrieve(questions)
@@ -251,13 +284,16 @@ def test_top_chunks_limit():
     assert len(result.chunks) == 2 and len(result.candidates) > 2
 
 
-@pytest.mark.parametrize(("feature", "question"), [
-    ("S Pen", "Which devices have an S Pen?"),
-    ("IP68", "Which devices are rated IP68?"),
-    ("wireless charging", "Which devices support wireless charging?"),
-    ("stereo speakers", "List everything with stereo speakers."),
-    ("120Hz", "Which have a 120Hz display?"),
-])
+@pytest.mark.parametrize(
+    ("feature", "question"),
+    [
+        ("S Pen", "Which devices have an S Pen?"),
+        ("IP68", "Which devices are rated IP68?"),
+        ("wireless charging", "Which devices support wireless charging?"),
+        ("stereo speakers", "List everything with stereo speakers."),
+        ("120Hz", "Which have a 120Hz display?"),
+    ],
+)
 def test_exhaustive_returns_every_product_that_mentions_the_feature(feature, question):
     # A budget for one chunk and top_chunks=1: exhaustive coverage must not depend on either.
     retriever = make_retriever(top_chunks=1, token_budget=30)
@@ -302,6 +338,7 @@ def test_hybrid_weight_is_checked():
 
 # -- the baselines ------------------------------------------------------------------------
 
+
 def test_naive_vector_baseline_dedupes_identical_texts():
     chunks, _ = build_catalog()
     chunks["dup"] = Chunk("dup", "copy", chunks["xc-1"].text, products=("Galaxy XCover7",))
@@ -309,7 +346,8 @@ def test_naive_vector_baseline_dedupes_identical_texts():
     index = FaissIndex(embedder.dim, gpu=False)
     index_chunks(embedder, chunks, index)
     result = NaiveVectorRetriever(embedder, index, chunks, top_chunks=3, token_budget=60).retrieve(
-        ["rugged phone with a replaceable battery"])[0]
+        ["rugged phone with a replaceable battery"]
+    )[0]
     assert result.chunks[0].chunk.text == chunks["xc-1"].text
     assert [c.chunk.text for c in result.chunks].count(chunks["xc-1"].text) == 1
     assert result.tokens <= 60 and result.products[0] == "Galaxy XCover7"

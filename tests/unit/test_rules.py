@@ -125,9 +125,9 @@ def test_8k_video_recording(derived: OxigraphStore) -> None:
 
 
 def test_price_literals_on_the_product(derived: OxigraphStore) -> None:
-    res = derived.select(
-        f"SELECT ?price ?cur WHERE {{ <{S25_BLACK}> skg:hasPrice ?price ; skg:hasCurrency ?cur }}"
-    )["results"]["bindings"]
+    res = derived.select(f"SELECT ?price ?cur WHERE {{ <{S25_BLACK}> skg:hasPrice ?price ; skg:hasCurrency ?cur }}")[
+        "results"
+    ]["bindings"]
     assert res == [
         {
             "price": {"type": "literal", "value": "1249", "datatype": O.XSD_DECIMAL},
@@ -209,7 +209,9 @@ def test_fixpoint_and_idempotence() -> None:
     assert derived_triples(store) == before
     assert second.added == first.added
     summary = json.loads(json.dumps(second.to_dict()))
-    assert summary["total_added"] == len(before) and summary["added"]["price"] == 8  # hasPrice + hasCurrency, 4 products
+    assert (
+        summary["total_added"] == len(before) and summary["added"]["price"] == 8
+    )  # hasPrice + hasCurrency, 4 products
 
 
 def test_derived_graph_is_recomputed_from_documents() -> None:
@@ -241,13 +243,13 @@ GOOD = """
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("    where: \"?p skg:variantOf ?r FILTER(\"\n    insert: \"?p skg:x ?r\"", "malformed"),
-        ("    where: \"?p skg:variantOf ?r\"\n    insert: \"?p skg:x [ skg:y ?r ]\"", "blank nodes"),
-        ("    where: \"?p skg:variantOf ?r\"\n    insert: \"?p skg:x _:b\"", "blank nodes"),
-        ("    where: \"SERVICE <http://e.com/q> { ?p ?q ?r }\"\n    insert: \"?p skg:x ?r\"", "SERVICE"),
-        ("    where: \"  \"\n    insert: \"?p skg:x ?r\"", "where: Value error, must not be empty"),
-        ("    where: \"?p skg:n {{nope}}\"\n    insert: \"?p skg:x ?r\"", "unknown def"),
-        ("    where: \"?p skg:variantOf ?r\"", "insert: Field required"),
+        ('    where: "?p skg:variantOf ?r FILTER("\n    insert: "?p skg:x ?r"', "malformed"),
+        ('    where: "?p skg:variantOf ?r"\n    insert: "?p skg:x [ skg:y ?r ]"', "blank nodes"),
+        ('    where: "?p skg:variantOf ?r"\n    insert: "?p skg:x _:b"', "blank nodes"),
+        ('    where: "SERVICE <http://e.com/q> { ?p ?q ?r }"\n    insert: "?p skg:x ?r"', "SERVICE"),
+        ('    where: "  "\n    insert: "?p skg:x ?r"', "where: Value error, must not be empty"),
+        ('    where: "?p skg:n {{nope}}"\n    insert: "?p skg:x ?r"', "unknown def"),
+        ('    where: "?p skg:variantOf ?r"', "insert: Field required"),
     ],
 )
 def test_broken_user_rule_names_its_id(tmp_path: Path, body: str, message: str) -> None:
@@ -271,7 +273,9 @@ def test_duplicate_ids_and_bad_files(tmp_path: Path) -> None:
 def test_user_rules_file_with_defs_and_disabled_rules(tmp_path: Path) -> None:
     f = _rules_file(
         tmp_path,
-        "defs:\n  big: '^5000$'\nrules:" + GOOD + """
+        "defs:\n  big: '^5000$'\nrules:"
+        + GOOD
+        + """
   - id: big-battery
     description: uses a def
     where: '?p skg:hasSpec/skg:hasNumericValue ?n FILTER(REGEX(STR(?n), "{{big}}"))'
@@ -351,7 +355,9 @@ PROBE = N.product_iri("Probe Phone")
         ("Connectivity:NFC", "Nothing Phone", False, False),
     ],
 )
-def test_affirmatives_and_negatives(tmp_path: Path, key: str, value: str, has_feature: bool, lacks_feature: bool) -> None:
+def test_affirmatives_and_negatives(
+    tmp_path: Path, key: str, value: str, has_feature: bool, lacks_feature: bool
+) -> None:
     store = _one_spec(tmp_path, key, value)
     entry = N.entry_iri(*N.split_spec_key(key))
     assert has(store, PROBE, O.HAS_FEATURE, entry) is has_feature

@@ -11,7 +11,9 @@ from dualgraph.stores.oxigraph import OxigraphStore
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    variants = [Variant(f"Phone {i}", f"Phone {i}", ("phones",), (("Battery:Capacity", f"{4000 + i} mAh"),)) for i in range(30)]
+    variants = [
+        Variant(f"Phone {i}", f"Phone {i}", ("phones",), (("Battery:Capacity", f"{4000 + i} mAh"),)) for i in range(30)
+    ]
     path = tmp_path_factory.mktemp("s") / "d.nq"
     path.write_text(convert_document("d", variants).nquads)
     s = OxigraphStore.in_memory()
@@ -19,17 +21,20 @@ def store(tmp_path_factory):
     return s
 
 
-@pytest.mark.parametrize("query", [
-    'INSERT DATA { skg:x skg:hasName "x" }',
-    "DELETE WHERE { ?s ?p ?o }",
-    "PREFIX ex: <http://e.com/> DELETE { ?s ?p ?o } INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }",
-    "LOAD <http://example.com/x.nq>",
-    "CLEAR ALL",
-    "DROP GRAPH <http://x/g>",
-    "CREATE GRAPH <http://x/g>",
-    "COPY <http://x/a> TO <http://x/b>",
-    "SELECT * WHERE { ?s ?p ?o } ; DELETE WHERE { ?s ?p ?o }",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        'INSERT DATA { skg:x skg:hasName "x" }',
+        "DELETE WHERE { ?s ?p ?o }",
+        "PREFIX ex: <http://e.com/> DELETE { ?s ?p ?o } INSERT { ?s ?p 1 } WHERE { ?s ?p ?o }",
+        "LOAD <http://example.com/x.nq>",
+        "CLEAR ALL",
+        "DROP GRAPH <http://x/g>",
+        "CREATE GRAPH <http://x/g>",
+        "COPY <http://x/a> TO <http://x/b>",
+        "SELECT * WHERE { ?s ?p ?o } ; DELETE WHERE { ?s ?p ?o }",
+    ],
+)
 def test_update_operations_are_refused(store, query):
     before = store.count()
     with pytest.raises(QueryRefused):

@@ -30,8 +30,18 @@ def html(name: str) -> str:
 
 
 def record(variant_name: str, *, layout: str = "A", page: str = "layout_a.html", url: str = URL_A, **extra) -> dict:
-    rec = {"html": html(page), "variant_name": variant_name, "variant_features": [], "product_range": None,
-           "price": "", "model_code": "", "url": url, "url_hash": "", "layout_type": layout, "access": "2025-01-01"}
+    rec = {
+        "html": html(page),
+        "variant_name": variant_name,
+        "variant_features": [],
+        "product_range": None,
+        "price": "",
+        "model_code": "",
+        "url": url,
+        "url_hash": "",
+        "layout_type": layout,
+        "access": "2025-01-01",
+    }
     rec.update(extra)
     return rec
 
@@ -115,8 +125,13 @@ def test_categories_from_url_matches_reference_slicing():
 
 
 def test_scraped_variant_gets_table_price_model_code_and_features():
-    rec = record("Galaxy Nova 5<SEP>Moon Grey<SEP>128GB", product_range="Galaxy Nova 5",
-                 price="Total price:\n£449.00", model_code="SM-N500", variant_features=["Colour:Moon Grey", "Storage:128GB"])
+    rec = record(
+        "Galaxy Nova 5<SEP>Moon Grey<SEP>128GB",
+        product_range="Galaxy Nova 5",
+        price="Total price:\n£449.00",
+        model_code="SM-N500",
+        variant_features=["Colour:Moon Grey", "Storage:128GB"],
+    )
     v, notes = parse_scraped_variant(rec, source="v1.json")
     assert v.name == "Galaxy Nova 5 Moon Grey 128GB"
     assert v.prod_range == "Galaxy Nova 5"
@@ -126,19 +141,24 @@ def test_scraped_variant_gets_table_price_model_code_and_features():
     assert specs["Model Code"] == v.model_code == "SM-N500"
     assert specs["Variant features:Storage"] == "128GB"
     assert specs["Display:Size (Main Display)"] == '6.6" (167.1mm)'
-    assert [(q.file, q.record, q.stage) for q in notes] == [("v1.json", "spec item 'Battery:Wireless Charging'", "parse")]
+    assert [(q.file, q.record, q.stage) for q in notes] == [
+        ("v1.json", "spec item 'Battery:Wireless Charging'", "parse")
+    ]
 
 
 def test_scraped_variant_without_price_has_no_price_spec_and_bad_feature_is_noted():
-    v, notes = parse_scraped_variant(record("Nova<SEP>Grey", price="Coming soon", variant_features=["no colon"]),
-                                     source="v2.json")
+    v, notes = parse_scraped_variant(
+        record("Nova<SEP>Grey", price="Coming soon", variant_features=["no colon"]), source="v2.json"
+    )
     assert "Price" not in dict(v.specs)
     assert v.prod_range == "Nova"  # range defaults to the first <SEP> part
     assert ("variant_features[0]", "not a 'key:value' string: 'no colon'") in [(q.record, q.reason) for q in notes]
 
 
 def test_malformed_html_record_is_quarantined_with_reason():
-    v, notes = parse_scraped_variant(record("Galaxy Band 2", page="broken.html", model_code="SM-B2"), source="band.json")
+    v, notes = parse_scraped_variant(
+        record("Galaxy Band 2", page="broken.html", model_code="SM-B2"), source="band.json"
+    )
     reasons = {(q.file, q.record, q.reason) for q in notes}
     assert ("band.json", "html", "HTML looks truncated (no closing </html>); used what could be parsed") in reasons
     assert ("band.json", "html", "no spec table found (layout 'A'; tried A, B, plain tables)") in reasons
@@ -157,11 +177,13 @@ def test_record_without_html_or_name():
 def test_bare_page_variant_from_title():
     variants, notes = parse_html_page(html("layout_a.html"), source="a.html")
     assert [(v.name, v.prod_range, v.categories) for v in variants] == [
-        ("Galaxy Nova 5", "Galaxy Nova 5", ("smartphones", "galaxy-nova", "galaxy-nova-5"))]
+        ("Galaxy Nova 5", "Galaxy Nova 5", ("smartphones", "galaxy-nova", "galaxy-nova-5"))
+    ]
     assert len(notes) == 1  # the empty Wireless Charging item
     variants, notes = parse_html_page(html("no_specs.html"), source="n.html")
     assert variants == [] and [(q.record, q.reason) for q in notes] == [
-        ("html", "no spec table found (tried A, B, plain tables)")]
+        ("html", "no spec table found (tried A, B, plain tables)")
+    ]
 
 
 # --------------------------------------------------------------------------- markdown
@@ -169,10 +191,22 @@ def test_bare_page_variant_from_title():
 
 def _variants() -> list[Variant]:
     base = {"Display:Size": "6.6 inch", "Colour:Colour": "Moon Grey", "Connectivity:NFC": ""}
-    a = Variant.from_record({"name": "Nova 5<SEP>128GB", "prod_range": "Nova 5", "categories": ["smartphones"],
-                             "specs": {**base, "Price": "449.00 GBP", "Memory:Storage": "128 GB", "Model Code": "SM-1"}})
-    b = Variant.from_record({"name": "Nova 5<SEP>256GB", "prod_range": "Nova 5", "categories": ["smartphones"],
-                             "specs": {**base, "Price": "499.00 GBP", "Memory:Storage": "256 GB", "Model Code": "SM-2"}})
+    a = Variant.from_record(
+        {
+            "name": "Nova 5<SEP>128GB",
+            "prod_range": "Nova 5",
+            "categories": ["smartphones"],
+            "specs": {**base, "Price": "449.00 GBP", "Memory:Storage": "128 GB", "Model Code": "SM-1"},
+        }
+    )
+    b = Variant.from_record(
+        {
+            "name": "Nova 5<SEP>256GB",
+            "prod_range": "Nova 5",
+            "categories": ["smartphones"],
+            "specs": {**base, "Price": "499.00 GBP", "Memory:Storage": "256 GB", "Model Code": "SM-2"},
+        }
+    )
     return [a, b]
 
 
@@ -189,8 +223,10 @@ def test_page_markdown_blocks_are_separate_chunks_and_noise_is_dropped():
         '# Specifications of "Nova 5 256GB" (from the "Galaxy Nova 5" page)',
     ]
     first = chunks[0].splitlines()
-    assert first[-2:] == ["Image description: Nova 5 in Moon Grey, seen from the back",
-                          "Image description: Night portrait taken with Nova 5"]  # document order, once each
+    assert first[-2:] == [
+        "Image description: Nova 5 in Moon Grey, seen from the back",
+        "Image description: Night portrait taken with Nova 5",
+    ]  # document order, once each
     assert "Nested card text stays in the outer block." in first
     for noise in ("Play video", "Free delivery", "Offers", "Copyright", "tracking", "UNNAMED"):
         assert noise not in md
@@ -234,17 +270,50 @@ def scrape_dir(tmp_path: Path) -> Path:
     src.mkdir()
     a_hash = "aaaaaaaaaaaaaaaa"
     for i, (opt, price, code) in enumerate([("128GB", "£449.00", "SM-1"), ("256GB", "Total price:\n£499.00", "SM-2")]):
-        _write(src / f"a{i}.json", record(f"Galaxy Nova 5<SEP>Moon Grey<SEP>{opt}", product_range="Galaxy Nova 5",
-                                          price=price, model_code=code, url_hash=a_hash,
-                                          variant_features=[f"Storage:{opt}"]))
+        _write(
+            src / f"a{i}.json",
+            record(
+                f"Galaxy Nova 5<SEP>Moon Grey<SEP>{opt}",
+                product_range="Galaxy Nova 5",
+                price=price,
+                model_code=code,
+                url_hash=a_hash,
+                variant_features=[f"Storage:{opt}"],
+            ),
+        )
     _write(src / f"{a_hash}.html", html("layout_a.html"))
-    _write(src / "a_dup.json", record("Galaxy Nova 5<SEP>Moon Grey<SEP>128GB", product_range="Galaxy Nova 5",
-                                      price="£449.00", model_code="SM-1", url_hash=a_hash))
-    _write(src / "b0.json", record("Slate 9 Wi-Fi<SEP>Graphite", layout="B", page="layout_b.html",
-                                   product_range="Galaxy Slate 9", url="https://x.test/uk/tablets/galaxy-slate-9/buy/",
-                                   url_hash="bbbbbbbbbbbbbbbb", model_code="SM-X9"))
-    _write(src / "c0.json", record("25W Travel Adapter<SEP>Black", layout="C", page="layout_c.html",
-                                   url="https://x.test/uk/mobile-accessories/travel-adapter/buy/", url_hash="cccccccccccccccc"))
+    _write(
+        src / "a_dup.json",
+        record(
+            "Galaxy Nova 5<SEP>Moon Grey<SEP>128GB",
+            product_range="Galaxy Nova 5",
+            price="£449.00",
+            model_code="SM-1",
+            url_hash=a_hash,
+        ),
+    )
+    _write(
+        src / "b0.json",
+        record(
+            "Slate 9 Wi-Fi<SEP>Graphite",
+            layout="B",
+            page="layout_b.html",
+            product_range="Galaxy Slate 9",
+            url="https://x.test/uk/tablets/galaxy-slate-9/buy/",
+            url_hash="bbbbbbbbbbbbbbbb",
+            model_code="SM-X9",
+        ),
+    )
+    _write(
+        src / "c0.json",
+        record(
+            "25W Travel Adapter<SEP>Black",
+            layout="C",
+            page="layout_c.html",
+            url="https://x.test/uk/mobile-accessories/travel-adapter/buy/",
+            url_hash="cccccccccccccccc",
+        ),
+    )
     _write(src / "broken_html.json", record("Galaxy Band 2", page="broken.html", url_hash="dddddddddddddddd"))
     _write(src / "truncated.json", '{"html": "<html>", "variant_name": "Cut')
     _write(src / "no_name.json", {"html": "<html></html>", "url_hash": "eeeeeeeeeeeeeeee"})
@@ -263,7 +332,12 @@ def test_import_scrape_quarantines_every_bad_input(scrape_dir: Path, tmp_path: P
     assert (bad_json.record, bad_json.stage) == ("record", "read")
     assert bad_json.reason.startswith("malformed JSON: Unterminated string")
     assert ("no_name.json", "record", "parse", "record has no 'variant_name'") in got
-    assert ("broken_html.json", "html", "parse", "HTML looks truncated (no closing </html>); used what could be parsed") in got
+    assert (
+        "broken_html.json",
+        "html",
+        "parse",
+        "HTML looks truncated (no closing </html>); used what could be parsed",
+    ) in got
     assert ("0000000000000000.html", "html", "parse", "no spec table found (tried A, B, plain tables)") in got
     dup = [q for q in report.quarantined if q.stage == "duplicate"]
     assert len(dup) == 1 and Path(dup[0].file).name in {"a0.json", "a_dup.json"}
@@ -289,7 +363,11 @@ def test_import_scrape_round_trip_and_is_reproducible(scrape_dir: Path, tmp_path
     assert dict(nova.variants[1].specs)["Price"] == "499.00 GBP"
     assert nova.text.count(CHUNK_BREAK) == 5 and "All-day battery" in nova.text
     slate = docs["file-" + "b" * 16].variants[0]
-    assert (slate.name, slate.prod_range, slate.categories) == ("Slate 9 Wi-Fi Graphite", "Galaxy Slate 9", ("tablets", "galaxy-slate-9"))
+    assert (slate.name, slate.prod_range, slate.categories) == (
+        "Slate 9 Wi-Fi Graphite",
+        "Galaxy Slate 9",
+        ("tablets", "galaxy-slate-9"),
+    )
     bare = docs["file-" + "f" * 16].variants
     assert [v.name for v in bare] == ["25W Travel Adapter"]
     assert docs["file-" + "0" * 16].variants == [] and docs["file-" + "0" * 16].text.strip() == ""

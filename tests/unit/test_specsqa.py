@@ -25,18 +25,42 @@ def test_round_trip(tmp_path):
 def test_reads_the_authors_layout_with_sep_names(tmp_path):
     d = tmp_path / "file-0123abcd"
     d.mkdir()
-    (d / "part-0123abcd.md").write_text("# Feature from \"x\" page\nBig battery")
-    (d / "inject-0123abcd.json").write_text(json.dumps([
-        {"name": "Galaxy A26 5G<SEP>128GB<SEP>Black", "prod_range": "Galaxy A26 5G", "categories": ["smartphones", "galaxy-a"],
-         "specs": {"Battery:Battery Capacity (mAh, Typical)": "5000", "Price": "249.00 GBP", "Model Code": "SM-A266B",
-                   "Variant features:Storage": "128GB"}}
-    ]))
-    (d / "file-0123abcd.json").write_text(json.dumps({
-        "id": "file-0123abcd", "type": "fs:file",
-        "content": [{"id": "part-0123abcd", "path": "file-0123abcd/part-0123abcd.html",
-                     "path_textualized": "file-0123abcd/part-0123abcd.md"}],
-        "name": "0123abcd.html", "path": "file-0123abcd/part-0123abcd.html",
-        "prescience": [{"format": "rawspecs", "path": "file-0123abcd/inject-0123abcd.json"}]}))
+    (d / "part-0123abcd.md").write_text('# Feature from "x" page\nBig battery')
+    (d / "inject-0123abcd.json").write_text(
+        json.dumps(
+            [
+                {
+                    "name": "Galaxy A26 5G<SEP>128GB<SEP>Black",
+                    "prod_range": "Galaxy A26 5G",
+                    "categories": ["smartphones", "galaxy-a"],
+                    "specs": {
+                        "Battery:Battery Capacity (mAh, Typical)": "5000",
+                        "Price": "249.00 GBP",
+                        "Model Code": "SM-A266B",
+                        "Variant features:Storage": "128GB",
+                    },
+                }
+            ]
+        )
+    )
+    (d / "file-0123abcd.json").write_text(
+        json.dumps(
+            {
+                "id": "file-0123abcd",
+                "type": "fs:file",
+                "content": [
+                    {
+                        "id": "part-0123abcd",
+                        "path": "file-0123abcd/part-0123abcd.html",
+                        "path_textualized": "file-0123abcd/part-0123abcd.md",
+                    }
+                ],
+                "name": "0123abcd.html",
+                "path": "file-0123abcd/part-0123abcd.html",
+                "prescience": [{"format": "rawspecs", "path": "file-0123abcd/inject-0123abcd.json"}],
+            }
+        )
+    )
     doc, problems = read_document(d / "file-0123abcd.json", tmp_path)
     assert problems == []
     (v,) = doc.variants

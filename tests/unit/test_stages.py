@@ -45,7 +45,9 @@ def test_read_convert_shard_over_plain_rows(tmp_path):
     assert [by[k]["status"] for k in ("file-a", "file-b", "file-c")] == ["ok", "ok", "quarantined"]
     assert "nquads" not in by["file-a"] and "variants_json" not in by["file-a"]
     assert by["file-a"]["n_products"] == 1 and by["file-b"]["shard_path"] == ""
-    assert json.loads(by["file-c"]["problems_json"])[0]["reason"].startswith(str(tmp_path / "ds" / "file-c" / "file-c.json"))
+    assert json.loads(by["file-c"]["problems_json"])[0]["reason"].startswith(
+        str(tmp_path / "ds" / "file-c" / "file-c.json")
+    )
     shard = by["file-a"]["shard_path"]
     text = open(shard).read()
     assert text.count("\n") == by["file-a"]["n_quads"] and "5000" in text

@@ -17,10 +17,16 @@ class Scripted:
         self.requests.extend(requests)
         if self.fail:
             return [ChatResult(text="", error="HTTP 500") for _ in requests]
-        return [ChatResult(text="", parsed={"description": f"summary of {len(r.messages[1]['content'])} chars"}) for r in requests]
+        return [
+            ChatResult(text="", parsed={"description": f"summary of {len(r.messages[1]['content'])} chars"})
+            for r in requests
+        ]
 
 
-LONG = [Mention("Speakers", f"The phone has speaker feature number {i} with a long explanation.", f"c{i}") for i in range(20)]
+LONG = [
+    Mention("Speakers", f"The phone has speaker feature number {i} with a long explanation.", f"c{i}")
+    for i in range(20)
+]
 SHORT = [Mention("IP68", "Dust and water resistant.", "c1")]
 
 

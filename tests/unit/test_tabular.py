@@ -54,7 +54,10 @@ def test_smartprix_mapping_on_a_small_csv(tmp_path: Path):
     docs = read_all(out)
     nova = docs[f"file-{page_stem('Orbit Nova 7 5G')}"]
     assert [v.name for v in nova.variants] == [  # file order, although the rows are not adjacent
-        "Orbit Nova 7 5G (8GB RAM + 256GB)", "Orbit Nova 7 5G (12GB RAM + 256GB)", "Orbit Nova 7 5G"]
+        "Orbit Nova 7 5G (8GB RAM + 256GB)",
+        "Orbit Nova 7 5G (12GB RAM + 256GB)",
+        "Orbit Nova 7 5G",
+    ]
     v = by_name(docs)["Orbit Nova 7 5G (12GB RAM + 256GB)"]
     specs = dict(v.specs)
     assert (v.prod_range, v.categories) == ("Orbit Nova 7 5G", ("smartphones",))
@@ -95,9 +98,16 @@ def test_reimport_is_byte_identical(tmp_path: Path):
 
 
 def test_bad_csv_rows_are_quarantined_and_valid_rows_kept(tmp_path: Path):
-    mapping = mapping_from_dict({"name": "model", "brand": "brand",
-                                 "specs": {"ram_gb": {"entry": "Memory:RAM", "unit": "GB"},
-                                           "battery_mah": {"entry": "Battery:Capacity", "unit": "mAh"}}})
+    mapping = mapping_from_dict(
+        {
+            "name": "model",
+            "brand": "brand",
+            "specs": {
+                "ram_gb": {"entry": "Memory:RAM", "unit": "GB"},
+                "battery_mah": {"entry": "Battery:Capacity", "unit": "mAh"},
+            },
+        }
+    )
     out = tmp_path / "ds"
     report = import_table(FIX / "bad_rows.csv", out, mapping, progress=False)
     src = str(FIX / "bad_rows.csv")
@@ -118,9 +128,18 @@ def test_bad_csv_rows_are_quarantined_and_valid_rows_kept(tmp_path: Path):
 
 
 def _icecat_mapping() -> TableMapping:
-    return mapping_from_dict({"name": "title", "categories": "categories", "brand": "brand",
-                              "price": {"column": "price", "currency": "EUR"}, "group_by": "name",
-                              "specs_from": "attrs", "text": ["description"], "unmapped": "drop"})
+    return mapping_from_dict(
+        {
+            "name": "title",
+            "categories": "categories",
+            "brand": "brand",
+            "price": {"column": "price", "currency": "EUR"},
+            "group_by": "name",
+            "specs_from": "attrs",
+            "text": ["description"],
+            "unmapped": "drop",
+        }
+    )
 
 
 def test_jsonl_specs_object_text_and_bad_lines(tmp_path: Path):
@@ -133,9 +152,14 @@ def test_jsonl_specs_object_text_and_bad_lines(tmp_path: Path):
     assert got[("line 6", "row")] == "line is a JSON list, not an object"
     assert got[("line 9", "row")].startswith("malformed JSON (truncated line?)")
     assert got[("line 2", "duplicate")] == "same variant name as line 1; identical row written once"
-    assert got[("line 7, column 'price'", "cell")] == "price 'call us' is not a price (set price.currency for bare numbers)"
-    assert got[("line 7, column 'attrs.Strap.Material'", "cell")] == \
-        "column 'attrs.Strap.Material' holds a nested object, not a value; left out"
+    assert (
+        got[("line 7, column 'price'", "cell")]
+        == "price 'call us' is not a price (set price.currency for bare numbers)"
+    )
+    assert (
+        got[("line 7, column 'attrs.Strap.Material'", "cell")]
+        == "column 'attrs.Strap.Material' holds a nested object, not a value; left out"
+    )
     assert got[("line 8, column 'attrs'", "cell")] == "column 'attrs' holds a str, not a spec object; left out"
     assert len(report.quarantined) == 7 and report.records == 8 and report.variants == 4
 
@@ -159,8 +183,11 @@ def test_jsonl_specs_object_text_and_bad_lines(tmp_path: Path):
 
 def test_wrong_cell_types_are_noted_and_the_row_kept(tmp_path: Path):
     src = tmp_path / "w.jsonl"
-    src.write_text('{"title": "Q1", "brand": "B", "categories": {"a": 1}, "price": [1], "description": {"x": 1},'
-                   ' "attrs": {"RAM": "8 GB"}}\n', encoding="utf-8")
+    src.write_text(
+        '{"title": "Q1", "brand": "B", "categories": {"a": 1}, "price": [1], "description": {"x": 1},'
+        ' "attrs": {"RAM": "8 GB"}}\n',
+        encoding="utf-8",
+    )
     report = import_table(src, tmp_path / "ds", _icecat_mapping(), progress=False)
     assert [(q.record, q.stage, q.reason) for q in report.quarantined] == [
         ("line 1, column 'categories'", "cell", "column 'categories' holds a nested object, not a value; left out"),
@@ -168,7 +195,11 @@ def test_wrong_cell_types_are_noted_and_the_row_kept(tmp_path: Path):
         ("line 1, column 'description'", "cell", "column 'description' holds a nested object, not a value; left out"),
     ]
     [v] = by_name(read_all(tmp_path / "ds")).values()
-    assert (v.name, v.categories, v.specs) == ("Q1", (), (("Specifications:Brand", "B"), ("Specifications:RAM", "8 GB")))
+    assert (v.name, v.categories, v.specs) == (
+        "Q1",
+        (),
+        (("Specifications:Brand", "B"), ("Specifications:RAM", "8 GB")),
+    )
 
 
 def test_unknown_mapping_column_names_the_mapping_file_and_column(tmp_path: Path):
@@ -204,8 +235,11 @@ def test_unreadable_files_are_quarantined(tmp_path: Path, name: str, reason: str
     [
         ({"specs": {}}, "name", "name: Field required"),
         ({"name": "m", "range": {"column": "m", "strip": "("}}, "range", "'strip' is not a valid regular expression"),
-        ({"name": "m", "specs": {"r": {"entry": "D:R", "columns": ["a"], "format": "{0} x {1}"}}}, "specs.r",
-         "'format' must use {0}..{0} for 1 columns"),
+        (
+            {"name": "m", "specs": {"r": {"entry": "D:R", "columns": ["a"], "format": "{0} x {1}"}}},
+            "specs.r",
+            "'format' must use {0}..{0} for 1 columns",
+        ),
         ({"name": "m", "unmapped": "maybe"}, "unmapped", "Input should be 'keep' or 'drop'"),
         ({"name": "m", "colour": "c"}, "colour", "Extra inputs are not permitted"),
     ],
@@ -220,8 +254,9 @@ def test_invalid_mappings_fail_clearly(tmp_path: Path, data, record, reason):
 
 
 def test_mapping_shorthands_and_defaults():
-    m = mapping_from_dict({"name": "model", "categories": ["cat", {"value": "phones"}], "price": "p",
-                           "specs": {"ram": "RAM", "x": None}})
+    m = mapping_from_dict(
+        {"name": "model", "categories": ["cat", {"value": "phones"}], "price": "p", "specs": {"ram": "RAM", "x": None}}
+    )
     assert m.range is None and m.group_by == "range" and m.unmapped == "keep"
     assert [(c.column, c.value) for c in m.categories] == [("cat", None), (None, "phones")]
     assert m.price is not None and (m.price.column, m.price.currency) == ("p", None)
@@ -232,8 +267,9 @@ def test_mapping_shorthands_and_defaults():
 def test_unmapped_columns_keep_or_drop(tmp_path: Path):
     src = tmp_path / "t.csv"
     src.write_text("model,core_count,ignored\nP1,8,zzz\n", encoding="utf-8")
-    keep = import_table(src, tmp_path / "keep", mapping_from_dict({"name": "model", "specs": {"ignored": None}}),
-                        progress=False)
+    keep = import_table(
+        src, tmp_path / "keep", mapping_from_dict({"name": "model", "specs": {"ignored": None}}), progress=False
+    )
     assert keep.variants == 1
     assert by_name(read_all(tmp_path / "keep"))["P1"].specs == (("Specifications:Core count", "8"),)
     import_table(src, tmp_path / "drop", mapping_from_dict({"name": "model", "unmapped": "drop"}), progress=False)
@@ -243,17 +279,47 @@ def test_unmapped_columns_keep_or_drop(tmp_path: Path):
 def test_cli_options_build_the_same_mapping(tmp_path: Path, capsys):
     parser = argparse.ArgumentParser()
     add_arguments(parser)
-    args = parser.parse_args([str(FIX / "smartprix_small.csv"), "--out", str(tmp_path / "ds"), "--name", "model",
-                              "--range", "model", "--range-strip", r"\s*\([^()]*\)\s*$", "--category", "smartphones",
-                              "--price", "price_inr", "--currency", "INR", "--spec", "ram_gb=Memory:RAM",
-                              "--unit", "ram_gb=GB", "--unmapped", "drop", "--no-progress"])
+    args = parser.parse_args(
+        [
+            str(FIX / "smartprix_small.csv"),
+            "--out",
+            str(tmp_path / "ds"),
+            "--name",
+            "model",
+            "--range",
+            "model",
+            "--range-strip",
+            r"\s*\([^()]*\)\s*$",
+            "--category",
+            "smartphones",
+            "--price",
+            "price_inr",
+            "--currency",
+            "INR",
+            "--spec",
+            "ram_gb=Memory:RAM",
+            "--unit",
+            "ram_gb=GB",
+            "--unmapped",
+            "drop",
+            "--no-progress",
+        ]
+    )
     assert main_from_args(args) == 0
     counts = json.loads(capsys.readouterr().out)
     assert (counts["records"], counts["pages"], counts["quarantined"]) == (5, 3, 0)
     v = by_name(read_all(tmp_path / "ds"))["Orbit Nova 7 5G"]
     assert dict(v.specs) == {"Price": "19999 INR", "Memory:RAM": "8 GB"}
-    bad = parser.parse_args([str(FIX / "bad_rows.csv"), "--out", str(tmp_path / "x"),
-                             "--mapping", str(FIX / "bad_mapping.yaml"), "--no-progress"])
+    bad = parser.parse_args(
+        [
+            str(FIX / "bad_rows.csv"),
+            "--out",
+            str(tmp_path / "x"),
+            "--mapping",
+            str(FIX / "bad_mapping.yaml"),
+            "--no-progress",
+        ]
+    )
     assert main_from_args(bad) == 2
     assert "ram_gbb" in capsys.readouterr().err
 

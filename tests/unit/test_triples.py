@@ -36,7 +36,9 @@ def test_converted_document_is_valid_nquads_in_its_own_graph():
     store = _store(conv.nquads)
     assert {g.value for g in store.named_graphs()} == {O.document_graph("file-abc"), O.VOCAB_GRAPH}
     # everything about the product itself sits in the document's graph
-    own = _q(store, f"SELECT ?p WHERE {{ GRAPH <{O.document_graph('file-abc')}> {{ ?x skg:hasSpec ?s ; skg:hasName ?n }} }}")
+    own = _q(
+        store, f"SELECT ?p WHERE {{ GRAPH <{O.document_graph('file-abc')}> {{ ?x skg:hasSpec ?s ; skg:hasName ?n }} }}"
+    )
     assert own
     assert conv.n_products == 1
     assert conv.n_quads == len(store)
@@ -44,8 +46,11 @@ def test_converted_document_is_valid_nquads_in_its_own_graph():
 
 def test_numbers_units_dims_and_lists():
     store = _store(convert_document("d", [PHONE]).nquads)
-    rows = _q(store, """SELECT ?e ?n ?u WHERE { ?s skg:inEntry/skg:hasName ?e ; skg:inSection/skg:hasName "Storage" ;
-                         skg:hasNumericValue ?n ; skg:hasUnit ?u } ORDER BY ?n""")
+    rows = _q(
+        store,
+        """SELECT ?e ?n ?u WHERE { ?s skg:inEntry/skg:hasName ?e ; skg:inSection/skg:hasName "Storage" ;
+                         skg:hasNumericValue ?n ; skg:hasUnit ?u } ORDER BY ?n""",
+    )
     values = [(float(r["n"].value), r["u"].value) for r in rows]
     # "256 GB, 1 TB" is two values; both in one unit so they compare
     assert len(values) == 2 and values[0][1] == values[1][1]
@@ -58,7 +63,9 @@ def test_numbers_units_dims_and_lists():
 
 def test_price_is_numeric_with_currency_unit():
     store = _store(convert_document("d", [PHONE]).nquads)
-    rows = _q(store, 'SELECT ?n ?u WHERE { ?s skg:inEntry/skg:hasName "Price" ; skg:hasNumericValue ?n ; skg:hasUnit ?u }')
+    rows = _q(
+        store, 'SELECT ?n ?u WHERE { ?s skg:inEntry/skg:hasName "Price" ; skg:hasNumericValue ?n ; skg:hasUnit ?u }'
+    )
     assert [(float(r["n"].value), r["u"].value) for r in rows] == [(499.0, "GBP")]
 
 
@@ -87,7 +94,10 @@ def test_number_like_text_that_does_not_parse_is_reported_not_dropped():
     v = Variant("P", "R", (), (("Camera:Sensor", "1/1.3 inch type sensor blah"),))
     conv = convert_document("d", [v])
     store = _store(conv.nquads)
-    names = [r["n"].value for r in _q(store, 'SELECT ?n WHERE { ?s skg:inEntry/skg:hasName "Sensor" ; skg:hasValue/skg:hasName ?n }')]
+    names = [
+        r["n"].value
+        for r in _q(store, 'SELECT ?n WHERE { ?s skg:inEntry/skg:hasName "Sensor" ; skg:hasValue/skg:hasName ?n }')
+    ]
     assert names == ["1/1.3 inch type sensor blah"]
     if not _q(store, "SELECT ?n WHERE { ?s skg:hasNumericValue ?n }"):
         assert conv.kept_as_text and conv.kept_as_text[0]["value"] == "1/1.3 inch type sensor blah"
