@@ -42,6 +42,12 @@ VALUE = SKGT + "Value"
 FEATURE = SKGT + "Feature"
 DOCUMENT = SKGT + "Document"
 TEXT_ENTITY = SKGT + "UTKG_Entity"
+# One quantity spotted inside a spec value ("8 GB RAM, 128 GB inbuilt" holds two), one date
+# ("Released 2021, March 15"), and the catalog-derived brand / product line of a product.
+QUANTITY = SKGT + "Quantity"
+DATE = SKGT + "Date"
+BRAND = SKGT + "Brand"
+PRODUCT_LINE = SKGT + "ProductLine"
 
 # Predicates.
 TYPE = RDF + "type"
@@ -72,6 +78,25 @@ HAS_UNIT = SKG + "hasUnit"
 HAS_MIN_VALUE = SKG + "hasMinValue"
 HAS_MAX_VALUE = SKG + "hasMaxValue"
 HAS_QUALIFIER = SKG + "hasQualifier"
+# spec -> skgt:Quantity; the numeric predicates above (value, dims, min/max, unit, qualifier)
+# sit on the quantity node, with the words next to it as its label ("ram", "fast charging").
+HAS_QUANTITY = SKG + "hasQuantity"
+HAS_LABEL = SKG + "hasLabel"
+HAS_DIMENSION = SKG + "hasDimension"
+HAS_POSITION = SKG + "hasPosition"
+# spec -> skgt:Date: the literal at the precision written (xsd:date, xsd:gYearMonth, xsd:gYear),
+# the first and last day it covers (xsd:date, so any precision compares), and a status word.
+HAS_DATE = SKG + "hasDate"
+HAS_DATE_VALUE = SKG + "hasDateValue"
+HAS_DATE_START = SKG + "hasDateStart"
+HAS_DATE_END = SKG + "hasDateEnd"
+HAS_DATE_STATUS = SKG + "hasDateStatus"
+HAS_PRECISION = SKG + "hasPrecision"
+# product -> skgt:Brand / skgt:ProductLine / skgt:Category (its type), all derived from the catalog.
+HAS_BRAND = SKG + "hasBrand"
+IN_LINE = SKG + "inLine"
+HAS_TYPE = SKG + "hasType"
+BROADER = SKG + "broader"
 HAS_PRICE = SKG + "hasPrice"
 HAS_CURRENCY = SKG + "hasCurrency"
 HAS_MODEL_CODE = SKG + "hasModelCode"
@@ -85,6 +110,9 @@ XSD_DECIMAL = XSD + "decimal"
 XSD_DOUBLE = XSD + "double"
 XSD_INTEGER = XSD + "integer"
 XSD_STRING = XSD + "string"
+XSD_DATE = XSD + "date"
+XSD_GYEARMONTH = XSD + "gYearMonth"
+XSD_GYEAR = XSD + "gYear"
 
 # Named graphs: one per source document, plus one for rule-derived facts, which is
 # recomputed from the document graphs whenever they change.
@@ -96,6 +124,9 @@ VOCAB_GRAPH = GRAPH + "vocabulary"
 # Facts that come from page text (TKG entities, skg:mentions, skg:alignsWith) live apart
 # from spec-derived ones, so a query can tell them apart and a rebuild can replace them.
 TEXT_GRAPH = GRAPH + "text"
+# Brands, product lines and types read from the whole catalog (names, categories, brand
+# entries): recomputed after every load, like the derived graph.
+CATALOG_GRAPH = GRAPH + "catalog"
 
 
 def document_graph(doc_id: str) -> str:
