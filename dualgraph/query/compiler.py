@@ -63,6 +63,7 @@ from dualgraph.query.coverage import coverage_caps
 from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
+from dualgraph.query.grounding_numbers import dimension_hint
 from dualgraph.query.model import FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, ValueConstraint
 from dualgraph.query.names_and_scope import ground_names, sentence_word
 from dualgraph.query.number_hints import attr_hint, measure_words
@@ -106,7 +107,7 @@ class Answer:
 
     question: str
     intent: str
-    answer_list: list[str] = field(default_factory=list)
+    answer_list: list[str] | None = field(default_factory=list)
     value: Any = None
     rows: list[dict[str, Any]] = field(default_factory=list)
     sparql: str | None = None
@@ -201,7 +202,7 @@ class Compiler:
                 question, [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
             )
             if cmp:
-                intent = Intent("compare", cmp[1], cmp[0])  # type: ignore[arg-type]
+                intent = Intent("compare", cmp[1], cmp[0])
                 out.intent = intent
                 trace.append(
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
@@ -223,7 +224,7 @@ class Compiler:
             ref = named_ok[0]
             nums = [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
             if how := relative_phrase(question, ref.source.span.start, nums):
-                gr = g.attribute(how[1], trace, scope=in_scope)
+                gr = g.attribute(how[1], trace, scope=in_scope, prefer=dimension_hint(question))
                 if gr.resolved:
                     rel = (how[0], gr, list(ref.products), id(ref))
                     trace.append(
@@ -271,7 +272,7 @@ class Compiler:
         # what of the question became constraints, names or scope: a phrase outside these was not read
         out.covered = (
             [x.span.text for x in [*constraints, *entities]]
-            + [c.attribute for c in constraints if getattr(c, "attribute", "")]
+            + [c.attribute for c in constraints if not isinstance(c, FeatureConstraint) and c.attribute]
             + out.covered_extra
         )
 
@@ -291,19 +292,25 @@ class Compiler:
         if intent.kind in ("superlative", "compare", "average"):
             attr = intent.attribute
             if not attr:
-                nums = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
-                if nums:
+                numeric = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
+                if numeric:
                     order = Grounding(
                         None,
                         "attribute",
-                        snippet=nums[0].snippet,
-                        pattern=nums[0].pattern,
-                        confidence=nums[0].confidence,
+                        snippet=numeric[0].snippet,
+                        pattern=numeric[0].pattern,
+                        confidence=numeric[0].confidence,
                     )
                     trace.append("no attribute named: ordering by the question's numeric constraint")
             if order is None:
-                asked = named_unit(question)
-                order = g.attribute(attr, trace, scope=in_scope, unit=asked[0] if asked else None)
+                unit_asked = named_unit(question)
+                order = g.attribute(
+                    attr,
+                    trace,
+                    scope=in_scope,
+                    unit=unit_asked[0] if unit_asked else None,
+                    prefer=dimension_hint(question),
+                )
             if not order.resolved:
                 out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
                 out.trace.append(out.error)

@@ -41,7 +41,7 @@ class LazyScope:
                 )
                 res = self.store.select(
                     "SELECT DISTINCT ?e ?u WHERE { " + where + " ?p skg:hasSpec ?sx_ . "
-                    "?sx_ skg:inEntry ?e . OPTIONAL { ?sx_ skg:hasUnit ?u } }"
+                    "?sx_ skg:inEntry ?e . OPTIONAL { ?sx_ skg:hasQuantity/skg:hasUnit ?u } }"
                 )
                 self._value = frozenset(
                     (b["e"]["value"], b["u"]["value"] if "u" in b else None) for b in res["results"]["bindings"]
@@ -88,6 +88,7 @@ def same_named(best: Pattern, others: list[Pattern], scope: Scope | LazyScope | 
             p.pattern_id != best.pattern_id
             and p.kind == best.kind
             and p.unit == best.unit
+            and p.label == best.label
             and p.entry_iri
             and p.entry_iri != best.entry_iri
             and _name(p) == _name(best)

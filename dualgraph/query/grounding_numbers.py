@@ -11,7 +11,12 @@
 
 from __future__ import annotations
 
+import functools
+import re
+from importlib import resources
 from typing import Any
+
+import yaml
 
 from dualgraph.query.entry_choice import keep_in_scope, same_named, widen
 from dualgraph.query.grounding_base import AnyScope, GrounderBase, Grounding, _fail, _lit
@@ -26,6 +31,29 @@ EQ_TOLERANCE = 0.005
 _PRICE_WORDS = frozenset(
     {"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper", "cheapest", "expensive"}
 )
+
+
+@functools.cache
+def _measure_words() -> dict[str, frozenset[str]]:
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("measure_words.yaml").read_text("utf-8"))
+    out: dict[str, set[str]] = {}
+    for block in raw.values():
+        for w in block["words"]:
+            out.setdefault(w, set()).update(block["dimensions"])
+    return {w: frozenset(d) for w, d in out.items()}
+
+
+def dimension_hint(question: str) -> frozenset[str]:
+    """The dimensions the question's size/speed/duration words point to ("the smallest screen": length, ...).
+
+    >>> sorted(dimension_hint("Which phone charges the fastest?"))[:2]
+    ['byte_rate', 'data_rate']
+    >>> dimension_hint("Which is the best?")
+    frozenset()
+    """
+    table = _measure_words()
+    found = [table[w] for w in re.findall(r"[a-z]+", question.casefold()) if w in table]
+    return frozenset().union(*found) if found else frozenset()
 
 
 def _num(x: float) -> str:
@@ -150,9 +178,17 @@ class NumberGrounder(GrounderBase):
         )
 
     def attribute(
-        self, attribute: str, trace: list[str], source: Any = None, *, scope: AnyScope = None, unit: str | None = None
+        self,
+        attribute: str,
+        trace: list[str],
+        source: Any = None,
+        *,
+        scope: AnyScope = None,
+        unit: str | None = None,
+        prefer: frozenset[str] = frozenset(),
     ) -> Grounding:
-        """The value an intent's attribute orders by (superlative, compare)."""
+        """The value an intent's attribute orders by (superlative, compare); ``prefer``: dimensions the
+        question's words point to, which decide between equally named quantities of one attribute."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace)
         hits = self._search(attribute, ["spec_numeric"])
@@ -174,6 +210,7 @@ class NumberGrounder(GrounderBase):
             key=lambda h: (
                 -_lexical(attribute, h[0]),
                 unit is not None and h[0].unit != unit,
+                bool(prefer) and h[0].dimension not in prefer,
                 h[0].unit is None,
                 -h[1],
                 -h[0].count,

@@ -1,6 +1,6 @@
 """The paper's LLM SPARQL generation path, used when an LLM is configured.
 
-For each question the prompt (``prompts/sparql_generation.v1.md``) gets the retrieved
+For each question the prompt (``prompts/sparql_generation.v2.md``) gets the retrieved
 graph patterns **per clause** of the question (each parsed constraint and named entity
 searched on its own, so a multi-condition question cannot lose a condition to the
 others; the whole question is searched only when the parser found no clause), and, in
@@ -46,8 +46,8 @@ __all__ = [
     "LLMSparqlGenerator",
 ]
 
-PROMPT_PATH = Path(__file__).parent / "prompts" / "sparql_generation.v1.md"
-PROMPT_VERSION = "sparql_generation.v1"
+PROMPT_PATH = Path(__file__).parent / "prompts" / "sparql_generation.v2.md"
+PROMPT_VERSION = "sparql_generation.v2"
 # No maxLength: llama.cpp compiles a long maxLength into a grammar of nested optionals that crashes
 # its server; ``max_tokens`` bounds the answer instead.
 SPARQL_SCHEMA: dict[str, Any] = {
@@ -271,7 +271,7 @@ class LLMSparqlGenerator:
                 cl = Clause(text, "value", "excluded" if item.negated else "")
                 searches.append((cl, f"{item.attribute} {item.phrase}".strip(), ("spec_value", "feature")))
             elif isinstance(item, EntityRef):
-                kinds = ("category",) if item.kind == "category" else ("product", "range", "category")
+                kinds: tuple[str, ...] = ("category",) if item.kind == "category" else ("product", "range", "category")
                 cl = Clause(text, f"entity ({item.kind})")
                 if item.kind in ("brand", "unknown"):  # a name part, not a catalog node: match the names
                     needle = json.dumps(item.phrase.casefold())

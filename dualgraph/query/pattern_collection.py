@@ -75,22 +75,41 @@ SELECT ?e ?v (MIN(STR(?vn)) AS ?name) (COUNT(DISTINCT ?p) AS ?products)
 WHERE { ?s skg:inEntry ?e ; skg:hasValue ?v . ?p skg:hasSpec ?s . ?v skg:hasName ?vn }
 GROUP BY ?e ?v
 """
-Q_NUMERIC = """
-SELECT ?e ?u (MIN(?n) AS ?lo) (MAX(?n) AS ?hi) (COUNT(DISTINCT ?p) AS ?products)
-WHERE { ?s skg:inEntry ?e ; skg:hasNumericValue ?n . ?p skg:hasSpec ?s .
-        OPTIONAL { ?s skg:hasUnit ?u } }
-GROUP BY ?e ?u
+# One row per entry, unit, dimension and label of the quantities spec values hold ("" = no label).
+_Q_BODY = """?s skg:inEntry ?e ; skg:hasQuantity ?q . ?q skg:hasNumericValue ?n . ?p skg:hasSpec ?s .
+        OPTIONAL { ?q skg:hasUnit ?u } OPTIONAL { ?q skg:hasDimension ?d }
+        OPTIONAL { ?q skg:hasLabel ?l0 } BIND(COALESCE(?l0, "") AS ?l)"""
+Q_NUMERIC = f"""
+SELECT ?e ?u ?d ?l (MIN(?n) AS ?lo) (MAX(?n) AS ?hi) (COUNT(DISTINCT ?p) AS ?products)
+WHERE {{ {_Q_BODY} }}
+GROUP BY ?e ?u ?d ?l
 """
-Q_NUMERIC_MODE = """
-SELECT ?e ?u ?n (COUNT(DISTINCT ?p) AS ?products)
-WHERE { ?s skg:inEntry ?e ; skg:hasNumericValue ?n . ?p skg:hasSpec ?s .
-        OPTIONAL { ?s skg:hasUnit ?u } }
-GROUP BY ?e ?u ?n
+Q_NUMERIC_MODE = f"""
+SELECT ?e ?u ?d ?l ?n (COUNT(DISTINCT ?p) AS ?products)
+WHERE {{ {_Q_BODY} }}
+GROUP BY ?e ?u ?d ?l ?n
 """
+# Products holding quantities of two labels in one entry and unit: such labels name different
+# attributes ("ram" and "inbuilt" in "8 GB RAM, 128 GB inbuilt"); labels that never meet on one
+# product only describe ("Li-Po 5000 mAh" vs "5000 mAh") and fold into one pattern.
+Q_LABELS_MEET = """
+SELECT ?e ?u ?l1 ?l2 (COUNT(DISTINCT ?p) AS ?products)
+WHERE { ?p skg:hasSpec ?s1, ?s2 . ?s1 skg:inEntry ?e ; skg:hasQuantity ?q1 . ?s2 skg:inEntry ?e ; skg:hasQuantity ?q2 .
+        ?q1 skg:hasNumericValue ?n1 . ?q2 skg:hasNumericValue ?n2 .
+        OPTIONAL { ?q1 skg:hasUnit ?u1 } OPTIONAL { ?q2 skg:hasUnit ?u2 }
+        BIND(COALESCE(?u1, "") AS ?u) FILTER(COALESCE(?u2, "") = ?u)
+        OPTIONAL { ?q1 skg:hasLabel ?a } OPTIONAL { ?q2 skg:hasLabel ?b }
+        BIND(COALESCE(?a, "") AS ?l1) BIND(COALESCE(?b, "") AS ?l2) FILTER(?l1 != ?l2) }
+GROUP BY ?e ?u ?l1 ?l2
+"""
+_DISTINCT_SHARE = 0.5
+"""A label is an attribute of its own when this share of its products also hold another label there."""
+
+
 Q_FEATURES = """
 SELECT ?f (MIN(STR(?fn)) AS ?name) (MIN(STR(?sn)) AS ?section) (COUNT(DISTINCT ?p) AS ?products) ?how
 WHERE { ?f a skgt:Feature ; skg:hasName ?fn .
-        OPTIONAL { ?f skg:inSection/skg:hasName ?sn }
+        OPTIONAL { ?f (skg:inSection|skg:fromEntry/skg:inSection)/skg:hasName ?sn }
         { ?p skg:hasFeature ?f . BIND("has" AS ?how) } UNION { ?p skg:lacksFeature ?f . BIND("lacks" AS ?how) }
         ?p a skgt:Product . }
 GROUP BY ?f ?how
@@ -110,6 +129,25 @@ SELECT ?p (MIN(STR(?pn)) AS ?name) WHERE { ?p a skgt:Product ; skg:hasName ?pn }
 """
 
 
+def _label_groups(store: SparqlStore, numeric_rows: list[dict[str, str]]) -> dict[tuple, dict[str, str]]:
+    """Per (entry, unit, dimension): each label -> the group it belongs to (itself, or "" when it folds)."""
+    products: dict[tuple[str, str, str], int] = {}
+    for r in numeric_rows:
+        key = (r["e"], r.get("u") or "", r["l"])
+        products[key] = products.get(key, 0) + int(r["products"])
+    meets: dict[tuple[str, str, str], int] = {}
+    for r in _rows(store, Q_LABELS_MEET):
+        key = (r["e"], r["u"], r["l1"])
+        meets[key] = max(meets.get(key, 0), int(r["products"]))
+    out: dict[tuple, dict[str, str]] = {}
+    for r in numeric_rows:
+        lab = r["l"]
+        key = (r["e"], r.get("u") or "", lab)
+        own = bool(lab) and meets.get(key, 0) >= _DISTINCT_SHARE * products.get(key, 1)
+        out.setdefault((r["e"], r.get("u"), r.get("d")), {})[lab] = lab if own else ""
+    return out
+
+
 def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> list[Pattern]:
     """Every pattern of the populated (rules applied) SKG, in a deterministic order.
 
@@ -126,45 +164,80 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
     for r in _rows(store, Q_VALUES):
         by_entry.setdefault(r["e"], []).append({"name": r["name"], "iri": r["v"], "count": int(r["products"])})
 
-    modes: dict[tuple[str, str | None], tuple[int, float]] = {}
+    numeric_rows = _rows(store, Q_NUMERIC)
+    groups = _label_groups(store, numeric_rows)
+
+    modes: dict[tuple[str, str | None, str | None, str], tuple[int, float]] = {}
     for r in _rows(store, Q_NUMERIC_MODE):
-        key, cand = (r["e"], r.get("u")), (int(r["products"]), _num(r["n"]))
+        key = (r["e"], r.get("u"), r.get("d"), groups.get((r["e"], r.get("u"), r.get("d")), {}).get(r["l"], ""))
+        cand = (int(r["products"]), _num(r["n"]))
         best = modes.get(key)
         if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):  # most products, then smallest
             modes[key] = cand
 
+    merged: dict[tuple[str, str | None, str | None, str], dict[str, Any]] = {}
+    for r in numeric_rows:
+        fold = groups.get((r["e"], r.get("u"), r.get("d")), {})
+        key = (r["e"], r.get("u"), r.get("d"), fold.get(r["l"], ""))
+        m = merged.setdefault(key, {"lo": None, "hi": None, "count": 0, "labels": {}})
+        lo, hi = _num(r["lo"]), _num(r["hi"])
+        m["lo"] = lo if m["lo"] is None or (lo is not None and lo < m["lo"]) else m["lo"]
+        m["hi"] = hi if m["hi"] is None or (hi is not None and hi > m["hi"]) else m["hi"]
+        m["count"] += int(r["products"])  # an upper bound when labels fold: close enough to rank by
+        m["labels"][r["l"]] = int(r["products"])
+
     numeric_products: dict[str, int] = {}
-    for r in sorted(_rows(store, Q_NUMERIC), key=lambda r: (r["e"], r.get("u") or "")):
-        e = entries.get(r["e"])
-        numeric_products[r["e"]] = max(numeric_products.get(r["e"], 0), int(r["products"]))
+    for (e_iri, unit, dim, label), m in sorted(merged.items(), key=lambda kv: tuple(x or "" for x in kv[0])):
+        e = entries.get(e_iri)
+        numeric_products[e_iri] = max(numeric_products.get(e_iri, 0), m["count"])
         if e is None:
             continue
-        unit = r.get("u")
-        lo, hi, count = _num(r["lo"]), _num(r["hi"]), int(r["products"])
-        mode = modes.get((r["e"], unit))
+        fold = groups.get((e_iri, unit, dim), {})
+        own = {lab for lab, g in fold.items() if g and g == lab}  # labels that are attributes of their own
+        lo, hi, count = m["lo"], m["hi"], m["count"]
+        # a group's name: its own label, else the label most of its products carry (for lexical matching)
+        shown = label or max(m["labels"], key=lambda k: (m["labels"][k], k))
+        mode = modes.get((e_iri, unit, dim, label))
         in_unit = f" in {unit}" if unit else ""
-        text = f"{e['section']} › {e['entry']}: a number{in_unit}, from {_fmt(lo)} to {_fmt(hi)}"
+        what = f" {shown}:" if shown else ":"
+        text = f"{e['section']} › {e['entry']}{what} a number{in_unit}, from {_fmt(lo)} to {_fmt(hi)}"
         if mode is not None:
             text += f" (e.g. {_fmt(mode[1])}{' ' + unit if unit else ''})"
         unit_triple = f" skg:hasUnit {_lit(unit)} ;" if unit else ""
-        sparql = f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{r['e']}> ;{unit_triple} skg:hasNumericValue {{v}} ."
+        sparql = (
+            f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{e_iri}> ; skg:hasQuantity {{s}}_q . "
+            f"{{s}}_q{unit_triple} skg:hasNumericValue {{v}} ."
+        )
         if not unit:
-            sparql += " FILTER NOT EXISTS { {s} skg:hasUnit ?unit_ }"
+            sparql += " FILTER NOT EXISTS { {s}_q skg:hasUnit ?unit_ }"
+            sparql += (
+                f" {{s}}_q skg:hasDimension {_lit(dim)} ."
+                if dim
+                else " FILTER NOT EXISTS { {s}_q skg:hasDimension ?dim_ }"
+            )
+        if label:
+            sparql += f" {{s}}_q skg:hasLabel {_lit(label)} ."
+        elif own:
+            others = ", ".join(_lit(x) for x in sorted(own))
+            sparql += f" FILTER NOT EXISTS {{ {{s}}_q skg:hasLabel ?lab_ FILTER(?lab_ IN ({others})) }}"
         out.append(
             Pattern(
-                pattern_id=pattern_id("spec_numeric", r["e"], unit or ""),
+                pattern_id=pattern_id(
+                    "spec_numeric", e_iri, unit or "", *((dim or "", label) if (dim or label) else ())
+                ),
                 kind="spec_numeric",
                 text=text,
                 sparql=sparql,
-                name=e["entry"],
+                name=shown or e["entry"],
                 section=e["section"],
                 entry=e["entry"],
-                entry_iri=r["e"],
+                entry_iri=e_iri,
                 unit=unit,
-                dimension=_dimension(unit),
+                dimension=dim or _dimension(unit),
                 min=lo,
                 max=hi,
                 count=count,
+                label=shown or None,
             )
         )
 

@@ -7,9 +7,9 @@ downstream has to parse text. Snippets use ``{s}`` (the spec variable) and ``{v}
 variable) as placeholders that :meth:`Pattern.fill` replaces:
 
 >>> p = Pattern(pattern_id="x", kind="spec_numeric", text="Battery › Capacity: a number in mAh",
-...             sparql="?p skg:hasSpec {s} . {s} skg:inEntry <e> ; skg:hasNumericValue {v} .")
+...             sparql="?p skg:hasSpec {s} . {s} skg:inEntry <e> ; skg:hasQuantity/skg:hasNumericValue {v} .")
 >>> p.fill(s="?s1", v="?v1")
-'?p skg:hasSpec ?s1 . ?s1 skg:inEntry <e> ; skg:hasNumericValue ?v1 .'
+'?p skg:hasSpec ?s1 . ?s1 skg:inEntry <e> ; skg:hasQuantity/skg:hasNumericValue ?v1 .'
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ class Pattern:
     node_iri: str | None = None
     lacks_count: int | None = None
     lacks_sparql: str | None = None
+    label: str | None = None  # spec_numeric: the words beside the quantities it covers ("ram", "front")
 
     def fill(self, *, s: str = "?s", v: str = "?v", snippet: str | None = None) -> str:
         """The snippet with its placeholders replaced by variable names."""
@@ -66,7 +67,13 @@ class Pattern:
         ...         values=[{"name": "OLED", "iri": "i", "count": 2}]).lexical_text
         'Display Type OLED'
         """
-        parts = [self.section, self.entry, self.unit, self.dimension if self.kind == "spec_numeric" else None]
+        parts = [
+            self.section,
+            self.entry,
+            self.label,
+            self.unit,
+            self.dimension if self.kind == "spec_numeric" else None,
+        ]
         if self.kind not in ("spec_numeric", "spec_value", "entry"):
             parts.append(self.name)
         parts.extend(v["name"] for v in self.values)

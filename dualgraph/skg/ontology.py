@@ -66,6 +66,7 @@ MAX_PRICE = SKG + "maxPrice"
 VARIANT_COUNT = SKG + "variantCount"
 HAS_PRICE_SUMMARY = SKG + "hasPriceSummary"
 HAS_COMMON_SPEC = SKG + "hasCommonSpec"
+FROM_ENTRY = SKG + "fromEntry"  # a feature read from a tag-list entry's value -> that entry
 PRICE_SUMMARY = SKGT + "PriceSummary"
 
 # Features named by the built-in rules (rules.yaml spells them as skg:feature-<slug>).

@@ -21,6 +21,11 @@ def decimal(lexical: str) -> str:
     return '"' + lexical + '"^^<' + O.XSD_DECIMAL + ">"
 
 
+def integer(value: int) -> str:
+    """An xsd:integer literal."""
+    return '"' + str(int(value)) + '"^^<' + O.XSD_INTEGER + ">"
+
+
 def quad(s: str, p: str, o: str, g: str) -> str:
     """One N-Quads line; ``s``/``p``/``g`` are IRIs, ``o`` an already-written term."""
     return f"<{s}> <{p}> {o} <{g}> .\n"

@@ -7,17 +7,19 @@ This is a plain function over one document, so the pipeline can run it in Ray
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass, field
 
 from dualgraph.corpus.model import Quarantine, Variant
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.skg import quantities as Q
-from dualgraph.skg.terms import decimal, iri, literal
+from dualgraph.skg import spotting as S
+from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, so re-indexing
 # notices that every document must be converted again.
-CONVERTER_VERSION = "skg-1"
+CONVERTER_VERSION = "skg-2"
 
 
 @dataclass(slots=True)
@@ -30,17 +32,8 @@ class Conversion:
     n_specs: int = 0
     problems: list[Quarantine] = field(default_factory=list)
     kept_as_text: list[dict[str, str]] = field(default_factory=list)
-
-
-@functools.lru_cache(maxsize=1 << 18)
-def _parse(part: str, entry: str, section: str) -> Q.Quantity | None:
-    q = Q.parse_quantity(part, entry=entry, section=section)
-    if q is None:
-        price = Q.parse_price(part)
-        if price is not None:
-            amount, currency = price
-            q = Q.Quantity(value=float(amount), unit=currency, dimension="currency")
-    return q
+    # per "Section:Entry": [values, values with digits, read as quantities, kept as text]
+    coverage: dict[str, list[int]] = field(default_factory=dict)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -48,12 +41,24 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(Q.split_values(value))
 
 
-def _looks_numeric(text: str) -> bool:
-    t = text.lstrip("~≈<>±+- ").lower()
-    return bool(t) and t[0].isdigit()
+_GLUED = re.compile(r"[^\W\d_]\d|\d[^\W\d_]")
+_DATE_LIKE = re.compile(r"\b\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}\b|\b(?:19|20)\d\d\b")
 
 
-def _quantity_objects(q: Q.Quantity) -> list[tuple[str, str]]:
+def _why_text(part: str) -> str:
+    """Why a value with digits gave no fact: the shape of it, for the review list."""
+    if _DATE_LIKE.search(part):
+        return "date or year"
+    if _GLUED.search(part):
+        return "digits inside a word (a code, model or standard name)"
+    if re.search(r"\d\s*:\s*\d", part):
+        return "ratio or time of day"
+    if re.search(r"\d\s*/\s*\d", part):
+        return "list or fraction of numbers"
+    return "number without a unit"
+
+
+def _quantity_objects(q: S.Spotted) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if q.value is not None:
         out.append((O.HAS_NUMERIC_VALUE, decimal(Q.format_number(q.value))))
@@ -67,6 +72,11 @@ def _quantity_objects(q: Q.Quantity) -> list[tuple[str, str]]:
         out.append((O.HAS_UNIT, literal(q.unit)))
     if q.qualifier:
         out.append((O.HAS_QUALIFIER, literal(q.qualifier)))
+    if q.dimension:
+        out.append((O.HAS_DIMENSION, literal(q.dimension)))
+    if q.label:
+        out.append((O.HAS_LABEL, literal(q.label)))
+    out.append((O.HAS_POSITION, integer(q.position)))
     return out
 
 
@@ -134,7 +144,9 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> 
         add(ent, O.TYPE, iri(O.ENTRY), shared=True)
         add(ent, O.HAS_NAME, literal(entry), shared=True)
         add(ent, O.IN_SECTION, iri(sec), shared=True)
-        for part in _split(raw):
+        parts = _split(raw)
+        cover = out.coverage.setdefault(key, [0, 0, 0, 0])
+        for part, facts in zip(parts, S.spot_parts(list(parts), entry=entry, section=section)):
             val = N.value_iri(section, entry, part)
             spec = N.spec_iri(product, section, entry, part)
             add(val, O.TYPE, iri(O.VALUE), shared=True)
@@ -145,11 +157,18 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> 
             add(spec, O.IN_ENTRY, iri(ent))
             add(spec, O.HAS_VALUE, iri(val))
             out.n_specs += 1
-            q = _parse(part, entry, section)
-            if q is None:
-                if _looks_numeric(part):
-                    out.kept_as_text.append({"record": f"{variant.name} / {key}", "value": part})
-                continue
-            for pred, obj in _quantity_objects(q):
-                add(spec, pred, obj)
+            cover[0] += 1
+            digits = any(c.isdigit() for c in part)
+            cover[1] += digits
+            if facts:
+                cover[2] += 1
+            elif digits:
+                cover[3] += 1
+                out.kept_as_text.append({"record": f"{variant.name} / {key}", "value": part, "reason": _why_text(part)})
+            for i, q in enumerate(facts):
+                node = f"{spec}/q{i}"
+                add(spec, O.HAS_QUANTITY, iri(node))
+                add(node, O.TYPE, iri(O.QUANTITY))
+                for pred, obj in _quantity_objects(q):
+                    add(node, pred, obj)
     return product

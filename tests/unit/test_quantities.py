@@ -64,7 +64,6 @@ def assert_matches(got: dict | None, want: dict | None, context: str = "") -> No
     [
         ("tb", ("GB", "data", 1000.0)),
         ("TB", ("GB", "data", 1000.0)),
-        ("GB RAM", ("GB", "data", 1.0)),
         ("MB", ("GB", "data", 0.001)),
         ("GiB", ("GB", "data", 1.073741824)),
         ('"', ("mm", "length", 25.4)),
