@@ -97,6 +97,7 @@ def _convert(rows: list[Row]) -> list[Row]:
                     "n_specs": 0,
                     "problems_json": row["problems_json"],
                     "kept_as_text_json": "[]",
+                    "coverage_json": "{}",
                 }
             )
             continue
@@ -111,6 +112,7 @@ def _convert(rows: list[Row]) -> list[Row]:
                 "n_specs": conv.n_specs,
                 "problems_json": json.dumps(problems, ensure_ascii=False),
                 "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
+                "coverage_json": json.dumps(conv.coverage, ensure_ascii=False),
             }
         )
     return out
@@ -119,7 +121,7 @@ def _convert(rows: list[Row]) -> list[Row]:
 convert_stage = Stage(
     "convert",
     needs=("doc_id", "source", "status", "variants_json", "problems_json"),
-    adds=("nquads", "n_quads", "n_products", "n_specs", "problems_json", "kept_as_text_json"),
+    adds=("nquads", "n_quads", "n_products", "n_specs", "problems_json", "kept_as_text_json", "coverage_json"),
     fn=_convert,
     drops=("variants_json", "text"),
 )

@@ -75,6 +75,7 @@ class _Words:
         self.clause_words = frozenset(w.casefold() for w in raw["clause_words"])
         self.stop = frozenset(w.casefold() for w in raw["stop_words"])
         self.version_markers = frozenset(w.casefold() for w in raw["version_markers"])
+        self.version_entry_words = frozenset(w.casefold() for w in raw["version_entry_words"])
         multi = "|".join(sorted(map(re.escape, self.multipliers), key=len, reverse=True))
         self.count_re = re.compile(rf"(?<![\w-])({multi})[\s-]+([^\W\d_][\w'-]*)", re.I)
         words = "|".join(sorted(map(re.escape, self.clause_words), key=len, reverse=True))
@@ -93,9 +94,17 @@ def _words() -> _Words:
 # ("16:9") or a list of codes ("850/900").
 _START = re.compile(r"(?<![\w.,:/\-])[-+]?\d")
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
+_TOKEN = re.compile(r"[^\s,;:|()\[\]{}&+/]+")
+
+
+def _label_words(text: str) -> list[str]:
+    """Words of ``text`` that may label a quantity: tokens with a digit are names or codes ('i5', '14k')."""
+    return [t.strip(".'\"-") for t in _TOKEN.findall(text) if not any(c.isdigit() for c in t) and _WORD.match(t)]
+
+
 _NX = re.compile(r"(\d+)\s*[x×]\s*$", re.I)  # "2x 3.5 GHz": a cluster of two
 _VERSION = re.compile(
-    r"(?<![\w.])([^\W\d_][\w+-]*)\s+(v\.?\s?|ver\.?\s?|version\s)?(\d{1,2}(?:\.\d{1,3}){0,2})(?![\w.]|\.\d)", re.I
+    r"(?<![\w.])([^\W\d_][\w+-]*)\s+(v\.?\s?|ver\.?\s?|version\s)?(\d{1,2}(?:\.\d{1,3}){0,2})(?![\w.+]|\.\d)", re.I
 )
 _VERSION_V = re.compile(r"(?<![\w.])v(\d{1,3}(?:\.\d{1,3}){0,2})(?![\w.]|\.\d)", re.I)
 
@@ -158,7 +167,7 @@ def _spot(text: str, entry: str | None, section: str | None) -> tuple[Spotted, .
     facts.sort(key=lambda x: x.start)
     named = _name_words(entry, section)
     facts = [_labelled(s, x, facts, named) for x in facts]
-    facts = _share_chain_labels(s, facts)
+    facts = _count_after_plus(s, _share_chain_labels(s, facts))
     return tuple(_numbered(facts))
 
 
@@ -174,7 +183,11 @@ def _whole(s: str, entry: str | None, section: str | None) -> Spotted | None:
     if not re.fullmatch(r"(?:[^\d\s]{1,12}\s*)?[-+~≈<>≤≥]?\s*\d[\d,.]*\+?(?:\s*\([^()]*\))?", body):
         return None
     q = Q.parse_quantity(body, entry=entry, section=section)
-    return None if q is None else _from_quantity(q, 0, len(s))
+    if q is None:
+        return None
+    if q.unit is None and q.value is not None and _name_words(entry, None) & _words().version_entry_words:
+        return Spotted(q.value, None, "version", start=0, end=len(s), kind="version")
+    return _from_quantity(q, 0, len(s))
 
 
 def _from_quantity(q: Q.Quantity, start: int, end: int, label: str = "") -> Spotted:
@@ -347,7 +360,7 @@ def _versions(s: str, facts: list[Spotted]) -> list[Spotted]:
 
 @functools.lru_cache(maxsize=4096)
 def _name_words(entry: str | None, section: str | None) -> frozenset[str]:
-    names = " ".join(x for x in (entry, section) if x).casefold()
+    names = " ".join(x for x in (entry, section) if x).casefold().replace("_", " ")
     return frozenset(w for t in _WORD.findall(names) for w in (t, _singular(t)))
 
 
@@ -409,7 +422,7 @@ def _labelled(s: str, x: Spotted, facts: list[Spotted], named: frozenset[str]) -
         label.append(f"{nx.group(1)}x")
         before = before[: nx.start()]
     skip = words.stop | set(words.qualifiers) | words.clause_words | set(words.multipliers) | named
-    for w in _WORD.findall(before) + _WORD.findall(after):
+    for w in _label_words(before) + _label_words(after):
         lw = w.casefold().strip("'-")
         if lw and lw not in skip and _singular(lw) not in named:
             label.append(lw)
@@ -424,6 +437,19 @@ def _share_chain_labels(s: str, facts: list[Spotted]) -> list[Spotted]:
         joined = a.kind == b.kind == "measure" and re.fullmatch(r"\s*[+/]\s*", s[a.end : b.start])
         if joined and not a.label and b.label and a.dimension == b.dimension:
             out[k] = replace(a, label=b.label)
+    return out
+
+
+def _count_after_plus(s: str, facts: list[Spotted]) -> list[Spotted]:
+    """'32 MP + Depth Sensor Dual Rear': a '+' chain that ends in a lens named without a number still
+    says where the numbered one sits: it takes the label of the count that closes the chain."""
+    out = list(facts)
+    for k, x in enumerate(out):
+        if x.kind != "measure" or x.label or not re.match(r"\s*\+", s[x.end :]):
+            continue
+        nxt = next((y for y in out[k + 1 :] if y.start >= x.end), None)
+        if nxt is not None and nxt.kind == "count" and not re.search(r"[,;|&()\[\]]|\d", s[x.end : nxt.start]):
+            out[k] = replace(x, label=nxt.label)
     return out
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from dualgraph.corpus.model import Quarantine, Variant
+from dualgraph.skg import dates as D
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.skg import quantities as Q
@@ -32,8 +33,13 @@ class Conversion:
     n_specs: int = 0
     problems: list[Quarantine] = field(default_factory=list)
     kept_as_text: list[dict[str, str]] = field(default_factory=list)
-    # per "Section:Entry": [values, values with digits, read as quantities, kept as text]
-    coverage: dict[str, list[int]] = field(default_factory=dict)
+    # per "Section:Entry": values, values with digits, read as quantities, read as dates, kept as text
+    coverage: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+COVERAGE_FIELDS = ("values", "with_digits", "quantities", "dates", "text")
+"""What :attr:`Conversion.coverage` counts per entry: value parts, parts with a digit, parts with a
+quantity, parts with a date, and parts with a digit that gave neither (kept as text)."""
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -101,9 +107,11 @@ def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") 
             lines.append(line)
 
     products: set[str] = set()
+    # The day/month order of "03/04/2021" is the catalog's: read from the dates that settle it
+    day_first = D.infer_day_first(raw for v in variants for _, raw in v.specs) if variants else None
     for idx, variant in enumerate(variants):
         try:
-            products.add(_convert_variant(variant, add, out, doc_id=doc_id))
+            products.add(_convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first))
         except Exception as e:  # one odd variant must not sink the document
             out.problems.append(
                 Quarantine(
@@ -119,7 +127,7 @@ def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") 
     return out
 
 
-def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> str:
+def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str, day_first: bool | None) -> str:
     product = N.product_iri(variant.name, variant.model_code)
     rng = N.range_iri(variant.prod_range)
     add(product, O.TYPE, iri(O.PRODUCT))
@@ -144,8 +152,10 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> 
         add(ent, O.TYPE, iri(O.ENTRY), shared=True)
         add(ent, O.HAS_NAME, literal(entry), shared=True)
         add(ent, O.IN_SECTION, iri(sec), shared=True)
-        parts = _split(raw)
-        cover = out.coverage.setdefault(key, [0, 0, 0, 0])
+        whole_dates = D.spot_dates(raw, entry=entry, section=section, day_first=day_first)
+        # "2021, March 15" is one date: a value whose date holds a comma is not split at it
+        parts = (raw,) if any("," in raw[d.start_char : d.end_char] for d in whole_dates) else _split(raw)
+        cover = out.coverage.setdefault(key, dict.fromkeys(COVERAGE_FIELDS, 0))
         for part, facts in zip(parts, S.spot_parts(list(parts), entry=entry, section=section)):
             val = N.value_iri(section, entry, part)
             spec = N.spec_iri(product, section, entry, part)
@@ -157,14 +167,25 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str) -> 
             add(spec, O.IN_ENTRY, iri(ent))
             add(spec, O.HAS_VALUE, iri(val))
             out.n_specs += 1
-            cover[0] += 1
+            dates = D.spot_dates(part, entry=entry, section=section, day_first=day_first)
+            if dates:  # a year or a day is no measure: "2021" under "Announced" is a date only
+                facts = [q for q in facts if not any(q.start < d.end_char and d.start_char < q.end for d in dates)]
+            cover["values"] += 1
             digits = any(c.isdigit() for c in part)
-            cover[1] += digits
-            if facts:
-                cover[2] += 1
-            elif digits:
-                cover[3] += 1
+            cover["with_digits"] += digits
+            cover["quantities"] += bool(facts)
+            cover["dates"] += bool(dates)
+            if digits and not facts and not dates:
+                cover["text"] += 1
                 out.kept_as_text.append({"record": f"{variant.name} / {key}", "value": part, "reason": _why_text(part)})
+            for i, d in enumerate(dates):
+                node = f"{spec}/d{i}"
+                add(spec, O.HAS_DATE, iri(node))
+                add(node, O.TYPE, iri(O.DATE))
+                for pred, obj in D.date_terms(d):
+                    add(node, pred, obj)
+            if not dates and (status := D.date_status(part, entry=entry)):
+                add(spec, O.HAS_DATE_STATUS, literal(status))
             for i, q in enumerate(facts):
                 node = f"{spec}/q{i}"
                 add(spec, O.HAS_QUANTITY, iri(node))

@@ -100,7 +100,7 @@ def gen(store, index, script, **kw):
 
 
 def test_valid_candidates_agree(store, index):
-    llm, g = gen(store, index, [Q_NFC])
+    _, g = gen(store, index, [Q_NFC])
     (out,) = g.generate(["Which phones support NFC?"])
     assert out.error is None and out.source == "llm" and out.chosen == 0
     assert sorted(out.answer_list) == NFC_PHONES
@@ -118,7 +118,7 @@ def test_batch_is_one_call_with_three_temperatures(store, index):
     assert [r.temperature for r in llm.calls[0]] == [0.0, 0.3, 0.7, 0.0, 0.3, 0.7]
     req = llm.calls[0][0]
     assert req.schema is not None and req.schema["required"] == ["sparql"]
-    assert req.prompt_version == "sparql_generation.v1" and req.stage == "sparql_generation"
+    assert req.prompt_version == "sparql_generation.v2" and req.stage == "sparql_generation"
     assert "5G" in llm.calls[0][3].messages[1]["content"] and [o.question for o in outs][1] == "phones with 5G"
 
 
@@ -199,7 +199,7 @@ def test_per_constraint_context(store, index):
 
 
 def test_whole_question_fallback_without_clauses(store, index):
-    llm, g = gen(store, index, [Q_ALL])
+    _, g = gen(store, index, [Q_ALL])
     (out,) = g.generate(["hello there"])
     assert [cl.kind for cl in out.clauses] == ["whole question"]
     assert out.clauses[0].patterns and 'Clause 1: "hello there" [whole question]' in out.prompt
