@@ -28,8 +28,9 @@ from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
 from dualgraph.skg import ontology as O
+from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION, derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
-from dualgraph.skg.triples import CONVERTER_VERSION
+from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
 
 
@@ -95,7 +96,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     if config.tkg.enabled:
         stages.append(tkg_shard_stage(str(layout.tkg_shards)))
     # A view whose recipe changed is rebuilt even when no document did.
-    rules_sig = _signature([r.model_dump() for r in rules])
+    # the catalog facts (brands, lines, types) are derived with the rules: a new derivation re-runs them
+    rules_sig = _signature([r.model_dump() for r in rules] + [{"catalog_facts": CATALOG_FACTS_VERSION}])
     state.check_signature("rules", rules_sig)
     state.check_signature(
         "tkg",
@@ -130,6 +132,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
                 store.drop_graph(O.document_graph(known[m]["doc_id"]))
             state.drop(removed + to_replace)
             store.drop_graph(O.DERIVED_GRAPH)
+            store.drop_graph(O.CATALOG_GRAPH)
             store.drop_graph(O.TEXT_GRAPH)
             collect_vocabulary_garbage(store)
         if any(r["status"] == "ok" for r in rows):
@@ -160,8 +163,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         t_load = time.time() - t0
 
         t0 = time.time()
-        rules_report = None
+        rules_report = catalog_report = None
         if state.stale["rules"]:
+            catalog_report = derive_catalog_facts(store)
             rules_report = apply_rules(store, rules, progress=config.progress)
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
@@ -183,6 +187,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     write_jsonl_atomic(layout.quarantine, problems)
     kept = [dict(k, document=d["doc_id"]) for d in known.values() for k in d.get("kept_as_text", [])]
     write_jsonl_atomic(layout.kept_as_text, kept)
+    coverage = value_coverage(known.values(), kept)
+    write_json_atomic(layout.root / "coverage.json", coverage)
     status_counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("ok", "unchanged", "quarantined")}
     manifest = {
         "dataset": str(root),
@@ -197,8 +203,10 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         "quarantined_records": len(problems),
         "statements_read_this_run": loaded_quads,
         "values_kept_as_text": len(kept),
+        "value_coverage": {"totals": coverage["totals"], "most_text": coverage["entries"][:15]},
         **counts,
         "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
+        "catalog": catalog_report if catalog_report is not None else "unchanged",
         "tkg": tkg_report if tkg_report is not None else ("unchanged" if config.tkg.enabled else "disabled"),
         "patterns": patterns_report
         if patterns_report is not None
@@ -220,6 +228,33 @@ _ORPHANS = f"""
 DELETE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
 WHERE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} FILTER NOT EXISTS {{ GRAPH ?g {{ ?y ?q ?x }} }} }}
 """
+
+
+def value_coverage(docs: Any, kept: list[dict[str, Any]], *, examples: int = 3) -> dict[str, Any]:
+    """What the SKG read per entry: value parts, parts with digits, read as quantities / dates, kept as
+    text, with examples and reasons of what stayed text; entries with the most text first.
+
+    >>> docs = [{"coverage": {"B:Battery": {"values": 2, "with_digits": 2, "quantities": 1, "dates": 0, "text": 1}}}]
+    >>> c = value_coverage(docs, [{"record": "X / B:Battery", "value": "Li-Po", "reason": "r"}])
+    >>> c["totals"]["text"], c["entries"][0]["entry"], c["entries"][0]["examples"]
+    (1, 'B:Battery', [{'value': 'Li-Po', 'reason': 'r'}])
+    """
+    per: dict[str, dict[str, Any]] = {}
+    for d in docs:
+        for key, counts in d.get("coverage", {}).items():
+            row = per.setdefault(key, {"entry": key, **dict.fromkeys(COVERAGE_FIELDS, 0), "examples": []})
+            for f in COVERAGE_FIELDS:
+                row[f] += counts.get(f, 0)
+    for k in kept:
+        key = k["record"].rsplit(" / ", 1)[-1]
+        row = per.get(key)
+        seen = {e["value"] for e in row["examples"]} if row else set()
+        if row is not None and len(row["examples"]) < examples and k["value"] not in seen:
+            row["examples"].append({"value": k["value"], "reason": k.get("reason", "")})
+    totals = {f: sum(r[f] for r in per.values()) for f in COVERAGE_FIELDS}
+    totals["text_share_of_numeric"] = round(totals["text"] / totals["with_digits"], 4) if totals["with_digits"] else 0.0
+    entries = sorted(per.values(), key=lambda r: (-r["text"], r["entry"]))
+    return {"totals": totals, "entries": entries}
 
 
 def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
@@ -306,6 +341,8 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "problems": json.loads(row.get("problems_json") or "[]"),
         # Number-like values the quantity parser could not read: stored as text, listed for review.
         "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),
+        # Per entry: how many value parts became quantities, dates, or stayed text.
+        "coverage": json.loads(row.get("coverage_json") or "{}"),
     }
 
 
@@ -314,8 +351,11 @@ _COUNTS = {
     "ranges": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:ProductRange }",
     "categories": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:Category }",
     "specs": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:Spec }",
-    "numeric_specs": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x skg:hasNumericValue|skg:hasDim1 ?v }",
+    "numeric_specs": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x skg:hasQuantity ?q }",
+    "quantities": "SELECT (COUNT(DISTINCT ?q) AS ?n) WHERE { ?q a skgt:Quantity }",
     "features": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:Feature }",
+    "brands": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:Brand }",
+    "product_lines": "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:ProductLine }",
     "product_features": "SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?p ?f WHERE { ?p a skgt:Product ; skg:hasFeature ?f } }",
 }
 
