@@ -148,6 +148,8 @@ def _spot(text: str, entry: str | None, section: str | None) -> tuple[Spotted, .
     s = Q._norm(text)
     if not s.strip() or len(s) > _MAX_CHARS:
         return ()
+    if not any(c.isdigit() for c in s):  # text alone can only hold counts ("Octa Core")
+        return tuple(_numbered(_counts(s, [])))
     whole = _whole(s, entry, section)
     if whole is not None:
         return (whole,)
