@@ -72,7 +72,7 @@ def main() -> None:
     for name in args.strategies.split(","):
         lat: list[float] = []
 
-        def run() -> None:
+        def run(lat: list[float] = lat, name: str = name) -> None:
             lat.clear()
             for i in range(0, n, args.batch):
                 batch = items[i : i + args.batch]

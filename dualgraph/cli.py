@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 import sys
+from contextlib import closing
 from pathlib import Path
 
 
@@ -58,7 +59,7 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
         query = Path(query[1:]).read_text(encoding="utf-8")
     try:
         config = load_store_config(args.index).with_password_from_env()
-        with open_store(config, args.index, read_only=True) as store:
+        with closing(open_store(config, args.index, read_only=True)) as store:
             m = _FORM.search(_strip_comments_and_strings(query))
             form = m.group(1).upper() if m else "SELECT"
             if form == "ASK":
@@ -143,8 +144,8 @@ def _cmd_search(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1, ensure_ascii=False))
         return 0
     print(f"entities ({len(result.entities)} matched):")
-    for e in out["entities"]:
-        print(f"  {e['score']:.4f}  {e['name']}")
+    for ent in out["entities"]:
+        print(f"  {ent['score']:.4f}  {ent['name']}")
     print(f"chunks ({len(result.chunks)}):")
     for c in out["chunks"]:
         print(f"  {c['score']:.4f}  {c['chunk_id']}  [{', '.join(c['products'])}]")

@@ -136,10 +136,10 @@ class IndexConfig(BaseModel):
         for key, value in overrides.items():
             if value is None:
                 continue
-            for prefix, path in sections.items():
+            for prefix, keys in sections.items():
                 if key.startswith(prefix):
                     node = data
-                    for part in path:
+                    for part in keys:
                         if node.get(part) is None:
                             node[part] = {}
                         node = node[part]

@@ -45,9 +45,10 @@ class Planner:
             else:
                 outcomes[i].trace.append(f"step 2: check failed ({why})")
                 todo.append((i, False))
-        if not todo:
+        textual = kit.textual
+        if not todo or textual is None:  # todo holds questions only when there is a text to consult
             return outcomes
-        texts = kit.textual.ask([questions[i] for i, _ in todo])
+        texts = textual.ask([questions[i] for i, _ in todo])
         for (i, probe), t in zip(todo, texts):
             o = outcomes[i]
             if probe:

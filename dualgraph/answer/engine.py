@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.answer.names import AnswerNames
 from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts
-from dualgraph.answer.strategies import STRATEGIES, Outcome, Toolkit, run_strategy
+from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
 
@@ -150,10 +150,9 @@ class QAEngine:
             prose = sum(1 for g in c.groundings if g.resolved and g.kind == "prose")
             return c.intent.kind, grounded, c.confidence if not prose else min(c.confidence, 0.3)
 
-        router = ExampleRouter(embedder, probe=probe)
-        if llm is not None and config.llm_router:
-            router = LLMRouter(llm, router)
-        agent = Planner()
+        examples = ExampleRouter(embedder, probe=probe)
+        router: Router = LLMRouter(llm, examples) if llm is not None and config.llm_router else examples
+        agent: Agent = Planner()
         if llm is not None:
             from dualgraph.answer.agent_llm import LLMAgent
 
@@ -257,10 +256,9 @@ class QAEngine:
             chosen = parsed.get("answer_list")
             if isinstance(chosen, list) and outcomes[i].result.source == "tkg":
                 allowed = set(outcomes[i].result.candidates)
-                outcomes[i].result.answer_list = [n for n in dict.fromkeys(chosen) if n in allowed]
-                outcomes[i].trace.append(
-                    f"llm chose {len(outcomes[i].result.answer_list)} products from the text's candidates"
-                )
+                kept = [n for n in dict.fromkeys(chosen) if n in allowed]
+                outcomes[i].result.answer_list = kept
+                outcomes[i].trace.append(f"llm chose {len(kept)} products from the text's candidates")
         return texts, tokens
 
     def _record(

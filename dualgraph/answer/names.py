@@ -26,11 +26,8 @@ _OPTION_SECTION = "variant features"
 _RANGES = (
     """SELECT ?name ?range WHERE { ?p a skgt:Product ; skg:hasName ?name ; skg:variantOf ?r . ?r skg:hasName ?range }"""
 )
-_HAS_OPTIONS = (
-    """ASK { ?p a skgt:Product ; skg:hasSpec ?s . ?s skg:inSection ?sec . ?sec skg:hasName ?n .
-  FILTER(LCASE(STR(?n)) = "%s") }"""
-    % _OPTION_SECTION
-)
+_HAS_OPTIONS = f"""ASK {{ ?p a skgt:Product ; skg:hasSpec ?s . ?s skg:inSection ?sec . ?sec skg:hasName ?n .
+  FILTER(LCASE(STR(?n)) = "{_OPTION_SECTION}") }}"""
 
 
 class AnswerNames:

@@ -13,13 +13,14 @@ injected each question's patterns into a shared router object).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import yaml
 
-from dualgraph.models.base import ChatRequest
+from dualgraph.models.base import LLM, ChatRequest, ChatResult, Embedder
 
 __all__ = ["EXAMPLES_PATH", "ExampleRouter", "LLMRouter", "RouteDecision", "load_examples"]
 
@@ -57,9 +58,9 @@ class ExampleRouter:
     only prose mentions as a confidence of at most 0.3); None routes on examples only.
     """
 
-    embedder: object
+    embedder: Embedder
     examples: dict[str, list[str]] = field(default_factory=load_examples)
-    probe: object = None
+    probe: Callable[[str], tuple[str, int, float]] | None = None
     k: int = 7
     threshold: float = 0.5
 
@@ -107,7 +108,7 @@ class LLMRouter:
     """An LLM picks ``skg`` or ``tkg`` (JSON with an enum: a constrained choice on servers that
     support schemas, validated otherwise); on any failure the ``fallback`` router decides."""
 
-    llm: object
+    llm: LLM
     fallback: ExampleRouter
     examples: dict[str, list[str]] = field(default_factory=load_examples)
     shots: int = 3
@@ -145,6 +146,8 @@ class LLMRouter:
             )
             for q in questions
         ]
+        results: Sequence[ChatResult | None]
+        failure: str | None
         try:
             results = self.llm.complete(reqs) if reqs else []
         except Exception as e:
@@ -154,13 +157,13 @@ class LLMRouter:
             failure = None
         backup = None
         out = []
-        for i, (q, r) in enumerate(zip(questions, results)):
+        for i, (_q, r) in enumerate(zip(questions, results)):
             method = (
                 (r.parsed or {}).get("method")
                 if r is not None and r.error is None and isinstance(r.parsed, dict)
                 else None
             )
-            if method in METHODS:
+            if r is not None and method in METHODS:  # (method is None without a result)
                 out.append(
                     RouteDecision(
                         method, 1.0 if method == "skg" else 0.0, ("llm router",), r.prompt_tokens, r.completion_tokens

@@ -25,10 +25,14 @@ the fact the specs lack); otherwise the text's answer, unless it found nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
 
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
+
+if TYPE_CHECKING:
+    from dualgraph.answer.router import RouteDecision
 
 __all__ = ["STRATEGIES", "Outcome", "Toolkit", "needs_fallback", "reconcile", "run_strategy"]
 
@@ -36,14 +40,32 @@ STRATEGIES = ("tkg", "skg", "concat", "skg+tkg_fb", "router", "router+tkg_fb", "
 LIST_INTENTS = ("list", "yesno")
 
 
+class Source(Protocol):
+    """A retriever the strategies consult (:class:`dualgraph.answer.sources.SymbolicSource`, ``TextualSource``)."""
+
+    def ask(self, questions: list[str]) -> list[SourceResult]: ...
+
+
+class Router(Protocol):
+    """Picks a retriever per question (:mod:`dualgraph.answer.router`)."""
+
+    def route(self, questions: list[str]) -> list[RouteDecision]: ...
+
+
+class Agent(Protocol):
+    """Runs the ``agentic`` strategy (:class:`dualgraph.answer.agentic.Planner`, ``LLMAgent``)."""
+
+    def run(self, questions: list[str], kit: Toolkit) -> list[Outcome]: ...
+
+
 @dataclass
 class Toolkit:
     """What the strategies work with. ``textual`` may be None (an index without a Textual KG)."""
 
-    symbolic: object
-    textual: object | None = None
-    router: object | None = None
-    agent: object | None = None
+    symbolic: Source
+    textual: Source | None = None
+    router: Router | None = None
+    agent: Agent | None = None
     min_confidence: float = 0.6
     empty_min_confidence: float = 0.8
     max_steps: int = 4

@@ -105,10 +105,7 @@ def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
     tokens = text.split()
     where = {w: [i for i, t in enumerate(tokens) if t == w] for w in set(words)}
     rarest = min(where, key=lambda w: len(where[w]))
-    for i in where[rarest]:
-        if all(any(abs(j - i) < window for j in where[w]) for w in where if w != rarest):
-            return True
-    return False
+    return any(all(any(abs(j - i) < window for j in where[w]) for w in where if w != rarest) for i in where[rarest])
 
 
 def _expand(words: list[str], phrase: str, texts: list[str]) -> str:

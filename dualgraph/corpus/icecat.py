@@ -14,6 +14,7 @@ Product data from Open Icecat must be attributed: "Product data: Open Icecat
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -79,12 +80,12 @@ def product_variant(record: dict) -> Variant:
 
 def _records(paths: Iterable[Path], report: ImportReport) -> Iterator[tuple[Path, int, dict]]:
     for path in paths:
-        try:
-            fh = open(path, encoding="utf-8")
-        except OSError as e:
-            report.add(path, "file", "read", str(e))
-            continue
-        with fh:
+        with contextlib.ExitStack() as stack:
+            try:
+                fh = stack.enter_context(open(path, encoding="utf-8"))
+            except OSError as e:
+                report.add(path, "file", "read", str(e))
+                continue
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue

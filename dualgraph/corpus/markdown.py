@@ -113,7 +113,7 @@ def specs_chunks(variants: list[Variant], *, title: str, chunk_chars: int = 5000
     sec_order: dict[str, int] = {}
     per_variant = []
     for v in variants:
-        parsed = {}
+        parsed: dict[tuple[str, str], str] = {}
         for key, value in v.specs:
             if not value.strip():
                 continue

@@ -25,7 +25,7 @@ class ImportReport:
     quarantined: list[Quarantine] = field(default_factory=list)
     quarantine_path: str | None = None
 
-    def add(self, file: str, record: str, stage: str, reason: str) -> None:
+    def add(self, file: str | Path, record: str, stage: str, reason: str) -> None:
         self.quarantined.append(Quarantine(file=str(file), record=record, stage=stage, reason=reason))
 
     @property

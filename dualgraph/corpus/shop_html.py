@@ -98,7 +98,7 @@ def _layout_a(soup: BeautifulSoup) -> list[tuple[str, str, str]]:
 
 
 def _hidden(el: Tag) -> bool:
-    style = (el.get("style") or "").replace(" ", "").lower()
+    style = str(el.get("style") or "").replace(" ", "").lower()  # a single-valued attribute: a str
     return el.get("aria-hidden") == "true" or el.has_attr("hidden") or "display:none" in style
 
 
@@ -267,7 +267,7 @@ def parse_html_page(html: str, *, source: str) -> tuple[list[Variant], list[Quar
         notes.append(Quarantine(source, "html", "parse", "no spec table found (tried A, B, plain tables)"))
         return [], notes
     link = soup.find("link", rel="canonical") or soup.find("meta", property="og:url")
-    url = (link.get("href") or link.get("content") or "") if link else ""
+    url = str(link.get("href") or link.get("content") or "") if link else ""
     rec = {
         "name": title,
         "prod_range": title,
@@ -299,7 +299,7 @@ def _block_lines(block: Tag) -> list[str]:
         s = " ".join(s.split())
         if s and (not lines or lines[-1] != s):
             lines.append(s)
-    alts = dict.fromkeys(" ".join((img.get("alt") or "").split()) for img in block.find_all("img"))
+    alts = dict.fromkeys(" ".join(str(img.get("alt") or "").split()) for img in block.find_all("img"))
     return lines + [f"Image description: {a}" for a in alts if a]  # document order, deduplicated
 
 

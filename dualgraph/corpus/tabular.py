@@ -328,15 +328,16 @@ class _Converter:
         for key, target in m.specs.items():
             if target is None:
                 continue
-            if target.columns is None:
+            if target.columns is None or target.format is None:  # (the mapping sets both or neither)
                 put(target.entry, row.get(key), key, unit=target.unit)
                 continue
             try:
-                parts = [_cell(row.get(c), spec=True) for c in target.columns]
+                cells = [_cell(row.get(c), spec=True) for c in target.columns]
             except _CellError as e:
                 note(key, "cell", f"a column of {key!r} holds {e}; left out")
                 continue
-            if all(parts):
+            parts = [p for p in cells if p]
+            if len(parts) == len(cells):  # every column has a value
                 put(target.entry, target.format.format(*(plain_number(p) or p for p in parts)), key, unit=target.unit)
         if m.specs_from and row.get(m.specs_from) is not None:
             self._expand(row[m.specs_from], put, note)

@@ -40,12 +40,13 @@ def group_score(rows: Iterable[QuestionRow]) -> GroupScore:
         n=len(scored),
         n_list=len(lists),
         n_value=len(values),
-        list_precision=_mean([r.p for r in lists]),
-        list_recall=_mean([r.r for r in lists]),
-        list_f1=_mean([r.f1 for r in lists]),
+        # (a scored list row always has p, r and f1: the None filters only narrow the type)
+        list_precision=_mean([r.p for r in lists if r.p is not None]),
+        list_recall=_mean([r.r for r in lists if r.r is not None]),
+        list_f1=_mean([r.f1 for r in lists if r.f1 is not None]),
         exact_set=_mean([float(bool(r.exact)) for r in lists]),
         value_accuracy=_mean([float(bool(r.value_ok)) for r in values]),
-        overall=_mean([r.score for r in scored]),
+        overall=_mean([r.score for r in scored if r.score is not None]),
         n_missing=sum(r.status == "missing" for r in rows),
         n_errors=sum(r.status == "error" for r in rows),
     )

@@ -78,11 +78,9 @@ def build_judge_llm(args: argparse.Namespace) -> Any:
     from dualgraph.models.factory import CACHE_FILE, LLMConfig, ModelsConfig
     from dualgraph.models.openai_chat import OpenAIChatLLM
 
-    models = ModelsConfig(
-        llm=LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env),
-        cache_dir=Path(args.llm_cache_dir or ".dualgraph-cache"),
-    )
-    c = models.llm.resolve()
+    llm = LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env)
+    models = ModelsConfig(llm=llm, cache_dir=Path(args.llm_cache_dir or ".dualgraph-cache"))
+    c = llm.resolve()
     chat = OpenAIChatLLM(
         c.base_url,
         c.model,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Union
+from typing import TypeAlias
 
 from dualgraph.answer.record import AnswerRecord
 from dualgraph.eval.aggregate import breakdown, group_score, latency_summary, read_index_tokens, token_summary
@@ -24,9 +24,9 @@ from dualgraph.eval.results import Comparison, EvalResult, IndexTokens
 
 __all__ = ["default_label", "evaluate", "evaluate_many"]
 
-PathLike = Union[str, os.PathLike]
-Questions = Union[PathLike, Mapping[str, Question]]
-Answers = Union[PathLike, Mapping[str, AnswerRecord], Iterable[AnswerRecord]]
+PathLike: TypeAlias = str | os.PathLike
+Questions: TypeAlias = PathLike | Mapping[str, Question]
+Answers: TypeAlias = PathLike | Mapping[str, AnswerRecord] | Iterable[AnswerRecord]
 
 
 def _questions(questions: Questions) -> tuple[dict[str, Question], str | None]:
@@ -36,13 +36,15 @@ def _questions(questions: Questions) -> tuple[dict[str, Question], str | None]:
 
 
 def _answers(answers: Answers) -> tuple[dict[str, AnswerRecord], list[str], str | None]:
+    records: dict[str, AnswerRecord]
+    repeated: list[str]
     if isinstance(answers, (str, os.PathLike)):
         records, repeated = load_answers(answers)
         return records, repeated, str(answers)
     if isinstance(answers, Mapping):
         return dict(answers), [], None
-    records: dict[str, AnswerRecord] = {}
-    repeated: list[str] = []
+    records = {}
+    repeated = []
     for record in answers:
         if record.id in records and record.id not in repeated:
             repeated.append(record.id)

@@ -181,7 +181,7 @@ def _answer_text(value: Any, limit: int) -> str:
 def worst_rows(rows: Sequence[QuestionRow], limit: int) -> list[QuestionRow]:
     """The lowest-scoring scorable rows below 1, worst first (ties in file order)."""
     bad = [r for r in rows if r.scorable and r.score is not None and r.score < 1.0]
-    return sorted(bad, key=lambda r: r.score)[:limit]
+    return sorted(bad, key=lambda r: r.score or 0.0)[:limit]
 
 
 def worst_questions_table(rows: Sequence[QuestionRow], *, limit: int = 15, chars: int = 100) -> str:

@@ -139,7 +139,7 @@ class ResponseCache:
         return {"path": self.path}  # a pickled cache (e.g. sent to a Ray worker) reopens the file
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["path"])
+        ResponseCache.__init__(self, state["path"])
 
 
 def _table(name: str) -> str:
@@ -221,14 +221,14 @@ class CachedLLM:
                     results[i] = _from_json(stored[digests[i]])
         # Send each distinct missing request once; duplicates share its answer.
         first_of: dict[tuple[str, str], int] = {}
-        for i, r in enumerate(results):
-            if r is None:
+        for i, res in enumerate(results):
+            if res is None:
                 first_of.setdefault((requests[i].prompt_version, digests[i]), i)
         to_send = list(first_of.values())
         answers = self.inner.complete([requests[i] for i in to_send]) if to_send else []
         fresh = dict(zip(to_send, answers))
-        for i, r in enumerate(results):
-            if r is None:
+        for i, res in enumerate(results):
+            if res is None:
                 j = first_of[(requests[i].prompt_version, digests[i])]
                 results[i] = fresh[j] if i == j else _as_duplicate(fresh[j])
         good: dict[str, dict[str, str]] = {}

@@ -49,8 +49,7 @@ def _token_ends(text: str) -> Iterator[int]:
             step = WORD_CHARS
         else:
             step = PUNCT_CHARS
-        for cut in range(start + step, end, step):
-            yield cut
+        yield from range(start + step, end, step)
         yield end
 
 

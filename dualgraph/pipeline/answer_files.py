@@ -63,7 +63,7 @@ def read_questions(path: str | os.PathLike) -> list[tuple[str, str]]:
         raise QuestionsError(f"{path}: not valid JSON ({e.msg} at line {e.lineno}, column {e.colno})") from None
     except UnicodeDecodeError as e:
         raise QuestionsError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    if isinstance(data, dict):
+    if isinstance(data, _Object):  # every JSON object, through _pairs
         if data.duplicates:
             raise QuestionsError(f"{path}: id {data.duplicates[0]!r} is given more than once")
         entries = [(qid, value, f"entry {qid!r}") for qid, value in data.items()]
@@ -159,7 +159,7 @@ class AnswerWriter:
     """Appends records to the answers file, each batch flushed and fsynced before the next."""
 
     def __init__(self, path: str | os.PathLike) -> None:
-        self._fh = open(path, "a", encoding="utf-8")
+        self._fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 -- the writer owns it; close() / __exit__ closes it
 
     def write(self, records: list[AnswerRecord]) -> None:
         # One write call per batch: a crash leaves at most one partial line, at the end.

@@ -36,7 +36,7 @@ import os
 import time
 import warnings
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -336,7 +336,7 @@ def _finish(out: Path, questions: list[Item], config: BulkAnswerConfig) -> None:
 
 def _batches(
     items: list[Item], engine_factory: Callable[[], Engine], strategy: str, config: BulkAnswerConfig
-) -> Iterator[list[AnswerRecord]]:
+) -> Generator[list[AnswerRecord], None, None]:
     """Finished batches of records, in completion order."""
     if not items:
         return  # nothing to do: no engine is opened, no Ray started
@@ -387,7 +387,9 @@ def _ray_batches(
     import ray
 
     if not ray.is_initialized():
-        ray.init(address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+        ray.init(
+            address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING
+        )
     ctx = ray.data.DataContext.get_current()
     data_log = logging.getLogger("ray.data")
     # Our bar reports progress; Ray Data's bars and INFO lines would interleave with it.
@@ -398,7 +400,9 @@ def _ray_batches(
         n_batches = math.ceil(len(items) / config.batch_size)
         cpus = ray.cluster_resources().get("CPU", 1.0)
         actors = min(config.concurrency or max(1, min(2, int(cpus // config.num_cpus))), n_batches)
-        ds = ray.data.from_items([{"id": q, "question": t} for q, t in items], override_num_blocks=n_batches)
+        ds: ray.data.Dataset = ray.data.from_items(
+            [{"id": q, "question": t} for q, t in items], override_num_blocks=n_batches
+        )
         ds = ds.map_batches(
             _EngineActor,
             fn_constructor_kwargs={"engine_factory": engine_factory, "strategy": strategy},

@@ -11,8 +11,10 @@ bulk-load pass, so a crashed run resumes where it stopped.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections import defaultdict
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +44,13 @@ def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> lis
         import ray
 
         if not ray.is_initialized():
-            ray.init(address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+            ray.init(
+                address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING
+            )
         ctx = ray.data.DataContext.get_current()
         ctx.enable_progress_bars = config.progress
         blocks = max(1, min(len(rows) // config.batch_size + 1, 1000))
-        ds = ray.data.from_items(rows, override_num_blocks=blocks)
+        ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
         for stage in stages:
             ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
         out = ds.take_all()
@@ -125,7 +129,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     save_store_config(config.store, layout.root)
     # Queries must embed with the model the index was built with: remember it (never the API key).
     (layout.root / "models.json").write_text(config.models.model_dump_json(indent=1), encoding="utf-8")
-    with open_store(config.store, layout.root) as store:
+    with closing(open_store(config.store, layout.root)) as store:
         if removed or to_replace:
             state.set_stale(True)
             for m in removed + to_replace:
@@ -170,14 +174,14 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
         tkg_report = patterns_report = None
-        models = _LazyModels(config, meter)
+        lazy = _LazyModels(config, meter)
         if config.tkg.enabled and state.stale["tkg"]:
-            tkg_report = build_tkg(layout, known, config, store, embedder=models.embedder, llm=models.llm)
+            tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
             state.set_stale(False, views=("tkg",))
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index
 
-            patterns_report = build_pattern_index(store, models.embedder, layout.root / "patterns")
+            patterns_report = build_pattern_index(store, lazy.embedder, layout.root / "patterns")
             state.set_stale(False, views=("patterns",))
         state.checkpoint()
         _remove_dead_shards(layout, known)
@@ -247,10 +251,10 @@ def value_coverage(docs: Any, kept: list[dict[str, Any]], *, examples: int = 3) 
                 row[f] += counts.get(f, 0)
     for k in kept:
         key = k["record"].rsplit(" / ", 1)[-1]
-        row = per.get(key)
-        seen = {e["value"] for e in row["examples"]} if row else set()
-        if row is not None and len(row["examples"]) < examples and k["value"] not in seen:
-            row["examples"].append({"value": k["value"], "reason": k.get("reason", "")})
+        found = per.get(key)
+        seen = {e["value"] for e in found["examples"]} if found else set()
+        if found is not None and len(found["examples"]) < examples and k["value"] not in seen:
+            found["examples"].append({"value": k["value"], "reason": k.get("reason", "")})
     totals = {f: sum(r[f] for r in per.values()) for f in COVERAGE_FIELDS}
     totals["text_share_of_numeric"] = round(totals["text"] / totals["with_digits"], 4) if totals["with_digits"] else 0.0
     entries = sorted(per.values(), key=lambda r: (-r["text"], r["entry"]))
@@ -283,7 +287,8 @@ class _LazyModels:
     """The embedder and LLM, loaded only if a step needs them (loading MiniLM takes seconds)."""
 
     def __init__(self, config: IndexConfig, meter: TokenMeter) -> None:
-        self._config, self._meter, self._built = config, meter, None
+        self._config, self._meter = config, meter
+        self._built: tuple[Any, Any] | None = None
 
     def _build(self):
         if self._built is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from dualgraph.pipeline.layout import write_json_atomic
 
@@ -41,7 +41,7 @@ class IndexState:
         self.documents = documents
         self.stale = {v: stale.get(v, True) for v in self.VIEWS}
         self.signatures: dict[str, str] = {}
-        self._fh = None
+        self._fh: TextIO | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> IndexState:
@@ -76,7 +76,7 @@ class IndexState:
 
     def _append(self, entries: list[dict[str, Any]]) -> None:
         if self._fh is None:
-            self._fh = open(self.journal, "a", encoding="utf-8")
+            self._fh = open(self.journal, "a", encoding="utf-8")  # noqa: SIM115 -- kept open for appends; close() closes it
         self._fh.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
         self._fh.flush()
         for e in entries:

@@ -12,6 +12,7 @@ import json
 import os
 from dataclasses import asdict
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dualgraph.config import TkgConfig
 from dualgraph.models.base import TokenMeter
@@ -19,6 +20,10 @@ from dualgraph.models.factory import ModelsConfig
 from dualgraph.pipeline.stage import Row, Stage
 from dualgraph.tkg.chunking import chunk_document
 from dualgraph.tkg.model import Chunk
+
+if TYPE_CHECKING:  # the extractors load models: imported only where configured
+    from dualgraph.tkg.extract_heuristic import HeuristicExtractor
+    from dualgraph.tkg.extract_llm import LLMExtractor
 
 HEURISTIC_VERSION = "heuristic-1"
 
@@ -63,11 +68,13 @@ class _Extractors:
 
     def __init__(self, tkg: TkgConfig, models: ModelsConfig) -> None:
         self.meter = TokenMeter()
-        self.items = []
+        # run in this order: the heuristic one, then the LLM
+        self.heuristic: HeuristicExtractor | None = None
+        self.llm: LLMExtractor | None = None
         if tkg.extractor in ("heuristic", "both"):
             from dualgraph.tkg.extract_heuristic import HeuristicExtractor
 
-            self.items.append(("heuristic", HeuristicExtractor()))
+            self.heuristic = HeuristicExtractor()
         if tkg.extractor in ("llm", "both"):
             if models.llm is None:
                 raise ValueError("tkg.extractor needs an LLM: configure models.llm (base_url, model)")
@@ -75,7 +82,8 @@ class _Extractors:
             from dualgraph.tkg.extract_llm import LLMExtractor
 
             _, llm = build_models(models, meter=self.meter)
-            self.items.append(("llm", LLMExtractor(llm)))
+            assert llm is not None  # models.llm is set
+            self.llm = LLMExtractor(llm)
 
 
 _WORKER_EXTRACTORS: dict[str, _Extractors] = {}
@@ -92,16 +100,15 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
         ]
         flat = [c for cs in per_row for c in cs]
         mentions, problems, counts = [], [], {}
-        for name, extractor in ex.items:
-            if name == "heuristic":
-                found = extractor.extract(flat)
-                counts[name] = {"chunks": len(flat), "mentions": len(found)}
-                mentions.extend(found)
-            else:
-                report = extractor.extract(flat)
-                mentions.extend(report.mentions)
-                problems.extend(report.problems)
-                counts.update(report.counts)
+        if ex.heuristic is not None:
+            found = ex.heuristic.extract(flat)
+            counts["heuristic"] = {"chunks": len(flat), "mentions": len(found)}
+            mentions.extend(found)
+        if ex.llm is not None:
+            report = ex.llm.extract(flat)
+            mentions.extend(report.mentions)
+            problems.extend(report.problems)
+            counts.update(report.counts)
         doc_of = {c.chunk_id: c.doc_id for c in flat}
         by_doc: dict[str, list] = {}
         for m in mentions:

@@ -30,7 +30,8 @@ class LazyScope:
 
     def __init__(self, store: Any, blocks: list[str], filters: list[str]) -> None:
         self.store, self.blocks, self.filters = store, blocks, filters
-        self._done, self._value = False, None
+        self._done = False
+        self._value: Scope | None = None
 
     def __call__(self) -> Scope | None:
         if not self._done:
@@ -82,7 +83,7 @@ def same_named(best: Pattern, others: list[Pattern], scope: Scope | LazyScope | 
     """Other entries (other sections) with ``best``'s name, kind and unit, populated in ``scope``."""
     others = [p for p in others if p.entry_iri != best.entry_iri and _name(p) == _name(best)]
     scope = _resolve(scope) if others else None
-    out = []
+    out: list[Pattern] = []
     for p in others:
         if (
             p.pattern_id != best.pattern_id

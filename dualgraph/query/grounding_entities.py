@@ -24,6 +24,12 @@ from dualgraph.query.pattern_model import Pattern
 __all__ = ["EntityGrounder"]
 
 
+def _node(p: Pattern) -> str:
+    """The catalog node of a product or range pattern (the pattern index always records it)."""
+    assert p.node_iri is not None, f"{p.kind} pattern {p.pattern_id} has no node"
+    return p.node_iri
+
+
 class EntityGrounder(GrounderBase):
     """Grounds entity mentions on the catalog's product, range and category names."""
 
@@ -146,7 +152,7 @@ class EntityGrounder(GrounderBase):
         exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
         if exact:  # a product spelled out in full is that product, even when a range has the same name
             names = sorted({p.name or "" for p in exact})
-            products = sorted({p.node_iri for p in exact})
+            products = sorted({_node(p) for p in exact})
             trace.append(f"entity {e.phrase!r} → product {names} (exact product name; not expanding a range)")
             return Grounding(
                 e, "entity", products=products, confidence=0.98, candidates=[(p.name or "", 0.98) for p in exact[:5]]
@@ -163,8 +169,8 @@ class EntityGrounder(GrounderBase):
             return _fail(e, "entity", f"no product or range named like {e.phrase!r}", trace)
         top = max(s for s, _ in scored)
         best = [p for s, p in scored if s == top]
-        ranges = sorted({p.node_iri for p in best if p.kind == "range"})
-        products = sorted({p.node_iri for p in best if p.kind == "product"})
+        ranges = sorted({_node(p) for p in best if p.kind == "range"})
+        products = sorted({_node(p) for p in best if p.kind == "product"})
         if ranges:
             products = []
             res = self.store.select(
@@ -175,7 +181,7 @@ class EntityGrounder(GrounderBase):
             products = sorted(b["p"]["value"] for b in res["results"]["bindings"])
         trace.append(
             f"entity {e.phrase!r} → {'range' if ranges else 'product'} "
-            f"{sorted({p.name for p in best})} ({len(products)} products, score {top:.2f})"
+            f"{sorted({p.name or '' for p in best})} ({len(products)} products, score {top:.2f})"
         )
         conf = top if top >= 0.85 else top * 0.8
         return Grounding(

@@ -63,12 +63,12 @@ class FeatureGrounder(NumberGrounder):
         if cands:
             s, p = cands[0]
             snippet = p.lacks_sparql if c.negated else p.sparql
-            parts = [snippet]
+            parts = [snippet or ""]  # feature patterns always carry both snippets (pattern_collection)
             note = "lacksFeature (explicit no only)" if c.negated else "hasFeature"
             if c.only and not c.negated:
                 gen = re.fullmatch(r"(\d+)g", _norm(c.phrase))
                 if gen:
-                    for s2, q in self._generations(int(gen.group(1))):
+                    for _, q in self._generations(int(gen.group(1))):
                         parts.append(q.lacks_sparql or "")
                         note += f"; lacks {q.name} (only)"
                 else:
@@ -104,7 +104,7 @@ class FeatureGrounder(NumberGrounder):
         its other words name, when one of them does."""
         m = re.search(r"(?<![\w.])\d+(?:\.\d+)?\s*[^\W\d_]+", c.phrase)
         q = parse_quantity(m.group()) if m else None
-        if q is None or q.unit is None or q.value is None:
+        if m is None or q is None or q.unit is None or q.value is None:
             return None
         words = (c.phrase[: m.start()] + " " + c.phrase[m.end() :]).strip()
         if not words:
@@ -175,7 +175,7 @@ class FeatureGrounder(NumberGrounder):
             return None
         cands, _ = keep_in_scope(cands, scope)
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
-        (level, lex, score, _), p, exact = cands[0]
+        (level, lex, _, _), p, exact = cands[0]
         sep = "[^a-z0-9]"
         rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in wtok) + f"({sep}|$)"
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"

@@ -79,7 +79,7 @@ class NumberGrounder(GrounderBase):
         # price words name the price only for money or bare numbers, never for "5000 mAh"
         return c.dimension == "currency" or (c.dimension is None and bool(_words(c.attribute) & _PRICE_WORDS))
 
-    def price(self, source: Any, trace: list[str], unit: str | None = None) -> Grounding | None:
+    def price(self, source: Any, trace: list[str], unit: str | None = None) -> Grounding:
         """The price literal in ``unit`` (else the configured currency, else the catalog's main one)."""
         known = dict(self.currencies())
         cur = unit or self.currency or (self.currencies()[0][0] if self.currencies() else None)
@@ -217,7 +217,7 @@ class NumberGrounder(GrounderBase):
                 h[0].pattern_id,
             ),
         )
-        best, score = ranked[0]
+        best, _ = ranked[0]
         lex = _lexical(attribute, best)
         also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
         trace.append(

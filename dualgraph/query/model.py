@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Op = Literal["<", "<=", ">", ">=", "=", "between"]
+Direction = Literal["max", "min"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +80,10 @@ class Intent:
 
     kind: Literal["list", "count", "superlative", "compare", "describe", "yesno", "average"] = "list"
     attribute: str = ""
-    direction: Literal["max", "min"] | None = None
+    direction: Direction | None = None
     k: int = 1
     then_attribute: str = ""
-    then_direction: Literal["max", "min"] | None = None
+    then_direction: Direction | None = None
 
 
 @dataclass(slots=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.query.model import (
+    Direction,
     EntityRef,
     FeatureConstraint,
     Intent,
@@ -182,7 +183,7 @@ less more the a an is are does do has have can within between of priced costing 
 only just neither nor either""".split()
 )
 
-_COMPARATIVES = [
+_COMPARATIVES: list[tuple[str, Direction, str]] = [
     (r"more\s+expensive|pricier|costlier|dearer", "max", "price"),
     (r"cheaper|less\s+expensive|more\s+affordable", "min", "price"),
     (r"lighter", "min", "weight"),
@@ -325,9 +326,9 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
 
 def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
     out: list[EntityRef] = []
-    for m in _CATEGORY_RE.finditer(q):
-        if claims.free(*m.span()):
-            prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[: m.start()])
+    for cat in _CATEGORY_RE.finditer(q):
+        if claims.free(*cat.span()):
+            prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[: cat.start()])
             if (
                 prev
                 and prev.group(1) not in _NOT_BRAND
@@ -338,9 +339,9 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 out.append(EntityRef(_span(q, *prev.span(1)), prev.group(1), "brand"))
                 claims.take(*prev.span(1))
                 trace.append(f"brand {prev.group(1)!r} before a category word")
-            out.append(EntityRef(_span(q, *m.span()), m.group(), "category"))
-            claims.take(*m.span())
-            trace.append(f"category {m.group()!r}")
+            out.append(EntityRef(_span(q, *cat.span()), cat.group(), "category"))
+            claims.take(*cat.span())
+            trace.append(f"category {cat.group()!r}")
     # Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14").
     run: list[re.Match[str]] = []
     parts = [
@@ -365,8 +366,8 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 )
             )
         )
-        if ok:
-            run.append(m)  # type: ignore[arg-type]
+        if ok and m is not None:  # (ok implies a match)
+            run.append(m)
             continue
         if run:
             out.extend(_name(q, run, claims, trace))
@@ -403,7 +404,7 @@ def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -
     return [EntityRef(_span(q, a, b), q[a:b], kind)]  # type: ignore[arg-type]
 
 
-def _comparative(q: str, low: str) -> tuple[str, str, str] | None:
+def _comparative(q: str, low: str) -> tuple[str, Direction, str] | None:
     """The first comparative in ``low`` (``q`` lower-cased, numbers blanked): (word, direction, attribute)."""
     for pat, direction, implied in _COMPARATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
@@ -421,7 +422,7 @@ def _blank(q: str, spans) -> str:
     return low
 
 
-def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> tuple[str, str] | None:
+def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> tuple[Direction, str] | None:
     """(direction, attribute) of the question's comparative, ignoring ``blocked`` spans (numbers:
     "more than 8GB" is no comparison); ``None`` when there is none. The attribute may be "".
 
@@ -460,7 +461,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     if (cmp := _comparative(q, low)) and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
         word, direction, attr = cmp
         trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
-        return Intent("compare", attr, direction)  # type: ignore[arg-type]
+        return Intent("compare", attr, direction)
     if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):
         f = re.search(r"\b(?:for|on|in\s+terms\s+of|by)\s+", q)
         attr = attribute_near(q, f.end()) if f else ""
@@ -481,7 +482,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
             "superlative",
             sup.attribute,
             sup.direction,
-            k,  # type: ignore[arg-type]
+            k,
             then_attribute=then[1] if then else "",
             then_direction=then[0] if then else None,
         )
@@ -504,7 +505,8 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     >>> [(c.op, c.value, c.unit) for c in p.constraints[:1]], p.constraints[1].only
     ([('<', 20000.0, 'INR')], True)
     """
-    q, trace, claims = question, [], _Claims()
+    trace: list[str] = []
+    q, claims = question, _Claims()
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.query.model import FeatureConstraint, NumericConstraint, Span
+from dualgraph.query.model import FeatureConstraint, NumericConstraint, Op, Span
 
 __all__ = ["measured_by", "versions"]
 
@@ -28,7 +28,8 @@ def versions(q: str, features: list[FeatureConstraint], trace: list[str]) -> lis
         m = _VERSION.fullmatch(f.phrase)
         if not m or f.negated:
             continue
-        a, b, op = f.span.start, f.span.end, None
+        a, b = f.span.start, f.span.end
+        op: Op | None = None
         if n := _NEWER.match(q, b):
             op, b = ">=", n.end()
         elif n := _OLDER.match(q, b):

@@ -251,6 +251,13 @@ class _Mention:
     plus: bool
 
 
+def _currency(text: str) -> str:
+    """The canonical unit of a currency the patterns matched (they only match known ones)."""
+    known = normalise_unit(text)
+    assert known is not None, f"currency {text!r} matched but unknown"
+    return known[0]
+
+
 def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
     out: list[_Mention] = []
     for m in _MENTION.finditer(q):
@@ -261,7 +268,7 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             continue  # inside a name or a number: "S25", "v2.1"
         unit = None
         if m.group("pre"):
-            start, unit = m.start("pre"), normalise_unit(m.group("pre"))[0]
+            start, unit = m.start("pre"), _currency(m.group("pre"))
         raw = m.group("num").replace(",", "")
         value = float(raw)
         k_token = m.group("k")
@@ -274,7 +281,7 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         mult = bool(k_token or m.group("mult"))
         plus = bool(m.group("plus1"))
         if unit is None and (c := _CUR_AFTER.match(q, end)):
-            unit, end = _CUR_WORDS.get(c.group("cur").lower()) or normalise_unit(c.group("cur"))[0], c.end()
+            unit, end = _CUR_WORDS.get(c.group("cur").lower()) or _currency(c.group("cur")), c.end()
         elif unit is None and (u := _UNIT_AFTER.match(q, end)) and _unit_ok(q, u, mult):
             unit, end = _SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")), u.end()
         elif unit is None and not mult and re.match(r"[^\W\d_]", q[end : end + 1]):

@@ -170,7 +170,10 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
     modes: dict[tuple[str, str | None, str | None, str], tuple[int, float]] = {}
     for r in _rows(store, Q_NUMERIC_MODE):
         key = (r["e"], r.get("u"), r.get("d"), groups.get((r["e"], r.get("u"), r.get("d")), {}).get(r["l"], ""))
-        cand = (int(r["products"]), _num(r["n"]))
+        n = _num(r["n"])
+        if n is None:
+            continue
+        cand = (int(r["products"]), float(n))
         best = modes.get(key)
         if best is None or (cand[0], -cand[1]) > (best[0], -best[1]):  # most products, then smallest
             modes[key] = cand

@@ -24,8 +24,13 @@ from dualgraph.query.value_words import spot_values
 __all__ = ["CatalogSpotter"]
 
 
-def _span(x) -> tuple[int, int]:
+def _span(x: EntityRef | Constraint) -> tuple[int, int]:
     return x.span.start, x.span.end
+
+
+def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
+    """Whether ``x`` shares a character with the question's ``a:b``."""
+    return x.span.start < b and a < x.span.end
 
 
 class CatalogSpotter:
@@ -43,13 +48,9 @@ class CatalogSpotter:
     ) -> tuple[list[EntityRef], list[Constraint]]:
         # catalog names spelled out in the question win over the parser's split of them
         for a, b in spot_names(q, self.names):
-
-            def inside(x) -> bool:
-                return x.span.start < b and a < x.span.end
-
-            entities = [e for e in entities if not inside(e)]
-            dropped = [c for c in constraints if inside(c)]
-            constraints = [c for c in constraints if not inside(c)]
+            entities = [e for e in entities if not _overlaps(e, a, b)]
+            dropped = [c for c in constraints if _overlaps(c, a, b)]
+            constraints = [c for c in constraints if not _overlaps(c, a, b)]
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "product"))
             trace.append(
                 f"catalog name {q[a:b]!r} found in the question"

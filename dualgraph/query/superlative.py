@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from dualgraph.query.model import Direction
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label
 
 __all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "pick", "tie_break"]
 
-SUPERLATIVES = [  # (pattern, direction, implied attribute)
+SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, implied attribute)
     (r"most\s+expensive|priciest|costliest|dearest", "max", "price"),
     (r"least\s+expensive|cheapest|most\s+affordable|lowest[\s-]priced", "min", "price"),
     (r"lightest", "min", "weight"),
@@ -61,7 +62,7 @@ class Superlative:
     word: str
     start: int
     end: int
-    direction: str
+    direction: Direction
     attribute: str
 
 
@@ -122,7 +123,7 @@ def pick(q: str, low: str) -> Superlative | None:
     return (named or found)[0]
 
 
-def tie_break(q: str, low: str, primary: Superlative) -> tuple[str, str] | None:
+def tie_break(q: str, low: str, primary: Superlative) -> tuple[Direction, str] | None:
     """(direction, attribute) of a later "for/at the <superlative> <attribute>" that breaks ties."""
     for s in _all(q, low):
         if s.start <= primary.start or not _TIE_LEAD.search(low[: s.start]):

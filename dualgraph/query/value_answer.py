@@ -100,7 +100,7 @@ def asks_value(question: str, attribute: str = "") -> bool:
     if _PRODUCT_NOUN.search(head):
         return False
     named = ATTRIBUTE_RE.search(head)
-    return bool(named) and same_attribute(named.group(), attribute)
+    return named is not None and same_attribute(named.group(), attribute)
 
 
 _HOW_ADJ = {
@@ -149,8 +149,8 @@ def asked_attribute(question: str) -> str:
     head = rest[: end.start()] if end else ""
     if not head.strip() or _PRODUCT_NOUN.search(head):
         return ""
-    named = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
-    return " ".join(named) if named else ""
+    names = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
+    return " ".join(names) if names else ""
 
 
 def number(text: str) -> int | float:
@@ -169,10 +169,10 @@ def value_in_unit(
 ) -> tuple[int | float, str | None]:
     """``value`` (in the graph's canonical ``unit``, from the entry ``snippet`` of ``product``) in the
     unit the answer should be given in (see the module), and that unit."""
-    if not unit or normalise_unit(unit) is None:
+    if not unit or (known := normalise_unit(unit)) is None:
         return value, unit
     asked = named_unit(question)
-    target = asked[1] if asked and asked[0] == normalise_unit(unit)[0] else None
+    target = asked[1] if asked and asked[0] == known[0] else None
     how = "named in the question"
     if target is None and product and snippet:
         target, how = _source_unit(store, value, unit, snippet, product), "as the catalog wrote it"

@@ -14,6 +14,7 @@ answering. ``GET /`` reports the index and the default strategy.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any
 
@@ -103,7 +104,7 @@ def run(spec: EngineSpec, config: ServeConfig | None = None, *, blocking: bool =
 
     config = config or ServeConfig()
     if not ray.is_initialized():
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level="WARNING")
+        ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
     serve.start(http_options={"host": config.host, "port": config.port})
     handle = serve.run(build_app(spec, config), name=name, route_prefix=config.route_prefix)
     if not blocking:

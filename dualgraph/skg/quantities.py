@@ -336,7 +336,7 @@ def _parse_core(s: str, hint: _Unit | None, dims_hint: _Unit | None) -> Quantity
     if _DIM_SEP.match(s, m1.end):
         return _dimensions(s, m1, dims_hint, qual)
     if m1.unit is not None:  # measure again without the axis letters only dimensions may carry
-        m1 = _measure(s, 0)
+        m1 = _measure(s, 0) or m1
     if sep := _RANGE_SEP.match(s, m1.end):
         return _range(s, m1, sep.end(), hint)
     if m1.unit is not None and m1.unit.dimension == "currency":
@@ -396,7 +396,8 @@ def _dimensions(s: str, m1: _Measure, hint: _Unit | None, qual: str | None) -> Q
         end = m.end
     if _DIM_SEP.match(s, end):  # a fourth component
         return None
-    explicit = [c.unit for c in comps if c.unit is not None]
+    explicit: list[_Unit] = [c.unit for c in comps if c.unit is not None]
+    units: list[_Unit | None]
     if explicit:
         if any(u.dimension != explicit[0].dimension or u.dimension not in _DIMS_OK for u in explicit):
             return None  # "2 x 8 GB" is a count of things, not a size
@@ -407,7 +408,8 @@ def _dimensions(s: str, m1: _Measure, hint: _Unit | None, qual: str | None) -> Q
     shown = explicit[-1] if explicit else hint
     if not _rest_ok(s[end:], shown):
         return None
-    if None in (values := [_canon(c.raw, u) for c, u in zip(comps, units)]):
+    values = [v for c, u in zip(comps, units) if (v := _canon(c.raw, u)) is not None]
+    if len(values) != len(comps):
         return None
     return Quantity(
         None,

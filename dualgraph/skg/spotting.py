@@ -377,8 +377,8 @@ def _clause_bounds(s: str, x: Spotted, facts: list[Spotted]) -> tuple[int, int]:
     for b in words.boundary_re.finditer(s, 0, x.start):
         left = b.end()
     right = len(s)
-    if (b := words.boundary_re.search(s, x.end)) is not None:
-        right = b.start()
+    if (nb := words.boundary_re.search(s, x.end)) is not None:
+        right = nb.start()
     for y in facts:
         if y is x or y.kind == "count":  # "2 MP Triple Rear": the counted noun labels the camera too
             continue

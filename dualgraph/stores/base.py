@@ -11,6 +11,7 @@ deliberately no per-triple ``add``.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -45,8 +46,8 @@ class SparqlStore(Protocol):
 
     capabilities: Capabilities
 
-    def bulk_load(self, path: str | os.PathLike, *, format: str = "nquads") -> int:
-        """Load a whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) file; returns quads read."""
+    def bulk_load(self, path: str | os.PathLike | Sequence[str | os.PathLike], *, format: str = "nquads") -> int:
+        """Load whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) files; returns quads read."""
         ...
 
     def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:

@@ -131,7 +131,8 @@ class SparqlEndpointStore:
         Pages by key (``STR(?g) >`` the last one) rather than OFFSET: Virtuoso refuses to
         sort past its row cap (SR353), so OFFSET paging would stop after the first page.
         """
-        page, out = self.max_rows or 10_000, []
+        page = self.max_rows or 10_000
+        out: list[str] = []
         while True:
             after = f"FILTER(STR(?g) > {json.dumps(out[-1] if out else '', ensure_ascii=False)})"
             where = f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()} {after}"

@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import cast
 
 import faiss
 import numpy as np
@@ -79,13 +80,13 @@ class FaissIndex:
         self.dim = int(dim)
         self.metric = metric
         flat = faiss.IndexFlatIP(self.dim) if metric == "ip" else faiss.IndexFlatL2(self.dim)
-        self._flat = flat  # keep the sub-index alive as long as the wrapper
+        self._flat: faiss.Index | None = flat  # keep the sub-index alive as long as the wrapper
         self._index = faiss.IndexIDMap2(flat)
         self._key_of: dict[str, int] = {}
         self._id_of: dict[int, str] = {}
         self._use_gpu = gpu is True or (gpu == "auto" and gpu_available())
-        self._gpu_resources = None
-        self._gpu_index = None
+        self._gpu_resources: faiss.StandardGpuResources | None = None
+        self._gpu_index: faiss.Index | None = None
         self._gpu_stale = True
         self.capabilities = VectorCapabilities(gpu=self._use_gpu)
 
@@ -118,7 +119,8 @@ class FaissIndex:
         if keys:
             for key in keys:
                 del self._id_of[key]
-            self._index.remove_ids(np.asarray(keys, dtype=np.int64))
+            # faiss wraps remove_ids to take an int64 array too; its stubs only list IDSelector
+            self._index.remove_ids(np.asarray(keys, dtype=np.int64))  # type: ignore[arg-type]
             self._gpu_stale = True
         return len(keys)
 
@@ -214,7 +216,8 @@ class FaissIndex:
         if len(set(keys)) != len(keys) or stored.tolist() != keys:
             raise mismatch("the keys in the index are not the hashes of the ids in the id map")
         self = cls(meta["dim"], metric=meta["metric"], gpu=gpu)
-        self._index, self._flat = raw, None  # the deserialised wrapper owns its sub-index
+        # an IndexIDMap2 (stored is None otherwise); the deserialised wrapper owns its sub-index
+        self._index, self._flat = cast(faiss.IndexIDMap2, raw), None
         self._key_of = dict(zip(ids, keys, strict=True))
         self._id_of = dict(zip(keys, ids, strict=True))
         return self

@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 import pyoxigraph as ox
 
@@ -106,7 +106,7 @@ class OxigraphStore:
         lines = [c[0] for c in counts]
         stream = _Concatenation(paths)
         try:
-            self._db.bulk_load(stream, format=_FORMATS[format])
+            self._db.bulk_load(cast(IO[bytes], stream), format=_FORMATS[format])  # a readable byte stream
         except SyntaxError as e:
             where, line = _locate(paths, lines, e.lineno)
             raise StoreError(f"bad {format} in {where}{f', line {line}' if line else ''}: {e.msg}") from e
@@ -135,8 +135,8 @@ class OxigraphStore:
         self._writable()
         target = _named_node(graph)
         triples = self.construct_terms(f"CONSTRUCT {{\n{template}\n}}\nWHERE {{\n{where}\n}}")
-        new = {ox.Quad(t.subject, t.predicate, t.object, target) for t in triples}
-        new = [q for q in new if q not in self._db]
+        quads = {ox.Quad(t.subject, t.predicate, t.object, target) for t in triples}
+        new = [q for q in quads if q not in self._db]
         if new:
             try:
                 self._db.extend(new)
@@ -239,7 +239,8 @@ class OxigraphStore:
             return len(self._db)
         # COUNT runs inside Oxigraph; iterating quads_for_pattern in Python is far slower.
         q = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {_named_node(graph)} {{ ?s ?p ?o }} }}"
-        return int(next(iter(self._db.query(q)))["n"].value)
+        solutions = cast(ox.QuerySolutions, self._db.query(q))  # a SELECT query
+        return int(next(iter(solutions))["n"].value)
 
     def close(self) -> None:
         """Flush writes to disk and release the database (and its lock)."""
@@ -335,7 +336,7 @@ class _Concatenation(io.RawIOBase):
             if self._fh is None:
                 if not self._paths:
                     return 0
-                self._fh = open(self._paths.pop(0), "rb")
+                self._fh = open(self._paths.pop(0), "rb")  # noqa: SIM115 -- held across reads; closed at EOF or close()
                 self._last = b"\n"
             n = self._fh.readinto(buf)
             if n:

@@ -26,6 +26,7 @@ __all__ = ["CHUNK_BREAK", "chunk_document", "count_tokens"]
 
 CHUNK_BREAK = "[CHUNK_BREAK]"
 
+_project_count: Callable[[str], int] | None
 try:  # the project-wide approximate BPE count, when that module is present
     from dualgraph.models.tokens import count_tokens as _project_count
 except ImportError:  # pragma: no cover - depends on the checkout

@@ -383,14 +383,13 @@ class HeuristicExtractor:
             return True
         if low in L.VERBS:  # a capitalised one after a name is part of it ("Live Translate")
             return first or not (tok.text[:1].isupper() and prev is not None and _is_name_word(prev.text))
-        if (
+        # adverbs: "easily", "Stylishly"
+        return (
             low.endswith("ly")
             and len(low) > 5
             and low not in L.LY_NOUNS
             and (tok.text.islower() or prev is None or not _is_name_word(prev.text))
-        ):
-            return True  # adverbs: "easily", "Stylishly"
-        return False
+        )
 
     def _from_run(self, words: list[str], *, sentence_start: bool) -> Iterable[str]:
         for w in words:

@@ -182,7 +182,9 @@ class LLMExtractor:
         def fill(template: str) -> str:  # one pass, so braces inside the chunk are left alone
             return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
-        messages = ({"role": "system", "content": fill(self.system)},) if self.system else ()
+        messages: tuple[dict[str, str], ...] = (
+            ({"role": "system", "content": fill(self.system)},) if self.system else ()
+        )
         messages += ({"role": "user", "content": fill(self.user)},)
         return ChatRequest(
             messages=messages,

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from dualgraph.models.base import Embedder
 from dualgraph.tkg.model import Chunk, Entity
+
+if TYPE_CHECKING:  # the index backends load heavy libraries: imported only when opened
+    from dualgraph.stores.vector import VectorIndex
+    from dualgraph.tkg.lexical import LexicalIndex
 
 
 @dataclass
@@ -15,9 +20,9 @@ class TextualKG:
 
     chunks: dict[str, Chunk]
     entities: dict[str, Entity]
-    entity_index: object
-    chunk_index: object | None
-    lexical: object | None
+    entity_index: VectorIndex
+    chunk_index: VectorIndex | None
+    lexical: LexicalIndex | None
 
     @classmethod
     def open(cls, index_dir: str | Path) -> TextualKG:

@@ -40,6 +40,7 @@ from dualgraph.stores.vector import Hit, VectorIndex
 from dualgraph.tkg.lexical import LexicalIndex, tokenize
 from dualgraph.tkg.model import Chunk, Entity
 
+_shared_count_tokens: Callable[[str], int] | None
 try:  # the project's tokenizer-backed counter, when that module exists
     from dualgraph.models.tokens import count_tokens as _shared_count_tokens
 except ImportError:
@@ -201,7 +202,8 @@ class _ChunkPacker:
         counter: Callable[[str], int] = count_tokens,
     ) -> None:
         self.chunks, self.top_chunks, self.token_budget = chunks, top_chunks, token_budget
-        self._counter, self._tokens = counter, {}
+        self._counter = counter
+        self._tokens: dict[str, int] = {}
 
     def scored(self, ranked: Iterable[tuple[str, float]]) -> list[ScoredChunk]:
         out = []
@@ -215,7 +217,8 @@ class _ChunkPacker:
     def pack(self, ranked: list[ScoredChunk], *, limit: int | None) -> list[ScoredChunk]:
         """Greedy in rank order; a chunk too big for what is left is skipped, not a stop,
         so a smaller lower-ranked one can still use the rest of the budget."""
-        out, used = [], 0
+        out: list[ScoredChunk] = []
+        used = 0
         for c in ranked:
             if (limit is not None and len(out) >= limit) or used >= self.token_budget:
                 break
@@ -304,7 +307,7 @@ class EntityVoteRetriever:
         else:
             pool = 3 * self.top_entities if hybrid else self.top_entities
             dense = self.entity_index.search(vectors, k=pool)
-            lex = self.lexical.search(list(questions), k=pool) if hybrid else None
+            lex = self.lexical.search(list(questions), k=pool) if hybrid and self.lexical is not None else None
         out = []
         for i, question in enumerate(questions):
             matched = self._rank(dense[i], lex[i] if lex is not None else None)

@@ -141,7 +141,7 @@ def test_gold_is_not_trivial():
 
 
 def test_bulk_ask_writes_one_record_per_question(bulk):
-    questions, out, report, gold = bulk
+    _, out, report, gold = bulk
     assert (report["total"], report["answered"], report["errors"], report["skipped_resumed"]) == (7, 7, 0, 0)
     assert report["strategy"] == "skg+tkg_fb" and report["tokens"] == {"prompt": 0, "completion": 0}
     assert Path(report["out_path"]).resolve() == out.resolve()

@@ -54,7 +54,7 @@ def sparql(ix, query):
 
 
 def test_manifest_counts_match_the_source(index):
-    ix, manifest = index
+    _, manifest = index
     rows = source_rows()
     assert manifest["products"] == len(rows)
     assert manifest["ranges"] == len({r["model"].split(" (")[0] for r in rows})
@@ -70,7 +70,8 @@ def test_battery_and_price_filter_matches_the_table(index, max_price):
             f"""
         SELECT DISTINCT ?n WHERE {{
           ?p a skgt:Product ; skg:hasName ?n ; skg:hasPrice ?price ; skg:hasSpec ?s .
-          ?s skg:inEntry/skg:hasName "Capacity" ; skg:inSection/skg:hasName "Battery" ; skg:hasNumericValue ?mah .
+          ?s skg:inEntry/skg:hasName "Capacity" ; skg:inSection/skg:hasName "Battery" ;
+            skg:hasQuantity/skg:hasNumericValue ?mah .
           FILTER(?mah >= 5000 && ?price < {max_price}) }}""",
         )
     )
@@ -102,7 +103,8 @@ def test_storage_in_gb_and_tb_compares_across_products(index):
         ix,
         """
         SELECT ?n ?v ?u WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:hasSpec ?s .
-          ?s skg:inEntry/skg:hasName "Storage" ; skg:hasNumericValue ?v ; skg:hasUnit ?u } ORDER BY ?v""",
+          ?s skg:inEntry/skg:hasName "Storage" ; skg:hasQuantity ?q . ?q skg:hasNumericValue ?v ; skg:hasUnit ?u }
+        ORDER BY ?v""",
     )
     rows = res["results"]["bindings"]
     assert len({b["u"]["value"] for b in rows}) == 1, "one unit per dimension after conversion"
@@ -115,7 +117,7 @@ def test_storage_in_gb_and_tb_compares_across_products(index):
         sparql(
             ix,
             f"""SELECT DISTINCT ?n WHERE {{ ?p skg:hasName ?n ; skg:hasSpec ?s .
-        ?s skg:inEntry/skg:hasName "Storage" ; skg:hasNumericValue ?v . FILTER(?v >= {threshold}) }}""",
+        ?s skg:inEntry/skg:hasName "Storage" ; skg:hasQuantity/skg:hasNumericValue ?v . FILTER(?v >= {threshold}) }}""",
         )
     )
     assert at_least_1tb == {n for n, gb in by_name.items() if gb >= 1000}

@@ -43,7 +43,7 @@ def names(index, query):
 
 
 BIG_CHEAP = """SELECT DISTINCT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:hasPrice ?price ;
-    skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Battery" ; skg:hasNumericValue ?mah .
+    skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Battery" ; skg:hasQuantity/skg:hasNumericValue ?mah .
     FILTER(?mah >= 5000 && ?price < 500) }"""
 
 
@@ -61,15 +61,15 @@ def test_storage_in_gb_and_tb_compares(tmp_path):
     write_dataset(tmp_path / "ds", PAGES)
     build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
     q = """SELECT DISTINCT ?n WHERE {{ ?p skg:hasName ?n ; skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Storage" ;
-           skg:hasNumericValue ?v ; skg:hasUnit ?u . FILTER(?v {op} {x}) }}"""
+           skg:hasQuantity ?q . ?q skg:hasNumericValue ?v ; skg:hasUnit ?u . FILTER(?v {op} {x}) }}"""
     # 512 GB < 1 TB < 2 TB, whatever unit the store keeps
     with OxigraphStore(IndexLayout(tmp_path / "ix").store, read_only=True) as s:
         res = s.select("""SELECT ?v WHERE { ?p skg:hasName "Beta 1" ; skg:hasSpec ?s .
-                          ?s skg:inSection/skg:hasName "Storage" ; skg:hasNumericValue ?v }""")
+                          ?s skg:inSection/skg:hasName "Storage" ; skg:hasQuantity/skg:hasNumericValue ?v }""")
     x = res["results"]["bindings"][0]["v"]["value"]
     assert names(tmp_path / "ix", q.format(op=">", x=x)) == ["Alpha 2", "Gamma 1"]
     order = """SELECT ?n WHERE { ?p skg:hasName ?n ; skg:hasSpec ?s . ?s skg:inSection/skg:hasName "Storage" ;
-               skg:hasNumericValue ?v } ORDER BY ?v"""
+               skg:hasQuantity/skg:hasNumericValue ?v } ORDER BY ?v"""
     with OxigraphStore(IndexLayout(tmp_path / "ix").store, read_only=True) as s:
         ordered = [b["n"]["value"] for b in s.select(order)["results"]["bindings"]]
     assert ordered == ["Alpha 1", "Beta 1", "Alpha 2", "Gamma 1"]

@@ -62,7 +62,7 @@ def test_ntriples_load_into_default_graph(tmp_path: Path) -> None:
 def test_select_json_is_exact_and_matches_pyoxigraph(store: OxigraphStore) -> None:
     """Oxigraph keeps "1249"^^xsd:decimal as written and its JSON is pyoxigraph's own, to the letter."""
     q = f"""SELECT ?name ?n ?lang ?unbound WHERE {{
-      <{P1}> skg:hasName ?name ; skg:hasSpec/skg:hasNumericValue ?n .
+      <{P1}> skg:hasName ?name ; skg:hasSpec/skg:hasQuantity/skg:hasNumericValue ?n .
       BIND(STRLANG("bonjour", "fr") AS ?lang)
       OPTIONAL {{ <{P1}> skg:nothing ?unbound }}
     }} ORDER BY ?n"""

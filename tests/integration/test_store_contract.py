@@ -121,7 +121,7 @@ def test_drop_graph_keeps_the_other(store: SparqlStore) -> None:
 
 def test_select_json_shape(store: SparqlStore) -> None:
     q = f"""SELECT ?name ?n ?lang ?typed ?unbound WHERE {{
-      <{P1}> skg:hasName ?name ; skg:hasSpec/skg:hasNumericValue ?n .
+      <{P1}> skg:hasName ?name ; skg:hasSpec/skg:hasQuantity/skg:hasNumericValue ?n .
       BIND(STRLANG("bonjour", "fr") AS ?lang)
       BIND(STRDT("s", xsd:string) AS ?typed)
       OPTIONAL {{ <{P1}> skg:nothing ?unbound }}

@@ -1,6 +1,7 @@
 """Index stages as plain functions over rows (no Ray), and the stage contract checks."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -49,7 +50,7 @@ def test_read_convert_shard_over_plain_rows(tmp_path):
         str(tmp_path / "ds" / "file-c" / "file-c.json")
     )
     shard = by["file-a"]["shard_path"]
-    text = open(shard).read()
+    text = Path(shard).read_text()
     assert text.count("\n") == by["file-a"]["n_quads"] and "5000" in text
     # the same input names the same shard (a rerun after a crash reuses it)
     again = run_inline([read, convert_stage, shard_stage(str(tmp_path))], rows)

@@ -49,22 +49,25 @@ def test_numbers_units_dims_and_lists():
     rows = _q(
         store,
         """SELECT ?e ?n ?u WHERE { ?s skg:inEntry/skg:hasName ?e ; skg:inSection/skg:hasName "Storage" ;
-                         skg:hasNumericValue ?n ; skg:hasUnit ?u } ORDER BY ?n""",
+                         skg:hasQuantity ?q . ?q skg:hasNumericValue ?n ; skg:hasUnit ?u } ORDER BY ?n""",
     )
     values = [(float(r["n"].value), r["u"].value) for r in rows]
     # "256 GB, 1 TB" is two values; both in one unit so they compare
     assert len(values) == 2 and values[0][1] == values[1][1]
     assert values[0][0] < values[1][0]
-    bat = _q(store, 'SELECT ?n WHERE { ?s skg:inSection/skg:hasName "Battery" ; skg:hasNumericValue ?n }')
+    bat = _q(
+        store, 'SELECT ?n WHERE { ?s skg:inSection/skg:hasName "Battery" ; skg:hasQuantity/skg:hasNumericValue ?n }'
+    )
     assert [float(r["n"].value) for r in bat] == [5000.0]
-    dims = _q(store, "SELECT ?a ?b WHERE { ?s skg:hasDim1 ?a ; skg:hasDim2 ?b }")
+    dims = _q(store, "SELECT ?a ?b WHERE { ?s skg:hasQuantity ?q . ?q skg:hasDim1 ?a ; skg:hasDim2 ?b }")
     assert [(float(r["a"].value), float(r["b"].value)) for r in dims] == [(2400.0, 1080.0)]
 
 
 def test_price_is_numeric_with_currency_unit():
     store = _store(convert_document("d", [PHONE]).nquads)
     rows = _q(
-        store, 'SELECT ?n ?u WHERE { ?s skg:inEntry/skg:hasName "Price" ; skg:hasNumericValue ?n ; skg:hasUnit ?u }'
+        store,
+        'SELECT ?n ?u WHERE { ?s skg:inEntry/skg:hasName "Price" ; skg:hasQuantity ?q . ?q skg:hasNumericValue ?n ; skg:hasUnit ?u }',
     )
     assert [(float(r["n"].value), r["u"].value) for r in rows] == [(499.0, "GBP")]
 
@@ -99,5 +102,5 @@ def test_number_like_text_that_does_not_parse_is_reported_not_dropped():
         for r in _q(store, 'SELECT ?n WHERE { ?s skg:inEntry/skg:hasName "Sensor" ; skg:hasValue/skg:hasName ?n }')
     ]
     assert names == ["1/1.3 inch type sensor blah"]
-    if not _q(store, "SELECT ?n WHERE { ?s skg:hasNumericValue ?n }"):
+    if not _q(store, "SELECT ?n WHERE { ?s skg:hasQuantity/skg:hasNumericValue ?n }"):
         assert conv.kept_as_text and conv.kept_as_text[0]["value"] == "1/1.3 inch type sensor blah"
