@@ -49,8 +49,10 @@ def run(*args: str | Path) -> str:
     return subprocess.run([*CLI, *map(str, args)], check=True, capture_output=True, text=True, cwd=ROOT).stdout
 
 
-def build(name: str, csv_path: Path, mapping: Path, out: Path) -> Path:
+def build(name: str, csv_path: Path, mapping: Path, out: Path, *, reuse: bool = False) -> Path:
     ds, index = out / name / "dataset", out / name / "index"
+    if reuse and (index / "manifest.json").exists():
+        return index
     run("import-table", csv_path, "--mapping", mapping, "--out", ds, "--no-progress")
     run("index", ds, "--index", index, "--runner", "inline", "--no-progress")
     manifest = json.loads((index / "manifest.json").read_text())
@@ -84,17 +86,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(ROOT / "runs" / "smartprix_raw"))
     ap.add_argument("--strategy", action="append", default=[])
+    ap.add_argument("--reuse", action="store_true", help="answer over indexes already built under --out")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     strategies = args.strategy or ["skg+tkg_fb", "skg"]
-    raw = build("raw", raw_rows_like_cleaned(out), ROOT / "samples/smartprix/mapping_raw.yaml", out)
-    cleaned = build("cleaned", DATA / "smartphones_cleaned.csv", ROOT / "samples/smartprix/mapping.yaml", out)
+    raw = build("raw", raw_rows_like_cleaned(out), ROOT / "samples/smartprix/mapping_raw.yaml", out, reuse=args.reuse)
+    cleaned = build(
+        "cleaned", DATA / "smartphones_cleaned.csv", ROOT / "samples/smartprix/mapping.yaml", out, reuse=args.reuse
+    )
     result = {}
     for s in strategies:
         for name, index in (("cleaned", cleaned), ("raw", raw)):
             result[(name, s)] = score(name, index, s, out)
-    print(json.dumps({f"{n}/{s}": m for (n, s), m in result.items()}, indent=1, default=str)[:4000], file=sys.stderr)
+    print(f"{'strategy':12s} {'catalog':8s} {'overall':>8s} {'list F1':>8s} {'value acc':>9s}")
+    for (n, s), m in result.items():
+        x = m["summary"]
+        print(f"{s:12s} {n:8s} {x['overall']:8.3f} {x['list_f1']:8.3f} {x['value_accuracy']:9.3f}")
 
 
 if __name__ == "__main__":

@@ -146,6 +146,23 @@ class FeatureGrounder(NumberGrounder):
             return self.prose(c, c.phrase, False, trace)
         return g
 
+    def _entries_holding(self, tokens: list[str]) -> dict[str, int]:
+        """Entries with a value naming ``tokens`` (word-bounded, any spacing): entry IRI -> products."""
+        if not tokens:
+            return {}
+        key = tuple(tokens)
+        cache = self.__dict__.setdefault("_held_cache", {})
+        if key not in cache:
+            sep = "[^a-z0-9]"
+            rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in tokens) + f"({sep}|$)"
+            res = self.store.select(
+                "SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
+                f"FILTER(REGEX(LCASE(STR(?vn)), {_lit(rx)})) ?s skg:hasValue ?v ; skg:inEntry ?e . ?p skg:hasSpec ?s }} "
+                "GROUP BY ?e"
+            )
+            cache[key] = {b["e"]["value"]: int(b["n"]["value"]) for b in res["results"]["bindings"]}
+        return cache[key]
+
     def _value_grounding(
         self,
         source: Any,
@@ -169,6 +186,16 @@ class FeatureGrounder(NumberGrounder):
             level = 2 if exact else 1 if partial else 0
             cands.append(((level, _lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
         cands = [x for x in cands if x[0][0] > 0]
+        if not cands:
+            # beyond an entry's most common values: ask the store which entries hold a value naming it
+            held = self._entries_holding(wtok)
+            cands = [
+                ((1, _lexical(attribute, p), ranks.get(p.pattern_id, 0.0), held[p.entry_iri]), p, [])
+                for p in self._by_kind.get("spec_value", []) + self._by_kind.get("entry", [])
+                if p.entry_iri in held
+            ]
+            if cands:
+                trace.append(f"value {phrase!r}: beyond the listed values, held under {len(cands)} entries")
         if not cands:
             if not quiet:
                 trace.append(f"value {phrase!r}: no value list names it")

@@ -153,12 +153,15 @@ class NumberGrounder(GrounderBase):
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (lex, inside, score, _), best, lo, hi = cands[0]
         also = same_named(best, [x[1] for x in cands if x[0][0] == lex], scope)
+        # one entry of that unit, or the only one whose range holds the number: "over 6.5 inches" is a screen
+        alone = inside and not any(x[0][1] for x in cands[1:] if x[1].entry_iri != best.entry_iri)
+        single = len({x[1].entry_iri for x in cands}) == 1
         if attribute:
-            conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.45
+            # an attribute the catalog never names ("refresh rate" where it writes "120 Hz Display"): the unit
+            # and the catalog's value ranges still say which entry holds it
+            conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.7 if single or alone else 0.45
         else:
-            # one entry of that unit, or the only one whose range holds the number: "over 6.5 inches" is a screen
-            alone = inside and not any(x[0][1] for x in cands[1:] if x[1].entry_iri != best.entry_iri)
-            conf = 0.7 if len({x[1].entry_iri for x in cands}) == 1 or alone else 0.5
+            conf = 0.7 if single or alone else 0.5
         if not inside:
             conf -= 0.05 if attribute else 0.25
         trace.append(
