@@ -460,8 +460,13 @@ def date_status(text: str, entry: str | None = None) -> str | None:
     return _value_status(text, entry)
 
 
-def _numeric_orders(value: str) -> Iterator[bool]:
+@functools.lru_cache(maxsize=1 << 14)
+def _numeric_orders(value: str) -> tuple[bool, ...]:
     """For each numeric a/b/year date in a value that only one order reads: True if day first."""
+    return tuple(_orders(value)) if _DIGIT_RUN.search(value) else ()
+
+
+def _orders(value: str) -> Iterator[bool]:
     rx = dict(_patterns().digit)["num"]
     s = value.translate(_FOLD)
     for m in rx.finditer(s):
@@ -469,6 +474,9 @@ def _numeric_orders(value: str) -> Iterator[bool]:
         as_day_first, as_month_first = _valid(y, b, a), _valid(y, a, b)
         if m["s1"] == m["s2"] and (as_day_first is None) != (as_month_first is None):
             yield as_day_first is not None
+
+
+_DIGIT_RUN = re.compile(r"\d[/.\-]\d|\d[/.\-]\s?\d")
 
 
 def infer_day_first(values: Iterable[str]) -> bool | None:

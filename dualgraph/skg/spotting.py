@@ -131,16 +131,22 @@ def spot_parts(parts: list[str], *, entry: str | None = None, section: str | Non
     >>> [[(x.value, x.position) for x in p] for p in spot_parts(["8 GB RAM", "128 GB inbuilt"], entry="Memory")]
     [[(8.0, 0)], [(128.0, 1)]]
     """
+    return [list(p) for p in _spot_parts(tuple(parts), entry, section)]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _spot_parts(parts: tuple[str, ...], entry: str | None, section: str | None) -> tuple[tuple[Spotted, ...], ...]:
     seen: dict[str | None, int] = {}
     out = []
     for part in parts:
-        facts = []
-        for x in _spot(part, entry, section):
-            facts.append(replace(x, position=seen.get(x.dimension, 0) + x.position))
+        facts = tuple(
+            replace(x, position=seen[x.dimension] + x.position) if seen.get(x.dimension) else x
+            for x in _spot(part, entry, section)
+        )
         for x in facts:
             seen[x.dimension] = max(seen.get(x.dimension, 0), x.position + 1)
         out.append(facts)
-    return out
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -64,7 +64,8 @@ def _why_text(part: str) -> str:
     return "number without a unit"
 
 
-def _quantity_objects(q: S.Spotted) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=1 << 16)
+def _quantity_objects(q: S.Spotted) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
     if q.value is not None:
         out.append((O.HAS_NUMERIC_VALUE, decimal(Q.format_number(q.value))))
@@ -83,7 +84,7 @@ def _quantity_objects(q: S.Spotted) -> list[tuple[str, str]]:
     if q.label:
         out.append((O.HAS_LABEL, literal(q.label)))
     out.append((O.HAS_POSITION, integer(q.position)))
-    return out
+    return tuple(out)
 
 
 def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") -> Conversion:
