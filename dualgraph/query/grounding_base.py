@@ -62,6 +62,7 @@ class GrounderBase:
         self.index = patterns
         self.currency = currency
         self._currencies: list[tuple[str, int]] | None = None
+        self._held_values: dict[tuple[str, ...], dict[str, int]] = {}  # value words -> entries holding them
         self._by_kind: dict[str, list[Pattern]] = {}
         for p in patterns.patterns:
             self._by_kind.setdefault(p.kind, []).append(p)

@@ -146,12 +146,20 @@ class FeatureGrounder(NumberGrounder):
             return self.prose(c, c.phrase, False, trace)
         return g
 
+    def value_named(self, e: Any, trace: list[str]) -> Grounding | None:
+        """A name no product or range carries, read as a spec value that products hold, or None."""
+        g = self._value_grounding(e, e.phrase, "", False, trace, quiet=True)
+        if g is None or not g.resolved:
+            return None
+        trace.append(f"{e.phrase!r} names no product but a spec value: products holding it")
+        return g
+
     def _entries_holding(self, tokens: list[str]) -> dict[str, int]:
         """Entries with a value naming ``tokens`` (word-bounded, any spacing): entry IRI -> products."""
         if not tokens:
             return {}
         key = tuple(tokens)
-        cache = self.__dict__.setdefault("_held_cache", {})
+        cache = self._held_values
         if key not in cache:
             sep = "[^a-z0-9]"
             rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in tokens) + f"({sep}|$)"

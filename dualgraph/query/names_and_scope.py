@@ -52,6 +52,9 @@ def ground_names(
                     named.append(gm)
                     continue
             ge = g.entity(e, trace)
+            if not ge.resolved and (gv := g.value_named(e, trace)) is not None:
+                scope.append(gv)  # no product carries the name, a spec value does: "the Orion K27 chipset"
+                continue
             named.append(ge)
         else:
             scope.append(g.entity(e, trace))
