@@ -30,7 +30,8 @@ from dualgraph.pipeline.state import IndexState
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
 from dualgraph.skg import ontology as O
-from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION, derive_catalog_facts
+from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION
+from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config

@@ -8,7 +8,7 @@ from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
-from dualgraph.skg.catalog_facts import derive_catalog_facts
+from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.stores.oxigraph import OxigraphStore
 
 SKG_ONLY = IndexConfig(runner="inline", progress=False, batch_size=3, tkg=TkgConfig(enabled=False), patterns=False)

@@ -9,14 +9,12 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.catalog_facts import (
     CatalogFacts,
     ProductRecord,
-    brand_iri,
     derive_facts,
-    line_iri,
     load_words,
     name_key,
     pick_brand_entries,
-    to_nquads,
 )
+from dualgraph.skg.catalog_graph import brand_iri, line_iri, to_nquads
 from dualgraph.stores.oxigraph import OxigraphStore
 
 
