@@ -29,6 +29,12 @@ MAX_TWIN_ENTRIES = 3
 """Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
 
 
+def _words_regex(tokens: list[str]) -> str:
+    """A lower-case SPARQL REGEX for ``tokens`` as whole words, any spacing between them ("8Elite" too)."""
+    sep = "[^a-z0-9]"
+    return f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in tokens) + f"({sep}|$)"
+
+
 class FeatureGrounder(NumberGrounder):
     """Grounds features, spec values and prose mentions; a number-grounder underneath, because a
     feature phrase that holds a measurement ("3.5 mm headphone jack") is grounded as that number."""
@@ -161,8 +167,7 @@ class FeatureGrounder(NumberGrounder):
         key = tuple(tokens)
         cache = self._held_values
         if key not in cache:
-            sep = "[^a-z0-9]"
-            rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in tokens) + f"({sep}|$)"
+            rx = _words_regex(tokens)
             res = self.store.select(
                 "SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
                 f"FILTER(REGEX(LCASE(STR(?vn)), {_lit(rx)})) ?s skg:hasValue ?v ; skg:inEntry ?e . ?p skg:hasSpec ?s }} "
@@ -211,8 +216,7 @@ class FeatureGrounder(NumberGrounder):
         cands, _ = keep_in_scope(cands, scope)
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (level, lex, _, _), p, exact = cands[0]
-        sep = "[^a-z0-9]"
-        rx = f"(^|{sep})" + f"{sep}*".join(re.escape(t) for t in wtok) + f"({sep}|$)"
+        rx = _words_regex(wtok)
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:

@@ -320,6 +320,11 @@ def _counts(s: str, facts: list[Spotted]) -> list[Spotted]:
     return out
 
 
+def _version_value(num: str) -> float:
+    """A comparable number for a version: major.minor ("2.5.3" -> 2.5)."""
+    return float(".".join(num.split(".")[:2]))
+
+
 def _versions(s: str, facts: list[Spotted]) -> list[Spotted]:
     words = _words()
     out: list[Spotted] = []
@@ -340,7 +345,7 @@ def _versions(s: str, facts: list[Spotted]) -> list[Spotted]:
         label = "" if name.casefold() in words.version_markers else name.casefold()
         out.append(
             Spotted(
-                float(num) if num.count(".") <= 1 else float(num.rsplit(".", 1)[0]),
+                _version_value(num),
                 None,
                 "version",
                 label=label,
@@ -355,7 +360,7 @@ def _versions(s: str, facts: list[Spotted]) -> list[Spotted]:
         num = m.group(1)
         out.append(
             Spotted(
-                float(num) if num.count(".") <= 1 else float(num.rsplit(".", 1)[0]),
+                _version_value(num),
                 None,
                 "version",
                 start=m.start(1),
