@@ -16,6 +16,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import merge_mentions, save_tkg
 from dualgraph.tkg.model import Chunk, Mention
 from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
+from dualgraph.tkg.text_features import chunk_pages, text_feature_nquads
 
 
 def _read_shards(layout: IndexLayout, kind: str, keys: set[str], live: set[tuple[str, str]]) -> list[dict]:
@@ -72,6 +73,8 @@ def build_tkg(
     doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
     chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
     facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
+    # prose features with polarity (has / explicitly lacks, with the sentence) in the same graph
+    facts += text_feature_nquads(chunk_pages(chunks.values(), entities, chunk_products))
     facts_path = Path(out) / "text_facts.nq"
     facts_path.write_text(facts, encoding="utf-8")
     store.drop_graph(O.TEXT_GRAPH)

@@ -64,10 +64,18 @@ from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.grounding_numbers import dimension_hint
-from dualgraph.query.model import FeatureConstraint, Intent, NumericConstraint, ParsedQuestion, ValueConstraint
+from dualgraph.query.model import (
+    DateConstraint,
+    FeatureConstraint,
+    Intent,
+    NumericConstraint,
+    ParsedQuestion,
+    ValueConstraint,
+)
 from dualgraph.query.names_and_scope import ground_names, sentence_word
 from dualgraph.query.number_hints import attr_hint, measure_words
 from dualgraph.query.parse import comparative, parse_question
+from dualgraph.query.parse_dates import DATE_ATTRIBUTES, date_event, time_superlative
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.read_answer import read_answer
 from dualgraph.query.relative import relative_blocks, relative_phrase
@@ -187,6 +195,8 @@ class Compiler:
                 gc = g.feature(c, trace, scope=in_scope)
             elif isinstance(c, ValueConstraint):
                 gc = g.value(c, trace, scope=in_scope)
+            elif isinstance(c, DateConstraint):
+                gc = g.date(c, trace)
             else:  # pragma: no cover - the parser makes only these
                 continue
             if gc.resolved and gc.confidence < MIN_CONFIDENCE:
@@ -201,6 +211,8 @@ class Compiler:
             cmp = comparative(
                 question, [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
             )
+            if (ts := time_superlative(question)) is not None and (cmp is None or not cmp[1]):
+                cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
             if cmp:
                 intent = Intent("compare", cmp[1], cmp[0])
                 out.intent = intent
@@ -208,6 +220,10 @@ class Compiler:
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
                 )
 
+        if intent.kind == "superlative" and date_event(intent.attribute) is not None and len(named_ok) >= 2:
+            # "which came out first, the nova a1 or the nova b2": names the parser could not see
+            intent = out.intent = Intent("compare", intent.attribute, intent.direction)
+            trace.append("intent superlative by date → compare: two or more catalog names")
         # "What is the price of the Nova Lite?": one product's value is the top of a one-product ranking
         if (
             intent.kind == "list"
@@ -224,7 +240,12 @@ class Compiler:
             ref = named_ok[0]
             nums = [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
             if how := relative_phrase(question, ref.source.span.start, nums):
-                gr = g.attribute(how[1], trace, scope=in_scope, prefer=dimension_hint(question))
+                ts = time_superlative(question) if not how[1] else None  # "newer than the Nova Lite"
+                gr = (
+                    g.date_order(ts.event, trace, ts)
+                    if ts is not None
+                    else g.attribute(how[1], trace, scope=in_scope, prefer=dimension_hint(question))
+                )
                 if gr.resolved:
                     rel = (how[0], gr, list(ref.products), id(ref))
                     trace.append(
@@ -272,7 +293,8 @@ class Compiler:
         # what of the question became constraints, names or scope: a phrase outside these was not read
         out.covered = (
             [x.span.text for x in [*constraints, *entities]]
-            + [c.attribute for c in constraints if not isinstance(c, FeatureConstraint) and c.attribute]
+            + [c.attribute for c in constraints if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
+            + [c.event_span.text for c in constraints if isinstance(c, DateConstraint) and c.event_span]
             + out.covered_extra
         )
 
@@ -291,7 +313,9 @@ class Compiler:
         order = then = None
         if intent.kind in ("superlative", "compare", "average"):
             attr = intent.attribute
-            if not attr:
+            if (event := date_event(attr)) is not None:  # newest/oldest/"came out first": by date
+                order = g.date_order(event, trace)
+            elif not attr:
                 numeric = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
                 if numeric:
                     order = Grounding(

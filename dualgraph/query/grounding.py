@@ -20,6 +20,7 @@ module of its own that says what each form grounds to:
 from __future__ import annotations
 
 from dualgraph.query.grounding_base import MIN_CONFIDENCE, Grounding
+from dualgraph.query.grounding_dates import DateGrounder
 from dualgraph.query.grounding_entities import EntityGrounder
 from dualgraph.query.grounding_features import FeatureGrounder
 from dualgraph.query.name_match import (
@@ -31,6 +32,6 @@ from dualgraph.query.name_match import (
 __all__ = ["MIN_CONFIDENCE", "Grounder", "Grounding", "norm_tokens", "token_match"]
 
 
-class Grounder(FeatureGrounder, EntityGrounder):
+class Grounder(FeatureGrounder, EntityGrounder, DateGrounder):
     """Grounds constraints on one graph: ``store`` for catalog facts (currencies, product
     names), ``patterns`` for what can be asked. Each call appends its decisions to ``trace``."""

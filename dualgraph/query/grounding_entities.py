@@ -30,8 +30,53 @@ def _node(p: Pattern) -> str:
     return p.node_iri
 
 
+_Q_SCOPES = """
+SELECT ?x ?k (MIN(STR(?n)) AS ?name) (COUNT(DISTINCT ?p) AS ?c) WHERE {
+  { ?p skg:hasBrand ?x . BIND("brand" AS ?k) } UNION { ?p skg:inLine ?x . BIND("line" AS ?k) }
+  ?p a skgt:Product . ?x skg:hasName ?n .
+} GROUP BY ?x ?k
+"""
+
+
+def _key(tokens: list[str]) -> str:
+    """Spacing- and case-blind key of a name ("One Plus" = "oneplus", "Galaxy S" = "galaxys")."""
+    return "".join(tokens)
+
+
 class EntityGrounder(GrounderBase):
     """Grounds entity mentions on the catalog's product, range and category names."""
+
+    _scopes: dict[tuple[str, str], list[tuple[str, str, int]]] | None = None
+
+    def catalog_scope(self, kind: str, tokens: list[str]) -> list[tuple[str, str, int]]:
+        """Brand or product-line nodes (``kind``) whose name is ``tokens`` (any case and spacing, or
+        the plural of it): ``(iri, name, products)``. Empty where the catalog facts were not derived."""
+        if self._scopes is None:
+            table: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+            for b in self.store.select(_Q_SCOPES)["results"]["bindings"]:
+                key = (b["k"]["value"], _key(norm_tokens(b["name"]["value"])))
+                table.setdefault(key, []).append((b["x"]["value"], b["name"]["value"], int(b["c"]["value"])))
+            self._scopes = table
+        for want in (tokens, singular(tokens)):
+            if hit := self._scopes.get((kind, _key(want))):
+                return hit
+        return []
+
+    def _line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:
+        """A product line named ("iPhones", "Galaxy S", "pixel") → every product in it."""
+        hits = self.catalog_scope("line", tokens)
+        if not hits:
+            return None
+        iris = " ".join(f"<{x}>" for x, _, _ in hits)
+        n = sum(c for _, _, c in hits)
+        trace.append(f"{e.phrase!r} → product line {[name for _, name, _ in hits]} ({n} products)")
+        return Grounding(
+            e,
+            "line",
+            snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:inLine {{s}} .",
+            confidence=0.9,
+            candidates=[(name, 0.9) for _, name, _ in hits],
+        )
 
     def entity(self, e: EntityRef, trace: list[str]) -> Grounding:
         if e.kind == "brand":
@@ -41,6 +86,14 @@ class EntityGrounder(GrounderBase):
         return self._named(e, trace)
 
     def _brand(self, e: EntityRef, trace: list[str]) -> Grounding:
+        tokens = norm_tokens(e.phrase)
+        if hits := self.catalog_scope("brand", tokens):
+            # the brand facts read the whole catalog ("OPPO" and "Oppo" are one brand): exact, not a name prefix
+            iris = " ".join(f"<{x}>" for x, _, _ in hits)
+            trace.append(f"brand {e.phrase!r} → brand {[n for _, n, _ in hits]} ({sum(c for *_, c in hits)} products)")
+            return Grounding(e, "brand", snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:hasBrand {{s}} .", confidence=0.9)
+        if (line := self._line(e, tokens, trace)) is not None:
+            return line  # "Pixel phones": a line read as a brand by its capital
         brand = e.phrase.casefold().strip()
         n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
         if not n:
@@ -150,6 +203,8 @@ class EntityGrounder(GrounderBase):
             # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
             return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
         exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
+        if not any(s >= 0.98 for s, _ in scored) and (line := self._line(e, want, trace)) is not None:
+            return line  # a line spelled whole ("Galaxy S", "iPhones") is all of it, not the names fuzzily like it
         if exact:  # a product spelled out in full is that product, even when a range has the same name
             names = sorted({p.name or "" for p in exact})
             products = sorted({_node(p) for p in exact})

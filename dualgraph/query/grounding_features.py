@@ -20,9 +20,14 @@ from dualgraph.query.grounding_numbers import NumberGrounder
 from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.query.name_match import _SYNONYMS, _lexical, _norm, _words, norm_tokens, token_match
 from dualgraph.query.pattern_model import Pattern
+from dualgraph.query.text_features import TextFeatureMatcher, feature_constraint
 from dualgraph.skg.quantities import parse_quantity
 
 __all__ = ["FeatureGrounder"]
+
+TEXT_FEATURE_CONFIDENCE = {"lexical": 0.8, "embedding": 0.7, "cooccurrence": 0.6}
+"""A prose feature matched by its name is as sure as a spec value by name; by meaning or by shared
+products less so (the matcher's measured precision at its cosine floor is 0.78)."""
 
 
 MAX_TWIN_ENTRIES = 3
@@ -82,19 +87,23 @@ class FeatureGrounder(NumberGrounder):
             trace.append(
                 f"feature {c.phrase!r} → {p.name!r} ({note}; name score {s}, {p.count} have, {p.lacks_count} lack)"
             )
-            return Grounding(
+            return self._or_prose(
+                Grounding(
+                    c,
+                    "feature",
+                    snippet=" ".join(parts),
+                    pattern=p,
+                    candidates=[(q.name or "", sc) for sc, q in cands[:5]],
+                    confidence=0.5 + 0.45 * s,
+                ),
                 c,
-                "feature",
-                snippet=" ".join(parts),
-                pattern=p,
-                candidates=[(q.name or "", sc) for sc, q in cands[:5]],
-                confidence=0.5 + 0.45 * s,
+                trace,
             )
         v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.6:
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
             v.kind = "feature-value"
-            return v
+            return self._or_prose(v, c, trace)
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
         if (e := present_entry(self.index.patterns, c)) is not None:
@@ -133,7 +142,62 @@ class FeatureGrounder(NumberGrounder):
                 out.append((int(m.group(1)), p))
         return sorted(out, key=lambda x: (x[0], x[1].pattern_id))
 
-    def prose(self, source: Any, phrase: str, negated: bool, trace: list[str]) -> Grounding:
+    _text_features: TextFeatureMatcher | None = None
+
+    def _or_prose(self, g: Grounding, c: FeatureConstraint, trace: list[str]) -> Grounding:
+        """A spec fact, or the same fact stated in prose: a catalog where some pages say "NFC" only in
+        their text and others in a spec row answers from both (a product matches by either)."""
+        if g.filters or c.only or not self.text_features().features:
+            return g
+        text = self.prose(c, c.phrase, c.negated, [], lexical_only=True)
+        if text.kind != "text-feature":
+            return g
+        trace.append(f"{c.phrase!r}: also products whose pages state it ({text.candidates[0][0]!r}, …)")
+        # in a sub-select, or Oxigraph joins each branch against every product first
+        g.snippet = f"{{ SELECT ?p WHERE {{ {{ {g.snippet} }} UNION {{ {text.snippet} }} }} }}"
+        return g
+
+    def text_features(self) -> TextFeatureMatcher:
+        """The prose features the pages state (has / lacks), matched by name, MiniLM and co-occurrence."""
+        if self._text_features is None:
+            embedder = getattr(self.index, "embedder", None)
+            embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
+            self._text_features = TextFeatureMatcher.from_store(self.store, embed=embed)
+        return self._text_features
+
+    def prose(
+        self, source: Any, phrase: str, negated: bool, trace: list[str], *, lexical_only: bool = False
+    ) -> Grounding:
+        """Prose features the pages state (has / lacks) that the phrase means; failing those, for a
+        positive phrase, entities the pages mention whose name holds it (low confidence).
+        ``lexical_only``: only features named like the phrase (beside a spec fact, meaning-only
+        matches would widen a sure answer)."""
+        matches = self.text_features().match(phrase)
+        if lexical_only:
+            matches = [m for m in matches if m.how == "lexical"]
+        if matches:
+            how = {m.how for m in matches}
+            conf = TEXT_FEATURE_CONFIDENCE[
+                "lexical" if "lexical" in how else "embedding" if "embedding" in how else "cooccurrence"
+            ]
+            snippet = (
+                feature_constraint([m.iri for m in matches], negated=negated, feature_var="TFX_")
+                .replace("?TFX__not", "{s}_not")
+                .replace("?TFX_", "{s}")
+            )
+            trace.append(
+                f"{phrase!r}: no spec fact → prose features the pages state it "
+                f"{'lacks' if negated else 'has'}: "
+                + ", ".join(f"{m.name!r} ({m.how} {m.score:.2f})" for m in matches[:5])
+            )
+            return Grounding(
+                source,
+                "text-feature",
+                snippet=snippet,
+                candidates=[(m.name, m.score) for m in matches[:5]],
+                confidence=conf,
+                note="prose feature (stated has/lacks)",
+            )
         lit = _lit(phrase.casefold())
         block = f"?p skg:mentions {{s}} . {{s}} skg:hasName {{v}} . FILTER(CONTAINS(LCASE(STR({{v}})), {lit}))"
         if negated:

@@ -13,20 +13,27 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
 import yaml
 
-from dualgraph.query.entry_choice import keep_in_scope, same_named, widen
+from dualgraph.query.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.grounding_base import AnyScope, GrounderBase, Grounding, _fail, _lit
 from dualgraph.query.model import NumericConstraint
 from dualgraph.query.name_match import _lexical, _words
+from dualgraph.query.pattern_model import Pattern
 from dualgraph.skg.quantities import convert
 
 __all__ = ["EQ_TOLERANCE", "NumberGrounder"]
 
 EQ_TOLERANCE = 0.005
+FELLOW_MARGIN = 0.45
+"""An entry whose name fits the attribute within this lexical margin of the best one holds the same
+attribute ("charging" under Battery and under "USB charging power"): all of them are read, not one.
+Below it an entry names something else that shares a word (0.6 is one synonym hit against 1.1 for a
+direct name plus the entry bonus)."""
 """``=`` on numbers matches within ±0.5% (unit conversions round, e.g. inch → mm)."""
 _PRICE_WORDS = frozenset(
     {"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper", "cheapest", "expensive"}
@@ -56,6 +63,55 @@ def dimension_hint(question: str) -> frozenset[str]:
     return frozenset().union(*found) if found else frozenset()
 
 
+APART_SHARE = 0.2
+"""Two entries on the same products beyond this share of the smaller one are two attributes."""
+
+
+def fellows(
+    best: Pattern,
+    ranked: list[tuple[float, Pattern]],
+    *,
+    fits: Callable[[Pattern], bool] = lambda p: True,
+    apart: Callable[[Pattern, list[Pattern]], bool] = lambda p, chosen: True,
+    named: bool = True,
+) -> list[Pattern]:
+    """Entries besides ``best``'s that hold the same attribute: same dimension and unit, a name that
+    fits nearly as well, the asked number within their values (``fits``), and never on the same
+    products as an entry already chosen (``apart``): two entries one product has both of are two
+    attributes ("RAM capacity" and "Virtual RAM"), the better named one is meant. ``ranked`` is
+    best first; an entry is represented by its first (best) pattern only, since two labels in one
+    entry are two attributes ("RAM" and "inbuilt" in one memory value). ``named=False``: the
+    question named no attribute, only a unit ("45 W or faster"): every entry of that unit fits."""
+    lex_best = ranked[0][0] if ranked else 0.0
+    seen: set[str | None] = {best.entry_iri}
+    out: list[Pattern] = []
+    for lex, p in ranked:
+        if p.entry_iri in seen or p.entry_iri is None:
+            continue
+        seen.add(p.entry_iri)
+        if (
+            p.unit == best.unit
+            and p.dimension == best.dimension
+            and (not named or (lex > 0 and lex >= lex_best - FELLOW_MARGIN))
+            and fits(p)
+            and apart(p, [best, *out])
+        ):
+            out.append(p)
+    return out
+
+
+def union_snippet(first: str, others: list[Pattern]) -> str:
+    """One block matching any of several entries' snippets (same ``{s}``/``{v}`` placeholders).
+
+    The union sits in a sub-select that yields only ``?p`` and the value: a bare UNION joined with
+    the rest of the query made Oxigraph evaluate the branches against every product (30 s against
+    1 s on a 1,100-product catalog)."""
+    if not others:
+        return first
+    branches = " UNION ".join("{ " + x + " }" for x in [first, *(p.sparql for p in others)])
+    return f"{{ SELECT ?p {{v}} WHERE {{ {branches} }} }}"
+
+
 def _num(x: float) -> str:
     from dualgraph.skg.quantities import format_number
 
@@ -75,14 +131,50 @@ def _ops(op: str, value: float, high: float | None) -> list[str]:
 class NumberGrounder(GrounderBase):
     """Grounds prices, numeric constraints and the attribute a superlative or comparison orders by."""
 
+    def _apart(self, p: Pattern, chosen: list[Pattern]) -> bool:
+        """Whether ``p``'s entry shares (almost) no product with the entries ``chosen``."""
+        held = holders(self.store, [(x.entry_iri or "", None) for x in [p, *chosen]])
+        mine = held[(p.entry_iri or "", None)]
+        for q in chosen:
+            theirs = held[(q.entry_iri or "", None)]
+            # a few products carrying both is noise (a merged listing); a real sibling attribute is on most
+            if len(mine & theirs) > APART_SHARE * min(len(mine), len(theirs)):
+                return False
+        return True
+
     def is_price(self, c: NumericConstraint) -> bool:
         # price words name the price only for money or bare numbers, never for "5000 mAh"
         return c.dimension == "currency" or (c.dimension is None and bool(_words(c.attribute) & _PRICE_WORDS))
 
-    def price(self, source: Any, trace: list[str], unit: str | None = None) -> Grounding:
-        """The price literal in ``unit`` (else the configured currency, else the catalog's main one)."""
+    def _scope_currency(self, scope: AnyScope) -> str | None:
+        """The currency most products in the question's scope are priced in ("the cheapest tablet"
+        where tablets are priced in USD and phones in INR), or None without a scope."""
+        if not isinstance(scope, LazyScope) or len(self.currencies()) < 2:
+            return None
+        mine = scope.products()
+        if mine is None:
+            return None
+        if self._priced_in is None:
+            res = self.store.select("SELECT ?p ?c WHERE { ?p skg:hasCurrency ?c }")
+            self._priced_in = {b["p"]["value"]: b["c"]["value"] for b in res["results"]["bindings"]}
+        counts: dict[str, int] = {}
+        for p in mine:
+            if (c := self._priced_in.get(p)) is not None:
+                counts[c] = counts.get(c, 0) + 1
+        return max(counts, key=lambda c: (counts[c], c)) if counts else None
+
+    _priced_in: dict[str, str] | None = None
+
+    def price(self, source: Any, trace: list[str], unit: str | None = None, *, scope: AnyScope = None) -> Grounding:
+        """The price literal in ``unit`` (else the configured currency, else the one the products in
+        scope are priced in, else the catalog's main one)."""
         known = dict(self.currencies())
-        cur = unit or self.currency or (self.currencies()[0][0] if self.currencies() else None)
+        cur = (
+            unit
+            or self.currency
+            or self._scope_currency(scope)
+            or (self.currencies()[0][0] if self.currencies() else None)
+        )
         if cur is None or cur not in known:
             have = ", ".join(c for c, _ in self.currencies()) or "none"
             return _fail(
@@ -102,7 +194,7 @@ class NumberGrounder(GrounderBase):
 
     def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
         if self.is_price(c):
-            g = self.price(c, trace, c.unit if c.dimension == "currency" else None)
+            g = self.price(c, trace, c.unit if c.dimension == "currency" else None, scope=scope)
             if g.resolved:
                 g.filters = _ops(c.op, c.value, c.high)
             return g
@@ -135,7 +227,7 @@ class NumberGrounder(GrounderBase):
             cands.append(((lex, inside, score, p.count), p, lo, hi))
         if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.currencies():
             # a bare number that fits no unitless entry: read it as a price, as the parser's currency rule would
-            g = self.price(c, trace)
+            g = self.price(c, trace, scope=scope)
             if g.resolved:
                 trace.append(f"{c.span.text!r}: bare number outside every unitless entry's range → price")
                 g.filters, g.confidence = _ops(c.op, c.value, c.high), 0.5
@@ -153,6 +245,21 @@ class NumberGrounder(GrounderBase):
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (lex, inside, score, _), best, lo, hi = cands[0]
         also = same_named(best, [x[1] for x in cands if x[0][0] == lex], scope)
+        more = (
+            [
+                p
+                for p in fellows(
+                    best,
+                    [(x[0][0], x[1]) for x in cands],
+                    fits=lambda p: p.min is not None and p.max is not None and p.min <= lo <= p.max,
+                    apart=self._apart,
+                    named=bool(attribute),
+                )
+                if p not in also
+            ]
+            if attribute or c.unit
+            else []
+        )
         # one entry of that unit, or the only one whose range holds the number: "over 6.5 inches" is a screen
         alone = inside and not any(x[0][1] for x in cands[1:] if x[1].entry_iri != best.entry_iri)
         single = len({x[1].entry_iri for x in cands}) == 1
@@ -168,12 +275,14 @@ class NumberGrounder(GrounderBase):
             f"numeric {c.span.text!r} (attribute {attribute!r}) → {best.section} › {best.entry} "
             f"[{best.unit or 'no unit'}] lexical={lex:.2f} rrf={score:.4f} count={best.count}; "
             f"value in pattern unit {lo}{'' if hi is None else f'..{hi}'}; "
-            f"{len(cands)} compatible candidates" + (f"; with {len(also)} more entries of that name" if also else "")
+            f"{len(cands)} compatible candidates"
+            + (f"; with {len(also)} more entries of that name" if also else "")
+            + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )
         return Grounding(
             c,
             "numeric",
-            snippet=widen(best, also),
+            snippet=union_snippet(widen(best, also), more),
             filters=_ops(c.op, lo, hi),
             pattern=best,
             candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
@@ -193,7 +302,7 @@ class NumberGrounder(GrounderBase):
         """The value an intent's attribute orders by (superlative, compare); ``prefer``: dimensions the
         question's words point to, which decide between equally named quantities of one attribute."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
-            return self.price(source, trace)
+            return self.price(source, trace, scope=scope)
         hits = self._search(attribute, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         hits += [
@@ -223,14 +332,20 @@ class NumberGrounder(GrounderBase):
         best, _ = ranked[0]
         lex = _lexical(attribute, best)
         also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
+        more = [
+            p
+            for p in fellows(best, [(_lexical(attribute, p), p) for p, _ in ranked], apart=self._apart)
+            if p not in also
+        ]
         trace.append(
             f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
             + (f"; with {len(also)} more entries of that name" if also else "")
+            + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )
         return Grounding(
             source,
             "attribute",
-            snippet=widen(best, also),
+            snippet=union_snippet(widen(best, also), more),
             pattern=best,
             candidates=[(p.text, s) for p, s in ranked[:5]],
             confidence=0.85 if lex > 0 else 0.45,

@@ -3,11 +3,13 @@ exact span of the question it came from (so grounding and ``--explain`` can poin
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Literal
 
 Op = Literal["<", "<=", ">", ">=", "=", "between"]
 Direction = Literal["max", "min"]
+DateOp = Literal["in", "<", ">", ">=", "<=", "between"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +68,24 @@ class EntityRef:
     kind: Literal["product", "range", "brand", "category", "unknown"] = "unknown"
 
 
-Constraint = NumericConstraint | FeatureConstraint | ValueConstraint
+@dataclass(slots=True)
+class DateConstraint:
+    """A product's date (of ``event``; "" = any) relates to the period ``start``..``end`` by ``op``
+    (see :mod:`dualgraph.query.parse_dates`): "released in 2023", "announced before June 2022".
+
+    ``span``: the time expression with its preposition and trailer ("before June 2023", "between
+    2021 and 2023", "2022 or later"); ``event_span``: where the event word stands, if anywhere.
+    """
+
+    span: Span
+    op: DateOp
+    start: datetime.date
+    end: datetime.date
+    event: str = ""
+    event_span: Span | None = None
+
+
+Constraint = NumericConstraint | FeatureConstraint | ValueConstraint | DateConstraint
 
 
 @dataclass(slots=True)

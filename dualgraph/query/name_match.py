@@ -83,28 +83,38 @@ def token_match(phrase: list[str], name: list[str]) -> bool:
     return False
 
 
+def _forms(w: str) -> set[str]:
+    """A word, its singular and its stem ("charge", "charges", "charging" all meet at "charg"), so a
+    verb in the question meets a noun in an entry name."""
+    out = {w}
+    if len(w) > 3 and w.endswith("s"):
+        out.add(w[:-1])
+    if len(w) > 5 and w.isalpha():
+        out.add(re.sub(r"(?:ing|es|ed|e|s)$", "", w))
+    return out
+
+
 def _words(text: str) -> set[str]:
-    out = set()
+    """Content words with their other forms (:func:`_forms`)."""
+    out: set[str] = set()
     for w in norm_tokens(text):
-        if w in _STOP:
-            continue
-        out.add(w)
-        if len(w) > 3 and w.endswith("s"):
-            out.add(w[:-1])
+        if w not in _STOP:
+            out |= _forms(w)
     return out
 
 
 def _lexical(attribute: str, p: Pattern) -> float:
     """Share of the attribute's words (or their synonyms) found in the pattern's entry/section names."""
+    said = [w for w in dict.fromkeys(norm_tokens(attribute)) if w not in _STOP]
     attr = _words(attribute)
-    if not attr:
+    if not said:
         return 0.0
     names = _words(" ".join(x for x in (p.section, p.entry, p.name) if x))
     hit = 0.0
-    for w in attr:
-        if w in names:
+    for w in said:
+        if _forms(w) & names:
             hit += 1.0
-        elif any(s in names for s in _SYNONYMS.get(w, [])):
+        elif any(s in names for f in _forms(w) for s in _SYNONYMS.get(f, [])):
             hit += 0.6
     entry = _words(p.entry or p.name or "")
     # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
@@ -112,7 +122,7 @@ def _lexical(attribute: str, p: Pattern) -> float:
     bonus = 0.1 if named else 0.0
     # an entry for a special variant nobody asked about ("Front Camera", "Wireless Charging") is second
     unasked = len((entry & _QUALIFIERS) - attr - {s for w in attr for s in _SYNONYMS.get(w, [])})
-    return min(1.0, hit / len(attr)) + bonus - 0.05 * unasked
+    return min(1.0, hit / len(said)) + bonus - 0.05 * unasked
 
 
 def _heads(name: str) -> list[str]:

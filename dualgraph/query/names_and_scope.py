@@ -52,20 +52,41 @@ def ground_names(
                     named.append(gm)
                     continue
             ge = g.entity(e, trace)
+            if ge.resolved and ge.kind in ("line", "brand"):
+                scope.append(ge)  # "Novas", "Xiaomi": a name that turned out to be a line or brand restricts
+                continue
             if not ge.resolved and (gv := g.value_named(e, trace)) is not None:
                 scope.append(gv)  # no product carries the name, a spec value does: "the Orion K27 chipset"
                 continue
             named.append(ge)
         else:
             scope.append(g.entity(e, trace))
-    return named, _united_categories(scope, trace), constraints
+    return named, _united_categories(scope, trace, store=getattr(g, "store", None)), constraints
 
 
-def _united_categories(scope: list[Grounding], trace: list[str]) -> list[Grounding]:
+def _facets(store: Any, cats: list[Grounding]) -> bool:
+    """Whether every two of the named categories share products: then they are facets of one
+    product ("5G phones" in a shop with a category per network and one per device type) and all
+    hold at once; categories that never share a product are alternatives."""
+    if store is None:
+        return False
+    sets = []
+    for gr in cats:
+        iris = " ".join(dict.fromkeys(re.findall(r"<[^>]+>", gr.snippet)))
+        res = store.select(f"SELECT DISTINCT ?p WHERE {{ VALUES ?c {{ {iris} }} ?p skg:belongs ?c }}")
+        sets.append({b["p"]["value"] for b in res["results"]["bindings"]})
+    return all(not a.isdisjoint(b) for i, a in enumerate(sets) for b in sets[i + 1 :])
+
+
+def _united_categories(scope: list[Grounding], trace: list[str], *, store: Any = None) -> list[Grounding]:
     """Several categories in one question are alternatives ("laptops or desktop PCs"), never all
-    at once: their products are united in one block."""
+    at once: their products are united in one block; unless they share products (facets, see
+    :func:`_facets`), which intersect."""
     cats = [gr for gr in scope if gr.kind == "category" and gr.resolved and gr.snippet]
     if len(cats) < 2:
+        return scope
+    if _facets(store, cats):
+        trace.append(f"categories {[gr.source.phrase for gr in cats]} share products: facets, all of them hold")
         return scope
     iris = list(dict.fromkeys(re.findall(r"<[^>]+>", " ".join(gr.snippet for gr in cats))))
     merged = Grounding(

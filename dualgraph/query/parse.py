@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.query.model import (
+    Constraint,
     Direction,
     EntityRef,
     FeatureConstraint,
@@ -34,6 +35,7 @@ from dualgraph.query.model import (
     Span,
     ValueConstraint,
 )
+from dualgraph.query.parse_dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
 from dualgraph.query.parse_links import measured_by, versions
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
 from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
@@ -335,6 +337,7 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 and not ATTRIBUTE_RE.fullmatch(prev.group(1))
                 and claims.free(*prev.span(1))
                 and not prev.group(1).endswith(("est", "ing", "able"))
+                and not is_event_word(prev.group(1))
             ):
                 out.append(EntityRef(_span(q, *prev.span(1)), prev.group(1), "brand"))
                 claims.take(*prev.span(1))
@@ -441,6 +444,10 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
     names = [e for e in entities if e.kind in ("product", "range", "unknown")]
+    # newest/oldest/"came out first": an ordering by date; "newer than X" with one name is a relative condition
+    ts = time_superlative(q)
+    if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
+        ts = None
     if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low):
         trace.append("intent count")
         return Intent("count")
@@ -458,7 +465,11 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
             attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
         trace.append(f"intent average of {attr or '?'}")
         return Intent("average", attr)
-    if (cmp := _comparative(q, low)) and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
+    cmp = _comparative(q, low)
+    if ts is not None and len(names) >= 2 and (cmp is None or not cmp[2]):
+        trace.append(f"intent compare by date: {ts.span.text!r} -> {ts.direction} {ts.event or 'any date'}")
+        return Intent("compare", DATE_ATTRIBUTES[ts.event], ts.direction)
+    if cmp and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
         word, direction, attr = cmp
         trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
         return Intent("compare", attr, direction)
@@ -473,6 +484,11 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
             km := re.search(rf"\b(\d+|two|three|four|five|ten)\s+{re.escape(sup.word)}\b", low)
         ):
             k = int(km.group(1)) if km.group(1).isdigit() else _NUMBER_WORDS[km.group(1)]
+        if ts is not None and (not sup.attribute or (sup.start < ts.span.end and ts.span.start < sup.end)):
+            trace.append(
+                f"intent superlative by date: {ts.span.text!r} -> {ts.direction} {ts.event or 'any date'} k={k}"
+            )
+            return Intent("superlative", DATE_ATTRIBUTES[ts.event], ts.direction, k)
         then = tie_break(q, low, sup)
         trace.append(
             f"intent superlative: {sup.word!r} -> {sup.direction} {sup.attribute or '?'} k={k}"
@@ -486,6 +502,9 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
             then_attribute=then[1] if then else "",
             then_direction=then[0] if then else None,
         )
+    if ts is not None:  # "which phone came out first", "announced last": no superlative word of its own
+        trace.append(f"intent superlative by date: {ts.span.text!r} -> {ts.direction} {ts.event or 'any date'}")
+        return Intent("superlative", DATE_ATTRIBUTES[ts.event], ts.direction)
     if re.match(r"\s*(?:does|do|is|are|can|has|have|will|did|would|could)\b", low) and not re.match(
         r"\s*(?:is|are)\s+there\b", low
     ):
@@ -507,6 +526,9 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     """
     trace: list[str] = []
     q, claims = question, _Claims()
+    dates = find_dates(q)  # first: "in March 2024" is no name, the "2023" of "since 2023" no price
+    for d in dates:
+        claims.take(d.span.start, d.span.end)
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
@@ -517,13 +539,16 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     features = [f for f in features if not any(a < f.span.end and f.span.start < b for a, b in used)]
     features = measured_by(q, numerics, features, trace)
     claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]
-    claims.spans += used + [(v.span.start, v.span.end) for v in values]
+    claims.spans += used + [(v.span.start, v.span.end) for v in values] + [(d.span.start, d.span.end) for d in dates]
+    trace.extend(
+        f"date {d.span.text!r}: {d.op} {d.start}..{d.end}" + (f" ({d.event})" if d.event else "") for d in dates
+    )
     trace.extend(
         f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "") for f in features
     )
     entities = _entities(q, claims, trace)
     features += _with_phrases(q, claims, trace)
     intent = _intent(q, entities, numerics, trace)
-    constraints: list[NumericConstraint | FeatureConstraint | ValueConstraint] = [*numerics, *features, *values]
+    constraints: list[Constraint] = [*numerics, *features, *values, *dates]
     constraints.sort(key=lambda c: c.span.start)
     return ParsedQuestion(q, intent, entities, constraints, trace)

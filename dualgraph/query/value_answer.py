@@ -28,7 +28,7 @@ _UNIT_ASKED = re.compile(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)")
 
 _HEAD = re.compile(
     r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
-    r"|light)\s+(?:is|are|was|were)\b)|(?P<how>how\s+much)"
+    r"|light)\s+(?:is|are|was|were|does|do|did)\b)|(?P<how>how\s+much)"
     r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
     re.I | re.S,
 )
@@ -88,6 +88,8 @@ def asks_value(question: str, attribute: str = "") -> bool:
         named = ATTRIBUTE_RE.search(m.group("rest"))  # unless another attribute is asked first
         return named is None or same_attribute(named.group(), attribute)
     rest = m.group("rest")
+    if re.match(r"\s*(?:does|do|did|would|will)\b.*\b(?:cost|costs|sell\s+for|retail\s+for)\b", rest, re.I | re.S):
+        return same_attribute("price", attribute)  # "What does the cheapest tablet cost?"
     if m.group("how"):
         named = ATTRIBUTE_RE.match(rest.strip())
         if named:  # "how much RAM does …"
@@ -99,6 +101,15 @@ def asks_value(question: str, attribute: str = "") -> bool:
     head = rest[: end.start()] if end else rest
     if _PRODUCT_NOUN.search(head):
         return False
+    if (
+        end
+        and end.group().casefold() == "of"
+        and re.fullmatch(r"(?:\s*[a-z]+)?\s*(?:amount|number|quantity|level)\s*", head, re.I)
+    ):
+        # "the largest amount of RAM in …": the attribute comes after "of"
+        after = rest[end.end() :]
+        stop = _HEAD_END.search(after)
+        head = after[: stop.start()] if stop else after
     named = ATTRIBUTE_RE.search(head)
     return named is not None and same_attribute(named.group(), attribute)
 
@@ -130,7 +141,11 @@ def asked_attribute(question: str) -> str:
         if word in _HOW_ADJ:
             return _HOW_ADJ[word]
         if word != "much":
-            return ""
+            # "How fast does the X charge?": the verb at the end names what is measured
+            from dualgraph.query.superlative import VERB_ATTRS  # superlative imports this module's siblings
+
+            tail = question[at + m.end() :]
+            return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
         rest = question[at + m.end() :]
         return (
             "price"
@@ -145,7 +160,8 @@ def asked_attribute(question: str) -> str:
     if not m or m.group("how") or m.group("size"):
         return ""
     rest = re.sub(r"^\s*(?:the|a|an)\b", "", m.group("rest"), flags=re.I)
-    end = re.search(r"\b(?:of|on|for|in)\b", rest, re.I)
+    # "the battery of X", "the refresh rate on X", "what refresh rate does X have"
+    end = re.search(r"\b(?:of|on|for|in|does|do|did|has|have|is|are)\b", rest, re.I)
     head = rest[: end.start()] if end else ""
     if not head.strip() or _PRODUCT_NOUN.search(head):
         return ""

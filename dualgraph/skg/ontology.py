@@ -98,6 +98,15 @@ HAS_BRAND = SKG + "hasBrand"
 IN_LINE = SKG + "inLine"
 HAS_TYPE = SKG + "hasType"
 BROADER = SKG + "broader"
+# product -> prose feature (a TKG entity node) its page states it has / explicitly lacks, in the text
+# graph; one skgt:TextStatement per (product, feature, sentence) keeps the sentence as evidence.
+HAS_TEXT_FEATURE = SKG + "hasTextFeature"
+LACKS_TEXT_FEATURE = SKG + "lacksTextFeature"
+TEXT_STATEMENT = SKGT + "TextStatement"
+STATES_FEATURE = SKG + "statesFeature"
+POLARITY = SKG + "polarity"
+EVIDENCE = SKG + "evidence"
+ABOUT_PRODUCT = SKG + "aboutProduct"
 HAS_PRICE = SKG + "hasPrice"
 HAS_CURRENCY = SKG + "hasCurrency"
 HAS_MODEL_CODE = SKG + "hasModelCode"
@@ -114,6 +123,7 @@ XSD_STRING = XSD + "string"
 XSD_DATE = XSD + "date"
 XSD_GYEARMONTH = XSD + "gYearMonth"
 XSD_GYEAR = XSD + "gYear"
+XSD_BOOLEAN = XSD + "boolean"
 
 # Named graphs: one per source document, plus one for rule-derived facts, which is
 # recomputed from the document graphs whenever they change.

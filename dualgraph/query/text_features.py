@@ -1,0 +1,241 @@
+"""A question's feature phrase -> the prose feature nodes it means, and the SPARQL to filter on them.
+
+Pages name a feature their own way ("microSD card", "IR blaster"); questions another
+("memory card slot", "infrared remote blaster"). The text graph holds one node per TKG
+entity with ``skg:hasTextFeature`` / ``skg:lacksTextFeature`` edges from products
+(:mod:`dualgraph.tkg.text_features`). :class:`TextFeatureMatcher` finds the nodes a phrase
+means by three kinds of evidence, each reported in :attr:`FeatureMatch.how`:
+
+* ``lexical``: the names agree word for word (case, plurals, hyphens aside), or one holds
+  all content words of the other ("NFC" in "contactless payments with NFC", "headphone
+  jack" in "3.5mm headphone jack");
+* ``embedding``: the cosine between the phrase and the name (``embed``: MiniLM in the
+  pipeline, any L2-normalising callable in tests) reaches :data:`MIN_COSINE`;
+* ``cooccurrence``: a feature stated for mostly the same products as the direct hits
+  (Jaccard of product sets), and not unrelated in meaning ("TV remote" next to "IR blaster"
+  on every page that mentions either).
+
+:func:`feature_constraint` writes the graph pattern: ``?p skg:hasTextFeature ?tf .
+VALUES ?tf {...}``, or ``skg:lacksTextFeature`` for "without" questions; products whose
+pages never state the feature match neither (missing mention is unknown).
+
+>>> import numpy as np
+>>> def toy(texts):  # a 3-word embedder, enough for an offline example
+...     rows = np.array([[w in t.lower() for w in ("card", "blaster", "remote")] for t in texts], "float32") + 0.01
+...     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+>>> feats = [TextFeature("http://x/f1", "microSD card", frozenset({"p1"})),
+...          TextFeature("http://x/f2", "IR blaster", frozenset({"p2"}))]
+>>> [(m.name, m.how) for m in TextFeatureMatcher(feats, embed=toy).match("memory card")]
+[('microSD card', 'embedding')]
+>>> print(feature_constraint(["http://x/f2"], negated=True, exclude_conflicts=False))
+?p skg:lacksTextFeature ?tf . VALUES ?tf { <http://x/f2> }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from dualgraph.skg import ontology as O
+from dualgraph.tkg.extract_heuristic import L
+from dualgraph.tkg.merge import fold_plural
+from dualgraph.tkg.text_features import ABOUT_PRODUCT, HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE, STATES_FEATURE
+
+__all__ = [
+    "MIN_COSINE",
+    "Embed",
+    "FeatureMatch",
+    "TextFeature",
+    "TextFeatureMatcher",
+    "feature_constraint",
+    "load_text_features",
+]
+
+Embed = Callable[[list[str]], np.ndarray]
+"""Texts -> one L2-normalised row each (``lambda t: embedder.embed(t, stage="query")``)."""
+
+# Thresholds, measured with all-MiniLM-L6-v2 on the labelled pairs of
+# tests/integration/test_text_features_index.py (14 question phrases x 48 page names: 29 pairs
+# a shopper would call the same feature, 643 not). Cosine >= 0.55 found 21 of the 29 (72%)
+# with 6 false pairs (0.9% of the negatives; precision 78%); 0.60 found 17 with 4, 0.50 found
+# 22 with 8. 0.55 keeps "microSD card" for "memory card slot" (0.60) and "IR emitter" for
+# "infrared remote blaster" (0.57) while "SIM card" (0.49) stays out. Below it lie paraphrases
+# that need world knowledge ("IP68" for "water resistance": 0.07, "OIS": 0.11) which no
+# threshold can separate from noise.
+MIN_COSINE = 0.55
+# Scores for lexical hits, above any paraphrase short of an exact name: a name that is the
+# phrase, then a name inside the phrase or the phrase inside a name.
+EXACT_SCORE = 1.0
+CONTAINED_SCORE = 0.9
+# Co-occurrence: a feature joins when at least MIN_SUPPORT products state both it and a
+# direct hit, the product sets' Jaccard is at least MIN_JACCARD (most of either set is
+# shared, so a hub feature stated for every product never qualifies), and its cosine to the
+# phrase is at least COOCCURRENCE_MIN_COSINE: without that floor a brand's boilerplate, stated
+# on exactly the pages of that brand's phones, would ride along. On the labelled pairs, 94% of
+# the negatives score below 0.30; "IR blaster" for "TV remote" scores 0.35.
+MIN_SUPPORT = 2
+MIN_JACCARD = 0.5
+COOCCURRENCE_MIN_COSINE = 0.30
+
+
+@dataclass(frozen=True, slots=True)
+class TextFeature:
+    """A text feature node: its IRI, name, and the products some sentence states it for."""
+
+    iri: str
+    name: str
+    products: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureMatch:
+    iri: str
+    name: str
+    score: float
+    how: str  # "lexical", "embedding" or "cooccurrence"
+    cosine: float | None = None
+
+
+def load_text_features(store) -> list[TextFeature]:
+    """Every feature node that some statement names, with the products stated about."""
+    q = f"""SELECT DISTINCT ?f ?n ?p WHERE {{ GRAPH <{O.TEXT_GRAPH}> {{
+        ?s <{STATES_FEATURE}> ?f ; <{ABOUT_PRODUCT}> ?p . ?f <{O.HAS_NAME}> ?n }} }}"""
+    names: dict[str, str] = {}
+    products: dict[str, set[str]] = {}
+    for b in store.select(q)["results"]["bindings"]:
+        f = b["f"]["value"]
+        names[f] = b["n"]["value"]
+        products.setdefault(f, set()).add(b["p"]["value"])
+    return [TextFeature(f, names[f], frozenset(products[f])) for f in sorted(names)]
+
+
+def _words(text: str) -> list[str]:
+    raw = "".join(ch if ch.isalnum() else " " for ch in text.lower()).split()
+    return [fold_plural(w) for w in raw]
+
+
+def _content(words: list[str]) -> frozenset[str]:
+    return frozenset(w for w in words if w not in L.STOPWORDS)
+
+
+def lexical_score(phrase: str, name: str) -> float:
+    """1.0 for the same words (spacing and hyphens aside), 0.9 when one holds all content words
+    of the other, else 0.
+
+    >>> lexical_score("Wi-Fi", "wifi"), lexical_score("contactless payments with NFC", "NFC")
+    (1.0, 0.9)
+    >>> lexical_score("memory card slot", "microSD card")
+    0.0
+    """
+    pw, nw = _words(phrase), _words(name)
+    if not pw or not nw:
+        return 0.0
+    if "".join(pw) == "".join(nw):
+        return EXACT_SCORE
+    pc, nc = _content(pw), _content(nw)
+    if pc and nc and (pc <= nc or nc <= pc):
+        return CONTAINED_SCORE
+    return 0.0
+
+
+class TextFeatureMatcher:
+    """Ranks the text features a phrase means (see the module notes).
+
+    Name embeddings are computed once, on the first :meth:`match`; ``embed=None`` leaves only
+    lexical and co-occurrence evidence (co-occurrence then has no cosine floor to pass, so it
+    is off too).
+    """
+
+    def __init__(
+        self,
+        features: Sequence[TextFeature],
+        *,
+        embed: Embed | None = None,
+        min_cosine: float = MIN_COSINE,
+        min_support: int = MIN_SUPPORT,
+        min_jaccard: float = MIN_JACCARD,
+        cooccurrence_min_cosine: float = COOCCURRENCE_MIN_COSINE,
+    ) -> None:
+        self.features = list(features)
+        self.embed = embed
+        self.min_cosine = min_cosine
+        self.min_support = min_support
+        self.min_jaccard = min_jaccard
+        self.cooccurrence_min_cosine = cooccurrence_min_cosine
+        self._names: np.ndarray | None = None
+
+    @classmethod
+    def from_store(cls, store, **options) -> TextFeatureMatcher:
+        return cls(load_text_features(store), **options)
+
+    def cosines(self, phrase: str) -> np.ndarray | None:
+        """The phrase's cosine to every feature name, or None without an embedder."""
+        if self.embed is None or not self.features:
+            return None
+        if self._names is None:
+            self._names = np.asarray(self.embed([f.name for f in self.features]), dtype=np.float32)
+        query = np.asarray(self.embed([phrase]), dtype=np.float32)[0]
+        return self._names @ query
+
+    def match(self, phrase: str, *, limit: int | None = None) -> list[FeatureMatch]:
+        """Matches, best first (ties by name): direct hits, then co-occurring features."""
+        cos = self.cosines(phrase)
+        direct: dict[int, FeatureMatch] = {}
+        for i, f in enumerate(self.features):
+            c = None if cos is None else float(cos[i])
+            lex = lexical_score(phrase, f.name)
+            if lex > 0:
+                direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
+            elif c is not None and c >= self.min_cosine:
+                direct[i] = FeatureMatch(f.iri, f.name, c, "embedding", c)
+        out = list(direct.values()) + self._cooccurring(direct, cos)
+        out.sort(key=lambda m: (-m.score, m.name))
+        return out[:limit] if limit is not None else out
+
+    def _cooccurring(self, direct: dict[int, FeatureMatch], cos: np.ndarray | None) -> list[FeatureMatch]:
+        if not direct or cos is None:
+            return []
+        seeds = frozenset().union(*(self.features[i].products for i in direct))
+        out = []
+        for i, f in enumerate(self.features):
+            if i in direct or cos[i] < self.cooccurrence_min_cosine:
+                continue
+            shared = len(f.products & seeds)
+            jaccard = shared / len(f.products | seeds)
+            if shared >= self.min_support and jaccard >= self.min_jaccard:
+                # below every direct hit (those score min_cosine or more): the link is indirect
+                score = 0.5 * (jaccard + float(cos[i])) * self.min_cosine
+                out.append(FeatureMatch(f.iri, f.name, score, "cooccurrence", float(cos[i])))
+        return out
+
+
+def feature_constraint(
+    iris: Iterable[str],
+    *,
+    negated: bool = False,
+    product_var: str = "p",
+    feature_var: str = "tf",
+    exclude_conflicts: bool = True,
+) -> str:
+    """A SPARQL group-pattern snippet: ``?p`` has (or, ``negated``, lacks) one of the features.
+
+    ``exclude_conflicts`` also drops products stated the other way for one of them (a page
+    that lacks "infrared port" but has "IR blaster" answers neither question). Use a distinct
+    ``feature_var`` per constraint in one query.
+
+    >>> print(feature_constraint(["http://x/a", "http://x/b"]))
+    ?p skg:hasTextFeature ?tf . VALUES ?tf { <http://x/a> <http://x/b> }
+    FILTER NOT EXISTS { ?p skg:lacksTextFeature ?tf_not . VALUES ?tf_not { <http://x/a> <http://x/b> } }
+    """
+    values = " ".join(f"<{i}>" for i in dict.fromkeys(iris))
+    if not values:
+        raise ValueError("feature_constraint needs at least one feature IRI")
+    yes, no = (LACKS_TEXT_FEATURE, HAS_TEXT_FEATURE) if negated else (HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE)
+    yes_p, no_p = ("skg:" + p[len(O.SKG) :] for p in (yes, no))
+    out = f"?{product_var} {yes_p} ?{feature_var} . VALUES ?{feature_var} {{ {values} }}"
+    if exclude_conflicts:
+        other = f"{feature_var}_not"
+        out += f"\nFILTER NOT EXISTS {{ ?{product_var} {no_p} ?{other} . VALUES ?{other} {{ {values} }} }}"
+    return out

@@ -1,0 +1,155 @@
+"""Prose features with polarity in the SKG's text graph: which products a page says have a
+thing, which it says lack it, and the sentence that says so.
+
+For every (product, TKG entity, sentence) where :mod:`dualgraph.tkg.polarity` reads a
+definite polarity, one statement node is written::
+
+    ?s a skgt:TextStatement ; skg:aboutProduct ?product ; skg:statesFeature ?entity ;
+       skg:polarity true|false ; skg:evidence "the sentence" .
+
+and per (product, entity) one summary edge, ``?product skg:hasTextFeature ?entity`` or
+``?product skg:lacksTextFeature ?entity``, so a question filters with one triple pattern.
+The feature node *is* the TKG entity node (:func:`~dualgraph.tkg.text_facts.entity_iri`),
+whose name and ``skg:mentions`` edges :mod:`dualgraph.tkg.text_facts` writes.
+
+A page that never states a thing gives no edge: missing mention is unknown, not "lacks".
+**Conflicts**: when a product's pages say it has a thing in one sentence and lack it in
+another ("It keeps the jack." / "No jack, sadly."), both statements are kept as evidence
+but neither edge is written, so the product answers neither "with" nor "without" questions.
+
+>>> page = PageText(("http://x/p1",), "It supports NFC but lacks an IR blaster.", {"NFC": "e-nfc", "IR blaster": "e-ir"})
+>>> q = text_feature_nquads([page])
+>>> sorted(line.split()[1].rsplit("#", 1)[1][:-1] for line in q.splitlines() if line.startswith("<http://x/p1>"))
+['hasTextFeature', 'lacksTextFeature']
+>>> len(q.splitlines())  # 2 edges + 2 statements x 5 triples
+12
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from dualgraph.skg import ontology as O
+from dualgraph.skg.names import short_hash
+from dualgraph.skg.terms import iri, literal
+from dualgraph.tkg.model import Chunk, Entity
+from dualgraph.tkg.polarity import names_in, phrase_key, statements
+from dualgraph.tkg.text_facts import entity_iri, name_key
+
+__all__ = [
+    "ABOUT_PRODUCT",
+    "EVIDENCE",
+    "HAS_TEXT_FEATURE",
+    "LACKS_TEXT_FEATURE",
+    "POLARITY",
+    "STATES_FEATURE",
+    "TEXT_STATEMENT",
+    "PageText",
+    "chunk_pages",
+    "statement_iri",
+    "text_feature_nquads",
+]
+
+# The terms live in the ontology; re-exported here for the writers and readers of text features.
+HAS_TEXT_FEATURE = O.HAS_TEXT_FEATURE
+LACKS_TEXT_FEATURE = O.LACKS_TEXT_FEATURE
+STATES_FEATURE = O.STATES_FEATURE
+POLARITY = O.POLARITY
+EVIDENCE = O.EVIDENCE
+ABOUT_PRODUCT = O.ABOUT_PRODUCT
+TEXT_STATEMENT = O.TEXT_STATEMENT
+XSD_BOOLEAN = O.XSD_BOOLEAN
+
+
+@dataclass(frozen=True, slots=True)
+class PageText:
+    """Text about some products: their IRIs, the text, and the candidate feature phrases
+    (phrase -> TKG entity id), usually the entities extracted from that text."""
+
+    products: tuple[str, ...]
+    text: str
+    features: Mapping[str, str]
+
+
+def statement_iri(product: str, entity: str, sentence: str) -> str:
+    """One node per (product, entity IRI, sentence): the same text gives the same node on every run."""
+    return O.SKG + "statement-" + short_hash(product, entity, sentence, length=16)
+
+
+def _boolean(value: bool) -> str:
+    return f'"{"true" if value else "false"}"^^<{XSD_BOOLEAN}>'
+
+
+def text_feature_nquads(pages: Iterable[PageText]) -> str:
+    """N-Quads for the text graph from every page's statements (see the module notes).
+
+    Has/lacks edges are decided over all pages together, so a product on two pages that
+    disagree is a conflict too. A sentence repeated (overlapping chunks) gives one statement.
+    """
+    g = iri(O.TEXT_GRAPH)
+    lines: set[str] = set()
+    polarities: dict[tuple[str, str], set[bool]] = {}
+    for page in pages:
+        if not page.products:
+            continue
+        for st in statements(page.text, page.features):
+            node = entity_iri(page.features[st.phrase])
+            for product in page.products:
+                polarities.setdefault((product, node), set()).add(st.polarity)
+                s = iri(statement_iri(product, node, st.sentence))
+                lines.add(f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n")
+                lines.add(f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n")
+                lines.add(f"{s} {iri(STATES_FEATURE)} {iri(node)} {g} .\n")
+                lines.add(f"{s} {iri(POLARITY)} {_boolean(st.polarity)} {g} .\n")
+                lines.add(f"{s} {iri(EVIDENCE)} {literal(st.sentence)} {g} .\n")
+    for (product, node), seen in polarities.items():
+        if len(seen) == 1:  # both polarities: a conflict, evidence only
+            edge = HAS_TEXT_FEATURE if True in seen else LACKS_TEXT_FEATURE
+            lines.add(f"{iri(product)} {iri(edge)} {iri(node)} {g} .\n")
+    return "".join(sorted(lines))
+
+
+def chunk_pages(
+    chunks: Iterable[Chunk],
+    entities: Iterable[Entity],
+    chunk_products: Mapping[str, Iterable[str]],
+    *,
+    every_name: bool = True,
+) -> list[PageText]:
+    """One :class:`PageText` per chunk: its products' IRIs and the candidate features in it.
+
+    Candidates are the entities extracted from the chunk and, with ``every_name``, every
+    entity whose name the chunk spells: an extractor may miss a name in one chunk that it
+    found in another ("lacks NFC" taken as one phrase). Entities named like one of the
+    chunk's products are left out: "The Nova 5 lacks NFC" says nothing about a feature
+    called "Nova 5".
+
+    >>> c = Chunk("c1", "d1", "The Nova 5 lacks NFC.", products=("Nova 5",))
+    >>> es = [Entity("e1", "Nova 5", "", ["c1"]), Entity("e2", "lacks NFC", "", ["c1"]), Entity("e3", "NFC", "", ["c9"])]
+    >>> [(p.products, dict(p.features)) for p in chunk_pages([c], es, {"c1": ["http://x/nova5"]})]
+    [(('http://x/nova5',), {'lacks NFC': 'e2', 'NFC': 'e3'})]
+    """
+    entities = list(entities)
+    by_chunk: dict[str, dict[str, str]] = {}
+    for ent in entities:
+        for chunk_id in ent.chunk_ids:
+            by_chunk.setdefault(chunk_id, {})[ent.name] = ent.entity_id
+    keyed: dict[str, tuple[str, str]] = {}
+    if every_name:
+        for ent in entities:
+            keyed.setdefault(phrase_key(ent.name), (ent.name, ent.entity_id))
+        keyed.pop("", None)
+    out: list[PageText] = []
+    for chunk in chunks:
+        products = tuple(chunk_products.get(chunk.chunk_id, ()))
+        if not products:
+            continue
+        features = dict(by_chunk.get(chunk.chunk_id, {}))
+        for name, entity_id in names_in(chunk.text, keyed) if keyed else ():
+            features.setdefault(name, entity_id)
+        names = {name_key(p) for p in chunk.products}
+        features = {n: e for n, e in features.items() if name_key(n) not in names}
+        if features:
+            out.append(PageText(products, chunk.text, features))
+    return out
