@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
+from dualgraph.query.coverage import uncovered_words
 
 if TYPE_CHECKING:
     from dualgraph.answer.router import RouteDecision
@@ -197,6 +198,10 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
             outcomes[i].trace.append(f"fallback to text: {why}")
             todo.append((i, why))
         elif r.intent in LIST_INTENTS:
+            if r.covered and not uncovered_words(questions[i], r.covered):
+                # the probe looks for a condition the specs' query ignored: with every word read there is none
+                outcomes[i].trace.append("text probe skipped: the specs' query read every word of the question")
+                continue
             todo.append((i, None))
     if not todo:
         return

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-__all__ = ["brand_words", "singular", "spot_brands", "spot_names"]
+__all__ = ["brand_words", "name_index", "singular", "spot_brands", "spot_names"]
 
 # English words that are also brand names somewhere; lower case they are the word, not the brand
 _NOT_BRAND = frozenset(
@@ -47,19 +47,31 @@ def spot_brands(question: str, brands: dict[str, int], taken: list[tuple[int, in
     return out
 
 
-def spot_names(question: str, names: Iterable[str]) -> list[tuple[int, int]]:
-    """Spans of the question that spell a product or range name (tolerant tokens), longest first."""
-    from dualgraph.query.grounding import norm_tokens, token_match  # grounding imports this module
+def name_index(names: Iterable[str]) -> dict[str, list[list[str]]]:
+    """Product/range names as tolerant tokens, by first token (names of two or more tokens only)."""
+    from dualgraph.query.grounding import norm_tokens  # grounding imports this module
 
+    out: dict[str, list[list[str]]] = {}
+    for full in names:
+        name = norm_tokens(full or "")
+        if len(name) >= 2:
+            out.setdefault(name[0], []).append(name)
+    return out
+
+
+def spot_names(question: str, names: Iterable[str] | dict[str, list[list[str]]]) -> list[tuple[int, int]]:
+    """Spans of the question that spell a product or range name (tolerant tokens), longest first.
+    ``names``: the names, or their :func:`name_index` (built once per catalog: a question then
+    looks only at the names starting with one of its words)."""
+    from dualgraph.query.grounding import token_match  # grounding imports this module
+
+    index = names if isinstance(names, dict) else name_index(names)
     toks = [(m.group().casefold(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
     words = [t for t, _, _ in toks]
     found: list[tuple[int, int, int]] = []
-    for full in names:
-        name = norm_tokens(full or "")
-        n = len(name)
-        if n < 2 or n > len(words):
-            continue
-        for i in range(len(words) - n + 1):
+    for i, w in enumerate(words):
+        for name in index.get(w, ()):
+            n = len(name)
             if words[i : i + n] == name and token_match(name, words[i:]):
                 found.append((n, toks[i][1], toks[i + n - 1][2]))
     spans: list[tuple[int, int]] = []

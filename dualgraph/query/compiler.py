@@ -129,6 +129,34 @@ class Answer:
     """The question's phrases the compiler read as constraints, names or scope."""
 
 
+_MEANS = frozenset({"with", "via", "using", "through", "by"})
+"""A preposition joining two features into one capability ("contactless payments with NFC")."""
+
+
+def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> list[Grounding]:
+    """Two positive features joined by "with"/"via"/"using" name one capability and its means
+    ("contactless payments with NFC", "streaming via Chromecast"): a page may state either, so
+    the two groundings become one that either satisfies."""
+    out = list(groundings)
+    feats = [
+        g
+        for g in out
+        if isinstance(g.source, FeatureConstraint)
+        and not g.source.negated
+        and g.resolved
+        and g.snippet
+        and not g.filters
+    ]
+    for a, b in zip(feats, feats[1:]):
+        gap = question[a.source.span.end : b.source.span.start].strip().casefold()
+        if gap in _MEANS and a in out and b in out:
+            a.snippet = f"{{ SELECT ?p WHERE {{ {{ {a.snippet} }} UNION {{ {b.snippet} }} }} }}"
+            a.confidence = max(a.confidence, b.confidence)
+            out.remove(b)
+            trace.append(f"{a.source.phrase!r} {gap} {b.source.phrase!r}: one capability, either fact will do")
+    return out
+
+
 class Compiler:
     """Compile questions over ``store`` with the pattern index built from it.
 
@@ -152,7 +180,8 @@ class Compiler:
         self.row_cap = row_cap
         self.timeout_s = timeout_s
         self.grounder = Grounder(store, patterns, currency=currency)
-        self.spotter = CatalogSpotter(patterns.patterns)
+        lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
+        self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
 
     # -- compile ----------------------------------------------------------------------------
 
@@ -203,6 +232,7 @@ class Compiler:
                 gc.resolved = False
                 trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
             groundings.append(gc)
+        groundings = means_of(question, groundings, trace)
         out.groundings = groundings
 
         # compare is decided once names are resolved: "is the nova lite cheaper than the zenith basic"

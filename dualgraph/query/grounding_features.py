@@ -208,8 +208,43 @@ class FeatureGrounder(NumberGrounder):
 
     # -- values --
 
+    _version_labels: frozenset[str] | None = None
+
+    def version(self, c: Any, phrase: str, trace: list[str]) -> Grounding | None:
+        """ "Android 15", "Bluetooth 5.3": a name and a number that the catalog holds as a version
+        quantity with that label ("Android v15" was read as version 15 labelled "android"). A whole
+        number means the whole major version (15 matches 15.1)."""
+        m = re.fullmatch(r"\s*([^\W\d_][\w\s.+-]*?)\s+v?(\d+(?:\.\d+)?)\s*", phrase)
+        if m is None:
+            return None
+        if self._version_labels is None:
+            res = self.store.select('SELECT DISTINCT ?l WHERE { ?q skg:hasDimension "version" ; skg:hasLabel ?l }')
+            self._version_labels = frozenset(b["l"]["value"] for b in res["results"]["bindings"])
+        label = " ".join(norm_tokens(m.group(1)))
+        if label not in self._version_labels:
+            return None
+        number = m.group(2)
+        high = f"{float(number) + 1:g}" if "." not in number else None
+        filters = [f"{{v}} >= {number}", f"{{v}} < {high}"] if high else [f"{{v}} = {number}"]
+        trace.append(f"{phrase!r} → version {number} labelled {label!r} (a version quantity in the specs)")
+        return Grounding(
+            c,
+            "version",
+            snippet=f"?p skg:hasSpec {{s}} . {{s}} skg:hasQuantity {{s}}_q . {{s}}_q skg:hasDimension "
+            f'"version" ; skg:hasLabel {_lit(label)} ; skg:hasNumericValue {{v}} .',
+            filters=filters,
+            confidence=0.85,
+        )
+
     def value(self, c: ValueConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
         g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace, scope=scope)
+        if not c.negated and (ver := self.version(c, c.phrase, trace)) is not None:
+            if g is None or not g.resolved or g.filters:
+                return ver
+            # some products write "Android 15" as a value, others "Android v15" (a version): either will do
+            ver_block = ver.snippet + " " + " ".join(f"FILTER({f})" for f in ver.filters)
+            g.snippet = f"{{ SELECT ?p WHERE {{ {{ {g.snippet} }} UNION {{ {ver_block} }} }} }}"
+            return g
         if g is None or not g.resolved:
             if c.negated:
                 return g or _fail(c, "value", f"no value {c.phrase!r}", trace)

@@ -15,6 +15,7 @@ False
 
 from __future__ import annotations
 
+import functools
 import re
 
 from dualgraph.query.pattern_model import Pattern
@@ -63,7 +64,13 @@ _STOP = frozenset("a an the of with and or in on for to by at is are has have th
 
 def norm_tokens(text: str) -> list[str]:
     """Lower-cased alphanumeric tokens, letters and digits split ("Flip7" → flip, 7)."""
-    return re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold())
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=200_000)
+def _tokens(text: str) -> tuple[str, ...]:
+    # the same catalog names are tokenised for every question: once is enough
+    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold()))
 
 
 def _norm(text: str) -> str:
@@ -96,11 +103,16 @@ def _forms(w: str) -> set[str]:
 
 def _words(text: str) -> set[str]:
     """Content words with their other forms (:func:`_forms`)."""
+    return set(_word_forms(text))
+
+
+@functools.lru_cache(maxsize=50_000)
+def _word_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
-    for w in norm_tokens(text):
+    for w in _tokens(text):
         if w not in _STOP:
             out |= _forms(w)
-    return out
+    return frozenset(out)
 
 
 def _lexical(attribute: str, p: Pattern) -> float:

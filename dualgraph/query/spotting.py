@@ -8,10 +8,12 @@ What they cover replaces the parser's reading of those words; every decision goe
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from dualgraph.query.catalog_names import (
     brand_words,
     category_heads,
+    name_index,
     singular,
     spot_brands,
     spot_categories,
@@ -36,9 +38,11 @@ def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
 class CatalogSpotter:
     """Looks catalog names up in questions (built once per pattern index)."""
 
-    def __init__(self, patterns: list[Pattern]) -> None:
+    def __init__(self, patterns: list[Pattern], *, lines: Iterable[str] = ()) -> None:
+        """``lines``: product-line names ("Galaxy A", "Redmi Note"), spotted like product names: the
+        parser would read "Galaxy A phones" as "Galaxy" and an article."""
         self.patterns = patterns
-        self.names = [p.name or "" for p in patterns if p.kind in ("range", "product")]
+        self.names = name_index([*(p.name or "" for p in patterns if p.kind in ("range", "product")), *lines])
         self.brands = brand_words(p.name or "" for p in patterns if p.kind == "product")
         self.heads = category_heads(p.name or "" for p in patterns if p.kind == "category")
         self.category_words = set(self.heads) | {w for ws in self.heads.values() for w in ws}

@@ -77,6 +77,13 @@ CONTAINED_SCORE = 0.9
 # the negatives score below 0.30; "IR blaster" for "TV remote" scores 0.35.
 MIN_SUPPORT = 2
 MIN_JACCARD = 0.5
+HUB_SHARE = 0.4
+"""A feature stated about more than this share of all products with statements names the
+catalog's topic (a category word on every page), not a feature: it never joins by co-occurrence.
+A feature that half the pages state (has or lacks) is a seed set that size, so a hub would pass
+the Jaccard test against it. Only past HUB_MIN products: in a handful of pages every feature is
+on a large share."""
+HUB_MIN = 10
 COOCCURRENCE_MIN_COSINE = 0.30
 
 
@@ -165,6 +172,7 @@ class TextFeatureMatcher:
         self.min_jaccard = min_jaccard
         self.cooccurrence_min_cosine = cooccurrence_min_cosine
         self._names: np.ndarray | None = None
+        self._all: int | None = None
 
     @classmethod
     def from_store(cls, store, **options) -> TextFeatureMatcher:
@@ -198,9 +206,15 @@ class TextFeatureMatcher:
         if not direct or cos is None:
             return []
         seeds = frozenset().union(*(self.features[i].products for i in direct))
+        if self._all is None:
+            self._all = len(frozenset().union(*(f.products for f in self.features)))
         out = []
         for i, f in enumerate(self.features):
-            if i in direct or cos[i] < self.cooccurrence_min_cosine:
+            if (
+                i in direct
+                or cos[i] < self.cooccurrence_min_cosine
+                or len(f.products) > max(HUB_SHARE * self._all, HUB_MIN)
+            ):
                 continue
             shared = len(f.products & seeds)
             jaccard = shared / len(f.products | seeds)

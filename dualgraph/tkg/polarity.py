@@ -168,7 +168,10 @@ def _tokens(text: str) -> list[_Tok]:
     out = []
     for m in _TOKEN.finditer(text):
         word = m.group().lower().replace("’", "'")
-        out.append(_Tok(word, fold_plural(word), m.start(), m.end()))
+        # the second part of a hyphenated word ("built-in", "tap-to-pay") is no cue word on its own:
+        # marked in its text, while its normalised form still matches phrases ("Wi-Fi" = "wi fi")
+        attached = m.start() >= 2 and text[m.start() - 1] == "-" and text[m.start() - 2].isalnum()
+        out.append(_Tok("-" + word if attached else word, fold_plural(word), m.start(), m.end()))
     return out
 
 

@@ -93,6 +93,20 @@ def test_feature_polarity(sentence, phrase, want):
 
 
 @pytest.mark.parametrize(
+    ("sentence", "want"),
+    [
+        ("Tap-to-pay is possible thanks to the built-in NFC chip.", True),
+        ("It comes with a built-in NFC reader.", True),
+        ("The add-on kit has no NFC.", False),
+        ("A stand-in unit without NFC.", False),
+    ],
+)
+def test_hyphenated_words_hold_no_cue(sentence, want):
+    # "built-in" is one word: its "in" is no preposition that would fence the thing off
+    assert feature_polarity(sentence, "NFC") is want
+
+
+@pytest.mark.parametrize(
     ("phrase", "spelled"),
     [("Wi-Fi 6", "It has WiFi 6."), ("stereo speakers", "A stereo speaker."), ("the S Pen", "Its s-pen clicks.")],
 )
