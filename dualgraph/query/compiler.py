@@ -63,6 +63,7 @@ from dualgraph.query.coverage import coverage_caps
 from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
+from dualgraph.query.grounding_features import either
 from dualgraph.query.grounding_numbers import dimension_hint
 from dualgraph.query.model import (
     DateConstraint,
@@ -150,7 +151,7 @@ def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> li
     for a, b in zip(feats, feats[1:]):
         gap = question[a.source.span.end : b.source.span.start].strip().casefold()
         if gap in _MEANS and a in out and b in out:
-            a.snippet = f"{{ SELECT ?p WHERE {{ {{ {a.snippet} }} UNION {{ {b.snippet} }} }} }}"
+            a.snippet = either(a.snippet.replace("{s}", "{s}a"), b.snippet.replace("{s}", "{s}b"))
             a.confidence = max(a.confidence, b.confidence)
             out.remove(b)
             trace.append(f"{a.source.phrase!r} {gap} {b.source.phrase!r}: one capability, either fact will do")

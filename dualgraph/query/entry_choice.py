@@ -34,12 +34,14 @@ def holders(store: Any, pairs: list[tuple[str, str | None]]) -> dict[tuple[str, 
     cache = _HOLDERS.setdefault(store, {})
     todo = sorted({e for e, _ in pairs if (e, None) not in cache})
     if todo:
+        # every entry at once, the first time: one pass over the specs costs less than a few
+        # passes over some entries, and later questions find every entry here
         found: dict[tuple[str, str | None], set[str]] = {}
         res = store.select(
-            "SELECT DISTINCT ?e ?u ?p WHERE { VALUES ?e { "
-            + " ".join(f"<{e}>" for e in todo)
-            + " } ?sx_ skg:inEntry ?e . ?p skg:hasSpec ?sx_ . OPTIONAL { ?sx_ skg:hasQuantity/skg:hasUnit ?u } }"
+            "SELECT DISTINCT ?e ?u ?p WHERE { ?sx_ skg:inEntry ?e . ?p skg:hasSpec ?sx_ . "
+            "OPTIONAL { ?sx_ skg:hasQuantity/skg:hasUnit ?u } }"
         )
+        todo = sorted({b["e"]["value"] for b in res["results"]["bindings"]} | set(todo))
         for b in res["results"]["bindings"]:
             e, p = b["e"]["value"], b["p"]["value"]
             found.setdefault((e, None), set()).add(p)
@@ -143,10 +145,11 @@ def widen(best: Pattern, also: list[Pattern], snippet: str | None = None) -> str
     >>> a = Pattern("a", "spec_numeric", "t", "?p skg:hasSpec {s} . {s} skg:inEntry <e1> ; skg:hasNumericValue {v} .",
     ...             entry_iri="e1")
     >>> widen(a, [Pattern("b", "spec_numeric", "t", "", entry_iri="e2")])
-    'VALUES {s}_e { <e1> <e2> } ?p skg:hasSpec {s} . {s} skg:inEntry {s}_e ; skg:hasNumericValue {v} .'
+    '?p skg:hasSpec {s} . {s} skg:inEntry {s}_e ; skg:hasNumericValue {v} . FILTER({s}_e IN (<e1>, <e2>))'
     """
     text = best.sparql if snippet is None else snippet
     if not also or f"<{best.entry_iri}>" not in text:
         return text
-    iris = " ".join(f"<{p.entry_iri}>" for p in [best, *also])
-    return f"VALUES {{s}}_e {{ {iris} }} " + text.replace(f"skg:inEntry <{best.entry_iri}>", "skg:inEntry {s}_e")
+    # a FILTER IN, not a VALUES block: Oxigraph would start from every spec of those entries
+    iris = ", ".join(f"<{p.entry_iri}>" for p in [best, *also])
+    return text.replace(f"skg:inEntry <{best.entry_iri}>", "skg:inEntry {s}_e") + f" FILTER({{s}}_e IN ({iris}))"

@@ -13,7 +13,7 @@ from dualgraph.query.entry_choice import LazyScope, Scope
 from dualgraph.query.pattern_index import PatternIndex
 from dualgraph.query.pattern_model import Pattern
 
-__all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding"]
+__all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding", "member_of"]
 
 AnyScope = Scope | LazyScope | None
 MIN_CONFIDENCE = 0.35
@@ -23,6 +23,20 @@ _SEARCH_K = 25
 
 def _lit(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
+
+
+def member_of(predicate: str, iris: list[str]) -> str:
+    """``?p predicate`` one of ``iris`` (a category, brand or line): a constant for one; a FILTER IN
+    for several. A ``VALUES`` block there made Oxigraph walk every product of the category before
+    the selective conditions (0.5 s against 0.1 s on a thousand phones).
+
+    >>> member_of("skg:belongs", ["http://x/a"]), member_of("skg:belongs", ["http://x/a", "http://x/b"])
+    ('?p skg:belongs <http://x/a> .', '?p skg:belongs {s} . FILTER({s} IN (<http://x/a>, <http://x/b>))')
+    """
+    iris = list(dict.fromkeys(iris))
+    if len(iris) == 1:
+        return f"?p {predicate} <{iris[0]}> ."
+    return f"?p {predicate} {{s}} . FILTER({{s}} IN ({', '.join(f'<{i}>' for i in iris)}))"
 
 
 @dataclass(slots=True)

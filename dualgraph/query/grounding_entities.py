@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.query.catalog_names import singular
-from dualgraph.query.grounding_base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit
+from dualgraph.query.grounding_base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit, member_of
 from dualgraph.query.model import EntityRef
 from dualgraph.query.name_match import _heads, _norm, norm_tokens, token_match
 from dualgraph.query.pattern_model import Pattern
@@ -67,13 +67,12 @@ class EntityGrounder(GrounderBase):
         hits = self.catalog_scope("line", tokens)
         if not hits:
             return None
-        iris = " ".join(f"<{x}>" for x, _, _ in hits)
         n = sum(c for _, _, c in hits)
         trace.append(f"{e.phrase!r} → product line {[name for _, name, _ in hits]} ({n} products)")
         return Grounding(
             e,
             "line",
-            snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:inLine {{s}} .",
+            snippet=member_of("skg:inLine", [x for x, _, _ in hits]),
             confidence=0.9,
             candidates=[(name, 0.9) for _, name, _ in hits],
         )
@@ -89,9 +88,8 @@ class EntityGrounder(GrounderBase):
         tokens = norm_tokens(e.phrase)
         if hits := self.catalog_scope("brand", tokens):
             # the brand facts read the whole catalog ("OPPO" and "Oppo" are one brand): exact, not a name prefix
-            iris = " ".join(f"<{x}>" for x, _, _ in hits)
             trace.append(f"brand {e.phrase!r} → brand {[n for _, n, _ in hits]} ({sum(c for *_, c in hits)} products)")
-            return Grounding(e, "brand", snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:hasBrand {{s}} .", confidence=0.9)
+            return Grounding(e, "brand", snippet=member_of("skg:hasBrand", [x for x, _, _ in hits]), confidence=0.9)
         if (line := self._line(e, tokens, trace)) is not None:
             return line  # "Pixel phones": a line read as a brand by its capital
         brand = e.phrase.casefold().strip()
@@ -131,12 +129,11 @@ class EntityGrounder(GrounderBase):
         if self.total_products and covered >= self.total_products:
             trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
             return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
-        iris = " ".join(f"<{p.node_iri}>" for p in hits)
         trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
         return Grounding(
             e,
             "category",
-            snippet=f"VALUES {{s}} {{ {iris} }} ?p skg:belongs {{s}} .",
+            snippet=member_of("skg:belongs", [p.node_iri or "" for p in hits]),
             confidence=0.85,
             candidates=[(p.name or "", 1.0) for p in hits],
         )

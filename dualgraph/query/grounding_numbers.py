@@ -100,14 +100,38 @@ def fellows(
     return out
 
 
-def union_snippet(first: str, others: list[Pattern]) -> str:
-    """One block matching any of several entries' snippets (same ``{s}``/``{v}`` placeholders).
+_QUANTITY = re.compile(
+    r"\?p skg:hasSpec \{s\} \. \{s\} skg:inEntry <([^>]+)> ; skg:hasQuantity \{s\}_q \. "
+    r"\{s\}_q((?: skg:hasUnit \"[^\"]*\" ;)?) skg:hasNumericValue \{v\} \.(.*)",
+    re.S,
+)
 
-    The union sits in a sub-select that yields only ``?p`` and the value: a bare UNION joined with
-    the rest of the query made Oxigraph evaluate the branches against every product (30 s against
-    1 s on a 1,100-product catalog)."""
+
+def union_snippet(first: str, others: list[Pattern], patterns: list[Pattern] | None = None) -> str:
+    """One block matching any of several entries' quantities (same ``{s}``/``{v}`` placeholders).
+
+    ``patterns`` (all of them, ``first``'s included) written the usual way become one spec with
+    its entry in a ``FILTER IN`` and each entry's own conditions (its label) tied to it; else the
+    snippets go into a UNION inside a sub-select. Measured on a 1,100-product catalog: the FILTER
+    IN form 36 ms, the sub-select 150 ms, a bare UNION 5.6 s (Oxigraph evaluates the branches
+    against every product before the rest of the query)."""
     if not others:
         return first
+    parts = [_QUANTITY.fullmatch(p.sparql.strip()) for p in patterns or []]
+    if parts and all(parts) and len({m.group(2) for m in parts if m}) == 1:
+        entries = [m.group(1) for m in parts if m]
+        head = parts[0]
+        assert head is not None
+        out = (
+            f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry {{s}}_e ; skg:hasQuantity {{s}}_q . "
+            f"{{s}}_q{head.group(2)} skg:hasNumericValue {{v}} . "
+            f"FILTER({{s}}_e IN ({', '.join(f'<{e}>' for e in dict.fromkeys(entries))}))"
+        )
+        for m in parts:
+            assert m is not None
+            if cond := m.group(3).strip():
+                out += f" FILTER({{s}}_e != <{m.group(1)}> || EXISTS {{ {cond} }})"
+        return out
     branches = " UNION ".join("{ " + x + " }" for x in [first, *(p.sparql for p in others)])
     return f"{{ SELECT ?p {{v}} WHERE {{ {branches} }} }}"
 
@@ -282,7 +306,7 @@ class NumberGrounder(GrounderBase):
         return Grounding(
             c,
             "numeric",
-            snippet=union_snippet(widen(best, also), more),
+            snippet=union_snippet(widen(best, also), more, [best, *also, *more]),
             filters=_ops(c.op, lo, hi),
             pattern=best,
             candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
@@ -345,7 +369,7 @@ class NumberGrounder(GrounderBase):
         return Grounding(
             source,
             "attribute",
-            snippet=union_snippet(widen(best, also), more),
+            snippet=union_snippet(widen(best, also), more, [best, *also, *more]),
             pattern=best,
             candidates=[(p.text, s) for p, s in ranked[:5]],
             confidence=0.85 if lex > 0 else 0.45,

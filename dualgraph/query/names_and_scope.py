@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from dualgraph.query.grounding import Grounder, Grounding
+from dualgraph.query.grounding_base import member_of
 from dualgraph.query.model import EntityRef, NumericConstraint
 
 __all__ = ["NAMED", "ground_names", "sentence_word"]
@@ -92,7 +93,7 @@ def _united_categories(scope: list[Grounding], trace: list[str], *, store: Any =
     merged = Grounding(
         cats[0].source,
         "category",
-        snippet=f"VALUES {{s}} {{ {' '.join(iris)} }} ?p skg:belongs {{s}} .",
+        snippet=member_of("skg:belongs", [i.strip("<>") for i in iris]),
         confidence=min(gr.confidence for gr in cats),
         candidates=[c for gr in cats for c in gr.candidates],
     )

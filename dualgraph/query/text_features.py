@@ -28,7 +28,7 @@ pages never state the feature match neither (missing mention is unknown).
 >>> [(m.name, m.how) for m in TextFeatureMatcher(feats, embed=toy).match("memory card")]
 [('microSD card', 'embedding')]
 >>> print(feature_constraint(["http://x/f2"], negated=True, exclude_conflicts=False))
-?p skg:lacksTextFeature ?tf . VALUES ?tf { <http://x/f2> }
+?p skg:lacksTextFeature ?tf . FILTER(?tf IN (<http://x/f2>))
 """
 
 from __future__ import annotations
@@ -136,12 +136,21 @@ def lexical_score(phrase: str, name: str) -> float:
     >>> lexical_score("memory card slot", "microSD card")
     0.0
     """
-    pw, nw = _words(phrase), _words(name)
-    if not pw or not nw:
+    return _lexical_keys(_keys(phrase), _keys(name))
+
+
+def _keys(text: str) -> tuple[str, frozenset[str]] | None:
+    """A name's joined words and content words (what :func:`lexical_score` compares)."""
+    words = _words(text)
+    return ("".join(words), _content(words)) if words else None
+
+
+def _lexical_keys(p: tuple[str, frozenset[str]] | None, n: tuple[str, frozenset[str]] | None) -> float:
+    if p is None or n is None:
         return 0.0
-    if "".join(pw) == "".join(nw):
+    if p[0] == n[0]:
         return EXACT_SCORE
-    pc, nc = _content(pw), _content(nw)
+    pc, nc = p[1], n[1]
     if pc and nc and (pc <= nc or nc <= pc):
         return CONTAINED_SCORE
     return 0.0
@@ -173,6 +182,7 @@ class TextFeatureMatcher:
         self.cooccurrence_min_cosine = cooccurrence_min_cosine
         self._names: np.ndarray | None = None
         self._all: int | None = None
+        self._keys: list[tuple[str, frozenset[str]] | None] | None = None
 
     @classmethod
     def from_store(cls, store, **options) -> TextFeatureMatcher:
@@ -190,10 +200,13 @@ class TextFeatureMatcher:
     def match(self, phrase: str, *, limit: int | None = None) -> list[FeatureMatch]:
         """Matches, best first (ties by name): direct hits, then co-occurring features."""
         cos = self.cosines(phrase)
+        if self._keys is None:  # feature names are split once, not once per question
+            self._keys = [_keys(f.name) for f in self.features]
+        want = _keys(phrase)
         direct: dict[int, FeatureMatch] = {}
         for i, f in enumerate(self.features):
             c = None if cos is None else float(cos[i])
-            lex = lexical_score(phrase, f.name)
+            lex = _lexical_keys(want, self._keys[i])
             if lex > 0:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
             elif c is not None and c >= self.min_cosine:
@@ -240,16 +253,19 @@ def feature_constraint(
     ``feature_var`` per constraint in one query.
 
     >>> print(feature_constraint(["http://x/a", "http://x/b"]))
-    ?p skg:hasTextFeature ?tf . VALUES ?tf { <http://x/a> <http://x/b> }
-    FILTER NOT EXISTS { ?p skg:lacksTextFeature ?tf_not . VALUES ?tf_not { <http://x/a> <http://x/b> } }
+    ?p skg:hasTextFeature ?tf . FILTER(?tf IN (<http://x/a>, <http://x/b>))
+    FILTER NOT EXISTS { ?p skg:lacksTextFeature ?tf_not . FILTER(?tf_not IN (<http://x/a>, <http://x/b>)) }
     """
     values = " ".join(f"<{i}>" for i in dict.fromkeys(iris))
     if not values:
         raise ValueError("feature_constraint needs at least one feature IRI")
     yes, no = (LACKS_TEXT_FEATURE, HAS_TEXT_FEATURE) if negated else (HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE)
     yes_p, no_p = ("skg:" + p[len(O.SKG) :] for p in (yes, no))
-    out = f"?{product_var} {yes_p} ?{feature_var} . VALUES ?{feature_var} {{ {values} }}"
+    # FILTER IN rather than VALUES: a VALUES block made Oxigraph start from every product stating the
+    # feature before the question's other conditions
+    listed = ", ".join(f"<{i}>" for i in dict.fromkeys(iris))
+    out = f"?{product_var} {yes_p} ?{feature_var} . FILTER(?{feature_var} IN ({listed}))"
     if exclude_conflicts:
         other = f"{feature_var}_not"
-        out += f"\nFILTER NOT EXISTS {{ ?{product_var} {no_p} ?{other} . VALUES ?{other} {{ {values} }} }}"
+        out += f"\nFILTER NOT EXISTS {{ ?{product_var} {no_p} ?{other} . FILTER(?{other} IN ({listed})) }}"
     return out

@@ -218,9 +218,18 @@ def test_confident_list_narrowed_by_a_phrase_the_query_ignored():
 def test_confident_list_kept_when_the_phrase_is_covered_or_nothing_overlaps():
     covered = run_strategy("skg+tkg_fb", ["q?"], _probe_kit(["S Pen", "tablets"], "s pen", ["T1"], ["T1", "P1"]))[0]
     assert covered.route == ["skg"] and covered.result.answer_list == ["T1"]
-    disjoint = run_strategy("skg+tkg_fb", ["q?"], _probe_kit(["phones"], "hybrid", ["A", "B"], ["C"]))[0]
+    disjoint = run_strategy(
+        "skg+tkg_fb", ["Which hybrid phones?"], _probe_kit(["phones"], "hybrid", ["A", "B"], ["C"])
+    )[0]
     assert disjoint.route == ["skg", "tkg"] and disjoint.result.answer_list == ["A", "B"]
     assert any("keeping the symbolic one" in t for t in disjoint.trace)
+
+
+def test_the_probe_is_skipped_when_the_query_read_every_word():
+    kit = _probe_kit(["Acme phones", "NFC"], "nfc", ["A"], ["B"])
+    (o,) = run_strategy("skg+tkg_fb", ["Which Acme phones have NFC?"], kit)
+    assert o.route == ["skg"] and kit.textual.asked == []
+    assert any("probe skipped" in t for t in o.trace)
 
 
 def test_the_probe_is_not_run_for_counts_and_superlatives():
