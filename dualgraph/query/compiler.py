@@ -324,6 +324,7 @@ class Compiler:
         # what of the question became constraints, names or scope: a phrase outside these was not read
         out.covered = (
             [x.span.text for x in [*constraints, *entities]]
+            + [c.context for c in constraints if isinstance(c, FeatureConstraint) and c.context]
             + [c.attribute for c in constraints if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
             + [c.event_span.text for c in constraints if isinstance(c, DateConstraint) and c.event_span]
             + out.covered_extra

@@ -105,12 +105,13 @@ class FeatureGrounder(NumberGrounder):
                 ),
                 c,
                 trace,
+                sure=s >= 0.9,
             )
         v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.6:
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
             v.kind = "feature-value"
-            return self._or_prose(v, c, trace)
+            return self._or_prose(v, c, trace, sure=v.confidence >= 0.9)
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
         if (e := present_entry(self.index.patterns, c)) is not None:
@@ -119,7 +120,7 @@ class FeatureGrounder(NumberGrounder):
                 f"{e.section} › {e.entry} have it ({e.count} products)"
             )
             return Grounding(c, "feature-entry", snippet=e.sparql, pattern=e, confidence=0.7)
-        return self.prose(c, c.phrase, c.negated, trace)
+        return self.prose(c, c.context or c.phrase, c.negated, trace)
 
     def _measured_feature(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
         """A feature phrase holding a measurement ("3.5 mm headphone jack") is that number on the entry
@@ -151,12 +152,14 @@ class FeatureGrounder(NumberGrounder):
 
     _text_features: TextFeatureMatcher | None = None
 
-    def _or_prose(self, g: Grounding, c: FeatureConstraint, trace: list[str]) -> Grounding:
+    def _or_prose(self, g: Grounding, c: FeatureConstraint, trace: list[str], *, sure: bool = True) -> Grounding:
         """A spec fact, or the same fact stated in prose: a catalog where some pages say "NFC" only in
         their text and others in a spec row answers from both (a product matches by either)."""
         if g.filters or c.only or not self.text_features().features:
             return g
-        text = self.prose(c, c.phrase, c.negated, [], lexical_only=True)
+        # the longer phrase the question said ("infrared remote blaster") is specific enough to match
+        # by meaning; the short spec name only by the very same name
+        text = self.prose(c, c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context)
         if text.kind != "text-feature":
             return g
         trace.append(f"{c.phrase!r}: also products whose pages state it ({text.candidates[0][0]!r}, …)")
@@ -187,7 +190,12 @@ class FeatureGrounder(NumberGrounder):
                 "lexical" if "lexical" in how else "embedding" if "embedding" in how else "cooccurrence"
             ]
             snippet = (
-                feature_constraint([m.iri for m in matches], negated=negated, feature_var="TFX_")
+                feature_constraint(
+                    [m.iri for m in matches],
+                    negated=negated,
+                    feature_var="TFX_",
+                    conflicts=[m.iri for m in matches if m.how == "lexical"],
+                )
                 .replace("?TFX__not", "{s}_not")
                 .replace("?TFX_", "{s}")
             )

@@ -47,6 +47,9 @@ class FeatureConstraint:
     phrase: str
     negated: bool = False
     only: bool = False
+    context: str = ""
+    """The phrase with the plain words that follow it ("infrared" → "infrared remote blaster"):
+    what the pages' prose is matched by, where the specs know the short name."""
 
 
 @dataclass(slots=True)

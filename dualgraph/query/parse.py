@@ -175,8 +175,10 @@ _NEG = re.compile(
     re.I,
 )
 _WITH = re.compile(
+    # general English verbs of having and of capability: what follows is what the product has
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
-    r"|comes\s+with)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
+    r"|comes\s+with|accepts?|takes?|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
+    r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
     re.I,
 )
 _PHRASE_STOP = frozenset(
@@ -259,6 +261,21 @@ def _in_name(q: str, a: int, b: int) -> bool:
     return bool((before and name_like(before.group(1))) or (after and name_like(after.group(1))))
 
 
+def _context(q: str, b: int) -> int:
+    """Where a feature phrase's plain continuation ends: up to two lower-case words after it that
+    are no function, category, attribute or comparison words ("infrared" + "remote blaster")."""
+    end = b
+    for w in list(re.finditer(r"[a-z][a-z-]*", q[b : b + 30]))[:2]:
+        if q[end : b + w.start()].strip() or w.group() in _PHRASE_STOP or _CATEGORY_RE.fullmatch(w.group()):
+            break
+        if ATTRIBUTE_RE.fullmatch(w.group()) or any(
+            re.fullmatch(rf"{pat}", w.group(), re.I) for pat, _, _ in SUPERLATIVES + _COMPARATIVES
+        ):
+            break
+        end = b + w.end()
+    return end
+
+
 def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> list[FeatureConstraint]:
     out: list[FeatureConstraint] = []
     for a, b in sorted(found):
@@ -266,8 +283,17 @@ def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> l
         if not neg and out and out[-1].negated and re.fullmatch(r"\s*(?:,|or|nor|,\s*or)\s*", q[out[-1].span.end : a]):
             neg = True  # "without NFC or 5G"
         only = _only(q, a, b)
-        out.append(FeatureConstraint(_span(q, a, b), q[a:b], neg, only))
-        trace.append(f"feature {q[a:b]!r}" + (" negated" if neg else "") + (" only" if only else ""))
+        end = _context(q, b)
+        if any(x < end and y > b for x, y in found if (x, y) != (a, b)):
+            end = b  # the next feature starts there
+        context = q[a:end] if end > b else ""
+        out.append(FeatureConstraint(_span(q, a, b), q[a:b], neg, only, context))
+        trace.append(
+            f"feature {q[a:b]!r}"
+            + (f" (said as {context!r})" if context else "")
+            + (" negated" if neg else "")
+            + (" only" if only else "")
+        )
     return out
 
 

@@ -366,6 +366,8 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
 
     >>> _attribute_of("tablets with a screen of 10 inches", 0, 25, []).group(1)
     'screen'
+    >>> _attribute_of("phones with a selfie camera of 32 MP", 0, 31, []).group(1)
+    'selfie camera'
     """
     m = re.search(
         r"(\S+)\s*(?:\bof|:)\s*(?:(?:a|an|the|about|around|roughly|approximately|up\s+to|at\s+least|"
@@ -375,9 +377,14 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
     )
     if not m:
         return None
-    at = lo + m.start(1)
+    at, end = lo + m.start(1), lo + m.end(1)
+    # the longest attribute ending at that word: "a selfie camera of 32 MP" is the selfie camera
+    for w in list(re.finditer(r"\S+", q[max(lo, at - 30) : at]))[-2:]:
+        a = ATTRIBUTE_RE.match(q, max(lo, at - 30) + w.start())
+        if a and a.end() == end:
+            return _free(a, used)
     a = ATTRIBUTE_RE.match(q, at)
-    return _free(a, used) if a and a.end() == lo + m.end(1) else None
+    return _free(a, used) if a and a.end() == end else None
 
 
 def find_numeric(

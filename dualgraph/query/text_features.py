@@ -203,10 +203,15 @@ class TextFeatureMatcher:
         if self._keys is None:  # feature names are split once, not once per question
             self._keys = [_keys(f.name) for f in self.features]
         want = _keys(phrase)
+        if self._all is None:
+            self._all = len(frozenset().union(*(f.products for f in self.features)))
+        hub = max(HUB_SHARE * self._all, HUB_MIN)
         direct: dict[int, FeatureMatch] = {}
         for i, f in enumerate(self.features):
             c = None if cos is None else float(cos[i])
             lex = _lexical_keys(want, self._keys[i])
+            if len(f.products) > hub and lex < EXACT_SCORE:
+                continue  # a topic on most pages ("Memory", "Card") is no paraphrase of a feature
             if lex > 0:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
             elif c is not None and c >= self.min_cosine:
@@ -245,6 +250,7 @@ def feature_constraint(
     product_var: str = "p",
     feature_var: str = "tf",
     exclude_conflicts: bool = True,
+    conflicts: Iterable[str] | None = None,
 ) -> str:
     """A SPARQL group-pattern snippet: ``?p`` has (or, ``negated``, lacks) one of the features.
 
@@ -265,7 +271,10 @@ def feature_constraint(
     # feature before the question's other conditions
     listed = ", ".join(f"<{i}>" for i in dict.fromkeys(iris))
     out = f"?{product_var} {yes_p} ?{feature_var} . FILTER(?{feature_var} IN ({listed}))"
-    if exclude_conflicts:
+    against = listed if conflicts is None else ", ".join(f"<{i}>" for i in dict.fromkeys(conflicts))
+    if exclude_conflicts and against:
+        # ``conflicts``: the features a product must not be stated the other way for (by default all;
+        # a caller passes only the sure matches, so a loose one cannot veto a product)
         other = f"{feature_var}_not"
-        out += f"\nFILTER NOT EXISTS {{ ?{product_var} {no_p} ?{other} . FILTER(?{other} IN ({listed})) }}"
+        out += f"\nFILTER NOT EXISTS {{ ?{product_var} {no_p} ?{other} . FILTER(?{other} IN ({against})) }}"
     return out
