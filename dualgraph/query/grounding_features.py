@@ -159,7 +159,9 @@ class FeatureGrounder(NumberGrounder):
             return g
         # the longer phrase the question said ("infrared remote blaster") is specific enough to match
         # by meaning; the short spec name only by the very same name
-        text = self.prose(c, c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context)
+        text = self.prose(
+            c, c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context, beside_spec=True
+        )
         if text.kind != "text-feature":
             return g
         trace.append(f"{c.phrase!r}: also products whose pages state it ({text.candidates[0][0]!r}, …)")
@@ -175,7 +177,14 @@ class FeatureGrounder(NumberGrounder):
         return self._text_features
 
     def prose(
-        self, source: Any, phrase: str, negated: bool, trace: list[str], *, lexical_only: bool = False
+        self,
+        source: Any,
+        phrase: str,
+        negated: bool,
+        trace: list[str],
+        *,
+        lexical_only: bool = False,
+        beside_spec: bool = False,
     ) -> Grounding:
         """Prose features the pages state (has / lacks) that the phrase means; failing those, for a
         positive phrase, entities the pages mention whose name holds it (low confidence).
@@ -184,6 +193,10 @@ class FeatureGrounder(NumberGrounder):
         matches = self.text_features().match(phrase)
         if lexical_only:  # the very name: "5G" beside a spec feature, not every "5G …" phrase of the pages
             matches = [m for m in matches if m.how == "lexical" and lexical_score(phrase, m.name) >= 1.0]
+        elif beside_spec or any(m.how != "cooccurrence" for m in matches):
+            # features that only ride along with the matches ("Notes" on the pages that mention an
+            # S Pen) are a last resort, for a phrase nothing on the pages names or means
+            matches = [m for m in matches if m.how != "cooccurrence"]
         if matches:
             how = {m.how for m in matches}
             conf = TEXT_FEATURE_CONFIDENCE[

@@ -134,7 +134,10 @@ def _lexical(attribute: str, p: Pattern) -> float:
     bonus = 0.1 if named else 0.0
     # an entry for a special variant nobody asked about ("Front Camera", "Wireless Charging") is second
     unasked = len((entry & _QUALIFIERS) - attr - {s for w in attr for s in _SYNONYMS.get(w, [])})
-    return min(1.0, hit / len(said)) + bonus - 0.05 * unasked
+    # of two entries the question names equally, the one with fewer words it did not say is meant:
+    # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
+    extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})
+    return min(1.0, hit / len(said)) + bonus - 0.05 * unasked - min(0.1, 0.02 * extra)
 
 
 def _heads(name: str) -> list[str]:

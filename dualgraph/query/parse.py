@@ -177,7 +177,7 @@ _NEG = re.compile(
 _WITH = re.compile(
     # general English verbs of having and of capability: what follows is what the product has
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
-    r"|comes\s+with|accepts?|takes?|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
+    r"|comes\s+with|accepts?|can\s+take|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
     r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
     re.I,
 )

@@ -33,12 +33,14 @@ pages never state the feature match neither (missing mention is unknown).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from dualgraph.skg import ontology as O
+from dualgraph.skg.quantities import normalise_unit
 from dualgraph.tkg.extract_heuristic import L
 from dualgraph.tkg.merge import fold_plural
 from dualgraph.tkg.text_features import ABOUT_PRODUCT, HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE, STATES_FEATURE
@@ -123,6 +125,12 @@ def _words(text: str) -> list[str]:
     return [fold_plural(w) for w in raw]
 
 
+def _numbers(text: str) -> frozenset[str]:
+    """The number-bearing tokens of a name ("Wi-Fi 6E" -> {"6e"}): names that differ in them are
+    different things however close their meaning ("Wi-Fi 6" is not "Wi-Fi 6E")."""
+    return frozenset(w for w in re.findall(r"[a-z0-9]+", text.lower()) if any(ch.isdigit() for ch in w))
+
+
 def _content(words: list[str]) -> frozenset[str]:
     return frozenset(w for w in words if w not in L.STOPWORDS)
 
@@ -139,18 +147,40 @@ def lexical_score(phrase: str, name: str) -> float:
     return _lexical_keys(_keys(phrase), _keys(name))
 
 
-def _keys(text: str) -> tuple[str, frozenset[str]] | None:
-    """A name's joined words and content words (what :func:`lexical_score` compares)."""
+Keys = tuple[str, frozenset[str], frozenset[str]]
+
+
+def _identifying(words: list[str]) -> frozenset[str]:
+    """Number-bearing words that name a version or model ("6e", "ax211", "5"), not a measure
+    ("5mm", or "3" "5" before "mm")."""
+    out = set()
+    for i, w in enumerate(words):
+        if not any(ch.isdigit() for ch in w):
+            continue
+        letters = re.sub(r"[\d.]", "", w)
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        if (letters and normalise_unit(letters)) or (not letters and nxt.isalpha() and normalise_unit(nxt)):
+            continue
+        if not letters and nxt and nxt[0].isdigit() and normalise_unit(re.sub(r"[\d.]", "", nxt) or "-"):
+            continue  # "3" of "3.5mm"
+        out.add(w)
+    return frozenset(out)
+
+
+def _keys(text: str) -> Keys | None:
+    """A name's joined words, content words and identifying numbers (what :func:`lexical_score` compares)."""
     words = _words(text)
-    return ("".join(words), _content(words)) if words else None
+    return ("".join(words), _content(words), _identifying(words)) if words else None
 
 
-def _lexical_keys(p: tuple[str, frozenset[str]] | None, n: tuple[str, frozenset[str]] | None) -> float:
+def _lexical_keys(p: Keys | None, n: Keys | None) -> float:
     if p is None or n is None:
         return 0.0
     if p[0] == n[0]:
         return EXACT_SCORE
     pc, nc = p[1], n[1]
+    if not p[2] <= nc:
+        return 0.0  # the phrase's version or model number must be in the name: "Wi-Fi 6E" is not "Wi-Fi"
     if pc and nc and (pc <= nc or nc <= pc):
         return CONTAINED_SCORE
     return 0.0
@@ -182,7 +212,7 @@ class TextFeatureMatcher:
         self.cooccurrence_min_cosine = cooccurrence_min_cosine
         self._names: np.ndarray | None = None
         self._all: int | None = None
-        self._keys: list[tuple[str, frozenset[str]] | None] | None = None
+        self._keys: list[Keys | None] | None = None
 
     @classmethod
     def from_store(cls, store, **options) -> TextFeatureMatcher:
@@ -214,7 +244,7 @@ class TextFeatureMatcher:
                 continue  # a topic on most pages ("Memory", "Card") is no paraphrase of a feature
             if lex > 0:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
-            elif c is not None and c >= self.min_cosine:
+            elif c is not None and c >= self.min_cosine and _numbers(phrase) == _numbers(f.name):
                 direct[i] = FeatureMatch(f.iri, f.name, c, "embedding", c)
         out = list(direct.values()) + self._cooccurring(direct, cos)
         out.sort(key=lambda m: (-m.score, m.name))

