@@ -59,7 +59,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from dualgraph.query.coverage import coverage_caps
+from dualgraph.query.coverage import coverage_caps, unread_factor
 from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
@@ -410,6 +410,7 @@ class Compiler:
             or any(gr.kind == "numeric" and gr.resolved for gr in groundings),
             trace=trace,
         )
+        penalty *= unread_factor(question, intent, out.covered)
         out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
         trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
         return out

@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dualgraph.query.entry_choice import LazyScope, Scope
+from dualgraph.query.name_match import _lexical
 from dualgraph.query.pattern_index import PatternIndex
 from dualgraph.query.pattern_model import Pattern
+from dualgraph.query.synonyms import CatalogLexicon
 
 __all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding", "member_of"]
 
@@ -81,6 +83,25 @@ class GrounderBase:
         for p in patterns.patterns:
             self._by_kind.setdefault(p.kind, []).append(p)
         self.total_products = len(self._by_kind.get("product", []))
+
+    _lexicon: CatalogLexicon | None = None
+
+    @property
+    def lexicon(self) -> CatalogLexicon:
+        """The catalog's synonyms and qualifiers, from its own entry, section and label names."""
+        if self._lexicon is None:
+            spec = [p for p in self.index.patterns if p.kind in ("spec_numeric", "spec_value", "feature")]
+            names = [x for p in spec for x in (p.section, p.entry, p.name) if x]
+            # a label names a variant of its entry's attribute ("front" camera beside "rear" camera)
+            names += [f"{p.label} {p.entry}" for p in spec if p.label and p.entry]
+            embedder = getattr(self.index, "embedder", None)
+            embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
+            self._lexicon = CatalogLexicon(names, embed=embed)
+        return self._lexicon
+
+    def lexical(self, attribute: str, p: Pattern) -> float:
+        """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.name_match._lexical`)."""
+        return _lexical(attribute, p, self.lexicon)
 
     def named_patterns(self) -> list[Pattern]:
         """Range and product patterns (names a question may spell out)."""

@@ -18,7 +18,7 @@ from dualgraph.query.entry_presence import present_entry
 from dualgraph.query.grounding_base import AnyScope, Grounding, _fail, _lit
 from dualgraph.query.grounding_numbers import NumberGrounder
 from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueConstraint
-from dualgraph.query.name_match import _SYNONYMS, _lexical, _norm, _words, norm_tokens, token_match
+from dualgraph.query.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.query.text_features import TextFeatureMatcher, feature_constraint, lexical_score
 from dualgraph.skg.quantities import parse_quantity
@@ -75,7 +75,7 @@ class FeatureGrounder(NumberGrounder):
         if not cands:  # the fused search, accepting only a strong name overlap
             for p, _ in self._search(c.phrase, ["feature"], k=5):
                 said = _words(c.phrase)
-                overlap = (said | {s for w in said for s in _SYNONYMS.get(w, [])}) & _words(p.name or "")
+                overlap = (said | {s for w in said for s in synonyms(w, self.lexicon)}) & _words(p.name or "")
                 if overlap and len(overlap) >= len(said) * 0.6:
                     cands.append((0.6, p))
         if cands:
@@ -135,7 +135,7 @@ class FeatureGrounder(NumberGrounder):
         num = NumericConstraint(c.span, "=", q.value, unit=q.unit, dimension=q.dimension, attribute=words)
         sub: list[str] = []
         g = self.numeric(num, sub, scope=scope)
-        if not g.resolved or g.pattern is None or _lexical(words, g.pattern) <= 0:
+        if not g.resolved or g.pattern is None or self.lexical(words, g.pattern) <= 0:
             return None
         trace.extend(sub)
         trace.append(f"feature {c.phrase!r} → no feature node or value; the measurement it names instead")
@@ -323,13 +323,13 @@ class FeatureGrounder(NumberGrounder):
             if not exact and not partial and p.pattern_id not in ranks:
                 continue
             level = 2 if exact else 1 if partial else 0
-            cands.append(((level, _lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
+            cands.append(((level, self.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
         cands = [x for x in cands if x[0][0] > 0]
         if not cands:
             # beyond an entry's most common values: ask the store which entries hold a value naming it
             held = self._entries_holding(wtok)
             cands = [
-                ((1, _lexical(attribute, p), ranks.get(p.pattern_id, 0.0), held[p.entry_iri]), p, [])
+                ((1, self.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), held[p.entry_iri]), p, [])
                 for p in self._by_kind.get("spec_value", []) + self._by_kind.get("entry", [])
                 if p.entry_iri in held
             ]

@@ -22,7 +22,7 @@ import yaml
 from dualgraph.query.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.grounding_base import AnyScope, GrounderBase, Grounding, _fail, _lit
 from dualgraph.query.model import NumericConstraint
-from dualgraph.query.name_match import _lexical, _words
+from dualgraph.query.name_match import _words
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.skg.quantities import convert
 
@@ -230,7 +230,7 @@ class NumberGrounder(GrounderBase):
         extra = [
             (p, 0.0)
             for p in self._by_kind.get("spec_numeric", [])
-            if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5
+            if p.pattern_id not in seen and self.lexical(attribute, p) >= 0.5
         ]
         cands = []
         for p, score in hits + extra:
@@ -246,7 +246,7 @@ class NumberGrounder(GrounderBase):
                 if p.unit is not None:
                     continue
                 lo, hi = c.value, c.high
-            lex = _lexical(attribute, p)
+            lex = self.lexical(attribute, p)
             inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
             cands.append(((lex, inside, score, p.count), p, lo, hi))
         if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.currencies():
@@ -332,7 +332,7 @@ class NumberGrounder(GrounderBase):
         hits += [
             (p, 0.0)
             for p in self._by_kind.get("spec_numeric", [])
-            if p.pattern_id not in seen and _lexical(attribute, p) >= 0.5
+            if p.pattern_id not in seen and self.lexical(attribute, p) >= 0.5
         ]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
@@ -344,7 +344,7 @@ class NumberGrounder(GrounderBase):
         ranked = sorted(
             hits,
             key=lambda h: (
-                -_lexical(attribute, h[0]),
+                -self.lexical(attribute, h[0]),
                 unit is not None and h[0].unit != unit,
                 bool(prefer) and h[0].dimension not in prefer,
                 h[0].unit is None,
@@ -354,11 +354,11 @@ class NumberGrounder(GrounderBase):
             ),
         )
         best, _ = ranked[0]
-        lex = _lexical(attribute, best)
-        also = same_named(best, [p for p, _ in ranked if _lexical(attribute, p) == lex], scope)
+        lex = self.lexical(attribute, best)
+        also = same_named(best, [p for p, _ in ranked if self.lexical(attribute, p) == lex], scope)
         more = [
             p
-            for p in fellows(best, [(_lexical(attribute, p), p) for p, _ in ranked], apart=self._apart)
+            for p in fellows(best, [(self.lexical(attribute, p), p) for p, _ in ranked], apart=self._apart)
             if p not in also
         ]
         trace.append(

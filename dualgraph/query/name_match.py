@@ -19,6 +19,7 @@ import functools
 import re
 
 from dualgraph.query.pattern_model import Pattern
+from dualgraph.query.synonyms import CatalogLexicon
 
 __all__ = ["norm_tokens", "token_match"]
 
@@ -115,25 +116,38 @@ def _word_forms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _lexical(attribute: str, p: Pattern) -> float:
-    """Share of the attribute's words (or their synonyms) found in the pattern's entry/section names."""
+def synonyms(word: str, lexicon: CatalogLexicon | None = None) -> list[str]:
+    """Catalog words that mean ``word``: the catalog's own (MiniLM over its vocabulary, ``lexicon``),
+    and the seed list above until a miner reads what MiniLM cannot ("selfie" = front, "main" =
+    rear, "battery" = capacity: word similarity 0.35, 0.32, 0.32)."""
+    return _SYNONYMS.get(word, []) + (lexicon.synonyms(word) if lexicon is not None else [])
+
+
+def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) -> float:
+    """Share of the attribute's words (or their synonyms in ``lexicon``, read from the catalog) found in
+    the pattern's entry/section names."""
     said = [w for w in dict.fromkeys(norm_tokens(attribute)) if w not in _STOP]
     attr = _words(attribute)
     if not said:
         return 0.0
+
+    def syn(w: str) -> list[str]:
+        return synonyms(w, lexicon)
+
     names = _words(" ".join(x for x in (p.section, p.entry, p.name) if x))
     hit = 0.0
     for w in said:
         if _forms(w) & names:
             hit += 1.0
-        elif any(s in names for f in _forms(w) for s in _SYNONYMS.get(f, [])):
+        elif any(s in names for f in _forms(w) for s in syn(f)):
             hit += 0.6
     entry = _words(p.entry or p.name or "")
     # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
-    named = attr & entry or any(s in entry for w in attr for s in _SYNONYMS.get(w, []))
+    named = attr & entry or any(s in entry for w in said for s in syn(w))
     bonus = 0.1 if named else 0.0
-    # an entry for a special variant nobody asked about ("Front Camera", "Wireless Charging") is second
-    unasked = len((entry & _QUALIFIERS) - attr - {s for w in attr for s in _SYNONYMS.get(w, [])})
+    # an entry for a special variant nobody asked about ("Front Camera" beside "Camera") is second
+    qualifiers = _QUALIFIERS
+    unasked = len((entry & qualifiers) - attr - {s for w in said for s in syn(w)})
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
     extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})

@@ -15,7 +15,7 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import HashBowEmbedder
+from test_compiler import catalog_embedder
 
 from dualgraph.corpus.model import Variant
 from dualgraph.query.compiler import Compiler
@@ -45,11 +45,20 @@ _COLS = ("name", "source", "cat", "ram", "vram", "sto", "w", "price")
 RECORDS = [dict(zip(_COLS, r)) for r in ROWS]
 
 
+def android(r: dict) -> int:
+    return 15 if r["price"] >= 299 else 14
+
+
+def rugged(r: dict) -> bool:
+    return "Terra" in r["name"] or r["name"] == "Acme Slate 11"
+
+
 def _variant(r: dict) -> Variant:
     if r["source"] == "shop":
         specs: tuple[tuple[str, str], ...] = (
             ("Memory:Memory", f"{r['ram']} GB RAM, {r['sto']} GB inbuilt"),
             ("Battery:Battery", f"5000 mAh Battery with {r['w']}W Fast Charging"),
+            ("Software:Operating System", f"Android v{android(r)}"),
             ("Price", f"{r['price']}.00 GBP"),
         )
     else:
@@ -58,9 +67,12 @@ def _variant(r: dict) -> Variant:
             ("Memory:Virtual RAM (max)", f"{r['vram']} GB"),
             ("Storage:Internal storage capacity", f"{r['sto']} GB"),
             ("Power:Charging power (max)", f"{r['w']} W"),
+            ("Software:Operating system installed", f"Android {android(r)}"),
             ("Price", f"{r['price']}.00 USD"),
         )
-    return Variant(r["name"], r["name"], (r["cat"],), specs)
+    # a second category that cuts across the types: a facet of some phones and some tablets
+    cats = (r["cat"], "Rugged devices") if rugged(r) else (r["cat"],)
+    return Variant(r["name"], r["name"], cats, specs)
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +85,7 @@ def compiler(tmp_path_factory) -> Compiler:
         st.bulk_load(f)
     apply_rules(st, load_rules())
     derive_catalog_facts(st)
-    return Compiler(st, PatternIndex.build(collect_patterns(st), HashBowEmbedder()))
+    return Compiler(st, PatternIndex.build(collect_patterns(st), catalog_embedder()))
 
 
 def names(pred) -> list[str]:
@@ -103,6 +115,10 @@ def acme(r: dict) -> bool:
         ("Which Nova phones charge at 45 W or faster?", lambda r: "Nova" in r["name"] and r["w"] >= 45),
         ("List the Terra phones.", lambda r: "Terra" in r["name"]),
         ("Which Novas have 256 GB of storage?", lambda r: "Nova" in r["name"] and r["sto"] == 256),
+        # "Android 15" is a value in the feed and the version 15 labelled "android" in the shop's "Android v15"
+        ("Which phones run Android 15?", lambda r: phone(r) and android(r) == 15),
+        # categories that share products are facets: both hold
+        ("Which phones are rugged devices?", lambda r: phone(r) and rugged(r)),
     ],
 )
 def test_list(compiler: Compiler, question: str, pred) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, HashBowEmbedder, catalog_store, extra, names
+from test_compiler import CATALOG, catalog_embedder, catalog_store, extra, names
 
 from dualgraph.query.compiler import Compiler
 from dualgraph.query.patterns import PatternIndex, collect_patterns
@@ -25,7 +25,7 @@ from dualgraph.query.safety import check_query
 @pytest.fixture(scope="module")
 def compiler(tmp_path_factory) -> Compiler:
     store = catalog_store(tmp_path_factory.mktemp("skg-para"), cases=True)
-    return Compiler(store, PatternIndex.build(collect_patterns(store), HashBowEmbedder()), currency="GBP")
+    return Compiler(store, PatternIndex.build(collect_patterns(store), catalog_embedder()), currency="GBP")
 
 
 def phone(r: dict) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import HashBowEmbedder
+from test_compiler import catalog_embedder
 
 from dualgraph.corpus.model import Variant
 from dualgraph.query.compiler import Compiler
@@ -62,7 +62,7 @@ def compiler(tmp_path_factory) -> Compiler:
         f.write_text(convert_document(f"d-{i}", [_variant(r)]).nquads, encoding="utf-8")
         st.bulk_load(f)
     apply_rules(st, load_rules())
-    return Compiler(st, PatternIndex.build(collect_patterns(st), HashBowEmbedder()), currency="GBP")
+    return Compiler(st, PatternIndex.build(collect_patterns(st), catalog_embedder()), currency="GBP")
 
 
 def names(pred) -> list[str]:

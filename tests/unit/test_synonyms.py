@@ -1,0 +1,48 @@
+"""The catalog's own synonyms: a question word means the catalog words MiniLM puts close to it, out of
+the catalog's entry, section and label names (real all-MiniLM-L6-v2, shipped offline)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+from test_compiler import catalog_embedder
+
+from dualgraph.query.name_match import synonyms
+from dualgraph.query.synonyms import CatalogLexicon
+
+NAMES = ["Display", "Screen size", "Memory", "Battery", "Processor", "Operating system", "Weight", "Depth", "Price"]
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> CatalogLexicon:
+    e = catalog_embedder()
+    return CatalogLexicon(NAMES, embed=lambda texts: e.embed(texts, stage="query"))
+
+
+@pytest.mark.parametrize(
+    ("word", "means"),
+    [("screen", "display"), ("storage", "memory"), ("ram", "memory"), ("cpu", "processor"), ("cheap", "price")],
+)
+def test_a_question_word_means_catalog_words(lexicon, word, means):
+    assert means in lexicon.synonyms(word)
+
+
+@pytest.mark.parametrize(("word", "not_meant"), [("weight", "depth"), ("battery", "display"), ("storage", "battery")])
+def test_unrelated_words_stay_apart(lexicon, word, not_meant):
+    assert not_meant not in lexicon.synonyms(word)
+
+
+def test_a_word_is_never_its_own_synonym_and_no_embedder_means_none(lexicon):
+    assert "display" not in lexicon.synonyms("display")
+    assert CatalogLexicon(NAMES).synonyms("screen") == []
+
+
+def test_the_seed_list_and_the_catalog_add_up(lexicon):
+    # the seed list knows "selfie" = front (MiniLM: 0.35); the catalog adds what it holds
+    assert "front" in synonyms("selfie", lexicon)
+    assert "display" in synonyms("screen", lexicon)
