@@ -7,7 +7,7 @@
 - superlative / compare → the top ``k`` products *keeping ties* (k = 1 for compare). ``value``
   is the extreme number when the question asks for it, else one name: the first by name of the
   tied winners (every winner is in ``answer_list``). A yes/no comparison ("Is X heavier than
-  Y?") is "yes" only when the first product named wins alone.
+  Y?") is "yes" only when the first product named wins alone; "Is X or Y heavier?" is a choice.
 """
 
 from __future__ import annotations
@@ -63,7 +63,13 @@ def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
             store, question, ans.value, comp.order_unit, comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace
         )
         ans.trace.append(f"the question asks for the value: {ans.value}")
-    elif intent.kind == "compare" and _YESNO_OPEN.match(question) and len(comp.named_groups) >= 2:
+    elif (
+        intent.kind == "compare"
+        and _YESNO_OPEN.match(question)
+        and len(comp.named_groups) >= 2
+        # "Is the A or the B lighter?" asks which; "Is the A lighter than the B?" asks whether
+        and not (re.search(r"\bor\b", question, re.I) and not re.search(r"\bthan\b", question, re.I))
+    ):
         # "Is X heavier than Y?": yes when the first product named wins alone
         won = {r["p"]["value"] for r in top if "p" in r}
         first, rest = set(comp.named_groups[0]), {p for g in comp.named_groups[1:] for p in g}

@@ -140,6 +140,10 @@ def asked_attribute(question: str) -> str:
         word = m.group(1).lower()
         if word in _HOW_ADJ:
             return _HOW_ADJ[word]
+        if word != "much" and (
+            named := ATTRIBUTE_RE.match(re.sub(r"^\s*(?:the|a|an)\s+", "", question[at + m.end() :]))
+        ):
+            return named.group(1)  # "How big is the battery of X?": the attribute follows the question words
         if word != "much":
             # "How fast does the X charge?": the verb at the end names what is measured
             from dualgraph.query.superlative import VERB_ATTRS  # superlative imports this module's siblings

@@ -143,3 +143,17 @@ def test_currency_follows_the_scope(compiler: Compiler) -> None:
     res = compiler.answer("Which tablet is the cheapest?")
     low = min(r["price"] for r in RECORDS if r["cat"] == "Tablets")
     assert (res.answer_list or [])[:1] == names(lambda r: r["cat"] == "Tablets" and r["price"] == low), (res.sparql, res.trace)
+
+
+def test_a_choice_between_two_names_is_no_yes_no(compiler: Compiler) -> None:
+    # "Is the A or the B …?" asks which; "Is the A … than the B?" asks whether
+    nova7, terra2 = (r for r in RECORDS if r["name"] in ("Acme Nova 7", "Acme Terra 2"))
+    res = compiler.answer("Is the Acme Nova 7 or the Acme Terra 2 more expensive?")
+    assert res.value == max((nova7, terra2), key=lambda r: r["price"])["name"], (res.sparql, res.trace)
+    res = compiler.answer("Is the Acme Nova 7 cheaper than the Acme Terra 2?")
+    assert res.value == ("yes" if nova7["price"] < terra2["price"] else "no"), (res.sparql, res.trace)
+
+
+def test_how_big_is_the_attribute_of_a_product(compiler: Compiler) -> None:
+    res = compiler.answer("How big is the RAM of the Brio One, in GB?")
+    assert res.value == next(r["ram"] for r in RECORDS if r["name"] == "Brio One"), (res.sparql, res.trace)
