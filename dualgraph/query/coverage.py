@@ -65,18 +65,24 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
 _COMPARATIVE = re.compile(r"(?:\w+est|\w+er|more|most|less|least|fewer|fewest|better|best|worst|worse)", re.I)
 
 
+def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]:
+    """Content words no constraint, name or attribute read, less the words of the intent itself."""
+    extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
+    left = uncovered_words(question, covered, extra=extra)
+    if intent.kind in ("superlative", "compare"):
+        return [w for w in left if not _COMPARATIVE.fullmatch(w)]
+    if intent.kind == "average":
+        return [w for w in left if w not in ("average", "mean")]
+    return left
+
+
 def coverage_caps(
     question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool, trace: list[str]
 ) -> list[float]:
     """Confidence caps for what the query did not read: a list or count that nothing read
     restricts while words are left unread, and a superlative with no attribute to order by
     (``order_named`` False) are guesses (0.3). Unread words are always put in ``trace``."""
-    extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
-    left = uncovered_words(question, covered, extra=extra)
-    if intent.kind in ("superlative", "compare"):
-        left = [w for w in left if not _COMPARATIVE.fullmatch(w)]
-    elif intent.kind == "average":
-        left = [w for w in left if w not in ("average", "mean")]
+    left = unread_words(question, intent, covered)
     caps: list[float] = []
     if intent.kind in ("superlative", "compare", "average") and not order_named:
         trace.append("no attribute named to order by: ordering by price is a guess (confidence ≤ 0.3)")
@@ -98,10 +104,4 @@ pushed a right empty answer under the empty-answer fallback threshold on the Sma
 
 def unread_factor(question: str, intent: Intent, covered: list[str]) -> float:
     """``UNREAD_FACTOR`` to the power of the content words left unread (comparison words aside)."""
-    extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
-    left = uncovered_words(question, covered, extra=extra)
-    if intent.kind in ("superlative", "compare"):
-        left = [w for w in left if not _COMPARATIVE.fullmatch(w)]
-    elif intent.kind == "average":
-        left = [w for w in left if w not in ("average", "mean")]
-    return UNREAD_FACTOR ** len(left)
+    return UNREAD_FACTOR ** len(unread_words(question, intent, covered))

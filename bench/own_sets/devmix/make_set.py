@@ -658,19 +658,20 @@ def write_catalog(phones: list[Phone], items: list[Item], out: Path) -> None:
     )
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def main(build=build_questions, questions: Path = QUESTIONS, description: str | None = None) -> None:
+    """The command line of a set over this catalog: ``build`` writes its questions to ``questions``."""
+    ap = argparse.ArgumentParser(description=(description or __doc__).split("\n")[0])
     ap.add_argument("--out", help="write catalog.jsonl and mapping.yaml here")
     ap.add_argument("--check", action="store_true", help="fail if questions.json is stale")
     ap.add_argument("--show", action="store_true", help="print every question with its gold")
     args = ap.parse_args()
     phones, items = load_phones(random.Random(2026)), load_icecat()
-    qs = build_questions(Builder(phones, items))
+    qs = build(Builder(phones, items))
     doc = {str(i): q for i, q in enumerate(qs)}
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if args.check:
-        sys.exit(0 if QUESTIONS.read_text(encoding="utf-8") == text else "questions.json is stale")
-    QUESTIONS.write_text(text, encoding="utf-8")
+        sys.exit(0 if questions.read_text(encoding="utf-8") == text else "questions.json is stale")
+    questions.write_text(text, encoding="utf-8")
     if args.show:
         for q in qs:
             gold = q["gt_answer_list"] if q["is_list"] else q["gt_value"]

@@ -11,9 +11,7 @@ nothing about a feature neither has nor lacks it).
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import json
 import random
 import re
 import sys
@@ -228,24 +226,7 @@ def build_questions(b) -> list[dict]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", help="write the (devmix) catalog here")
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--show", action="store_true")
-    args = ap.parse_args()
-    phones, items = dm.load_phones(random.Random(2026)), dm.load_icecat()
-    qs = build_questions(dm.Builder(phones, items))
-    text = json.dumps({str(i): q for i, q in enumerate(qs)}, ensure_ascii=False, indent=1) + "\n"
-    if args.check:
-        sys.exit(0 if QUESTIONS.read_text(encoding="utf-8") == text else "questions.json is stale")
-    QUESTIONS.write_text(text, encoding="utf-8")
-    if args.show:
-        for q in qs:
-            gold = q["gt_answer_list"] if q["is_list"] else q["gt_value"]
-            print(f"[{q['category'][:5]}|{q['gt_retrieval_method']}] {q['question']}\n    -> {gold}")
-    print(f"{len(qs)} questions", file=sys.stderr)
-    if args.out:
-        dm.write_catalog(phones, items, Path(args.out))
+    dm.main(build_questions, QUESTIONS, __doc__)
 
 
 if __name__ == "__main__":
