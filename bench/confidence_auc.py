@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dualgraph.eval.inputs import load_answers, load_questions  # noqa: E402
-from dualgraph.eval.metrics import score_question  # noqa: E402
+from dualgraph.eval.inputs import load_answers, load_questions
+from dualgraph.eval.metrics import score_question
 
 
 def auc(right: list[float], wrong: list[float]) -> float | None:

@@ -135,14 +135,20 @@ def test_superlative_reads_every_entry(compiler: Compiler) -> None:
     # the most RAM among Acme phones is on a feed product (RAM capacity), not in the shop's Memory value
     res = compiler.answer("Which Acme phone has the most RAM?")
     best = max(r["ram"] for r in RECORDS if acme(r) and phone(r))
-    assert sorted(res.answer_list or []) == names(lambda r: acme(r) and phone(r) and r["ram"] == best), (res.sparql, res.trace)
+    assert sorted(res.answer_list or []) == names(lambda r: acme(r) and phone(r) and r["ram"] == best), (
+        res.sparql,
+        res.trace,
+    )
 
 
 def test_currency_follows_the_scope(compiler: Compiler) -> None:
     # tablets are priced in USD only: "the cheapest tablet" needs no currency named
     res = compiler.answer("Which tablet is the cheapest?")
     low = min(r["price"] for r in RECORDS if r["cat"] == "Tablets")
-    assert (res.answer_list or [])[:1] == names(lambda r: r["cat"] == "Tablets" and r["price"] == low), (res.sparql, res.trace)
+    assert (res.answer_list or [])[:1] == names(lambda r: r["cat"] == "Tablets" and r["price"] == low), (
+        res.sparql,
+        res.trace,
+    )
 
 
 def test_a_choice_between_two_names_is_no_yes_no(compiler: Compiler) -> None:

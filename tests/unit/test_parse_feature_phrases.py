@@ -12,9 +12,7 @@ from dualgraph.query.parse import parse_question
 
 
 def features(q: str) -> list[tuple[str, str, bool]]:
-    return [
-        (c.phrase, c.context, c.negated) for c in parse_question(q).constraints if isinstance(c, FeatureConstraint)
-    ]
+    return [(c.phrase, c.context, c.negated) for c in parse_question(q).constraints if isinstance(c, FeatureConstraint)]
 
 
 @pytest.mark.parametrize(
