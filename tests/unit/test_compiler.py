@@ -35,6 +35,22 @@ def catalog_embedder():
     return SentenceTransformerEmbedder()
 
 
+def compile_catalog(variants, tmp, *, currency: str | None = None, catalog_facts: bool = False) -> Compiler:
+    """A compiler over ``variants`` (one document each) in an in-memory store: the real converter and
+    rules (and, with ``catalog_facts``, brands, lines and types), the real MiniLM."""
+    from dualgraph.skg.catalog_graph import derive_catalog_facts
+
+    st = OxigraphStore.in_memory()
+    for i, v in enumerate(variants):
+        f = tmp / f"d{i}.nq"
+        f.write_text(convert_document(f"d-{i}", [v]).nquads, encoding="utf-8")
+        st.bulk_load(f)
+    apply_rules(st, load_rules())
+    if catalog_facts:
+        derive_catalog_facts(st)
+    return Compiler(st, PatternIndex.build(collect_patterns(st), catalog_embedder()), currency=currency)
+
+
 class HashBowEmbedder:
     """Test embedder: lower-cased words hashed (BLAKE2b) into ``dim`` buckets, L2-normalised."""
 

@@ -11,14 +11,10 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import catalog_embedder
+from test_compiler import compile_catalog
 
 from dualgraph.corpus.model import Variant
 from dualgraph.query.compiler import Compiler
-from dualgraph.query.patterns import PatternIndex, collect_patterns
-from dualgraph.skg.rules import apply_rules, load_rules
-from dualgraph.skg.triples import convert_document
-from dualgraph.stores.oxigraph import OxigraphStore
 
 # name, RAM GB, storage GB, inches, Hz, mAh, charging W, NFC, chip
 ROWS = [
@@ -55,14 +51,7 @@ def _variant(r: dict) -> Variant:
 
 @pytest.fixture(scope="module")
 def compiler(tmp_path_factory) -> Compiler:
-    tmp = tmp_path_factory.mktemp("raw")
-    st = OxigraphStore.in_memory()
-    for i, r in enumerate(RECORDS):
-        f = tmp / f"d{i}.nq"
-        f.write_text(convert_document(f"d-{i}", [_variant(r)]).nquads, encoding="utf-8")
-        st.bulk_load(f)
-    apply_rules(st, load_rules())
-    return Compiler(st, PatternIndex.build(collect_patterns(st), catalog_embedder()), currency="GBP")
+    return compile_catalog([_variant(r) for r in RECORDS], tmp_path_factory.mktemp("raw"), currency="GBP")
 
 
 def names(pred) -> list[str]:
