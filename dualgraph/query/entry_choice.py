@@ -30,27 +30,22 @@ _HOLDERS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str | None], frozenset[
 
 
 def holders(store: Any, pairs: list[tuple[str, str | None]]) -> dict[tuple[str, str | None], frozenset[str]]:
-    """The products holding each (entry, unit) pair (unit ``None``: the entry at all), cached per store."""
-    cache = _HOLDERS.setdefault(store, {})
-    todo = sorted({e for e, _ in pairs if (e, None) not in cache})
-    if todo:
-        # every entry at once, the first time: one pass over the specs costs less than a few
-        # passes over some entries, and later questions find every entry here
+    """The products holding each (entry, unit) pair (unit ``None``: the entry at all). Every entry is
+    read at once, the first time a store is asked: one pass over the specs costs less than a few
+    passes over some entries, and later questions find every entry here."""
+    if store not in _HOLDERS:
         found: dict[tuple[str, str | None], set[str]] = {}
         res = store.select(
             "SELECT DISTINCT ?e ?u ?p WHERE { ?sx_ skg:inEntry ?e . ?p skg:hasSpec ?sx_ . "
             "OPTIONAL { ?sx_ skg:hasQuantity/skg:hasUnit ?u } }"
         )
-        todo = sorted({b["e"]["value"] for b in res["results"]["bindings"]} | set(todo))
         for b in res["results"]["bindings"]:
             e, p = b["e"]["value"], b["p"]["value"]
             found.setdefault((e, None), set()).add(p)
             if "u" in b:
                 found.setdefault((e, b["u"]["value"]), set()).add(p)
-        for e in todo:
-            cache[(e, None)] = frozenset()
-        for key, ps in found.items():
-            cache[key] = frozenset(ps)
+        _HOLDERS[store] = {key: frozenset(ps) for key, ps in found.items()}
+    cache = _HOLDERS[store]
     return {x: cache.get(x, frozenset()) for x in pairs}
 
 

@@ -88,12 +88,11 @@ class GrounderBase:
 
     @property
     def lexicon(self) -> CatalogLexicon:
-        """The catalog's synonyms and qualifiers, from its own entry, section and label names."""
+        """The catalog's synonyms, from its own entry, section and label names."""
         if self._lexicon is None:
             spec = [p for p in self.index.patterns if p.kind in ("spec_numeric", "spec_value", "feature")]
             names = [x for p in spec for x in (p.section, p.entry, p.name) if x]
-            # a label names a variant of its entry's attribute ("front" camera beside "rear" camera)
-            names += [f"{p.label} {p.entry}" for p in spec if p.label and p.entry]
+            names += [p.label for p in spec if p.label]  # the words beside numbers ("front", "inbuilt")
             embedder = getattr(self.index, "embedder", None)
             embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
             self._lexicon = CatalogLexicon(names, embed=embed)

@@ -176,8 +176,6 @@ class NumberGrounder(GrounderBase):
         if not isinstance(scope, LazyScope) or len(self.currencies()) < 2:
             return None
         mine = scope.products()
-        if mine is None:
-            return None
         if self._priced_in is None:
             res = self.store.select("SELECT ?p ?c WHERE { ?p skg:hasCurrency ?c }")
             self._priced_in = {b["p"]["value"]: b["c"]["value"] for b in res["results"]["bindings"]}

@@ -146,8 +146,7 @@ def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) 
     named = attr & entry or any(s in entry for w in said for s in syn(w))
     bonus = 0.1 if named else 0.0
     # an entry for a special variant nobody asked about ("Front Camera" beside "Camera") is second
-    qualifiers = _QUALIFIERS
-    unasked = len((entry & qualifiers) - attr - {s for w in said for s in syn(w)})
+    unasked = len((entry & _QUALIFIERS) - attr - {s for w in said for s in syn(w)})
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
     extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})

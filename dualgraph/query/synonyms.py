@@ -7,10 +7,6 @@ A question says "screen" where the catalog writes "Display", "storage" where it 
   is embedded once with the index's embedder (MiniLM); a question word the catalog does not use
   means the other catalog words whose cosine to it reaches :data:`MIN_COSINE` (at most
   :data:`MAX_SYNONYMS`, best first).
-* **qualifiers**: words that make an entry a special variant of an attribute the catalog also
-  has plainly, found in the catalog's structure: "Front" in "Front camera" when a "Camera" or
-  "Rear camera" entry exists, a label such as "front" beside other labels of one entry's
-  numbers. A bare attribute word means the plain entry first.
 
 >>> import numpy as np
 >>> def toy(texts):  # three meanings, one axis each: enough for an offline example
@@ -18,8 +14,8 @@ A question says "screen" where the catalog writes "Display", "storage" where it 
 ...                      + [1.0] for t in texts], float)
 ...     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 >>> lex = CatalogLexicon(["Display", "Memory", "Camera", "Front camera"], embed=toy, min_cosine=0.9)
->>> lex.synonyms("screen"), lex.synonyms("display"), sorted(lex.qualifiers)
-(['display'], [], ['front'])
+>>> lex.synonyms("screen"), lex.synonyms("display")
+(['display'], [])
 """
 
 from __future__ import annotations
@@ -47,7 +43,7 @@ def _tokens(text: str) -> list[str]:
 
 
 class CatalogLexicon:
-    """Synonyms and qualifiers of one catalog's vocabulary (see the module notes).
+    """Synonyms of one catalog's vocabulary (see the module notes).
 
     ``names``: the catalog's section, entry and label names; ``embed``: texts -> L2-normalised
     rows (None: no synonyms, only the catalog's own words match)."""
@@ -57,23 +53,8 @@ class CatalogLexicon:
         self.words = sorted({w for n in names for w in _tokens(n) if len(w) > 1})
         self.embed = embed
         self.min_cosine = min_cosine
-        self.qualifiers = self._qualifiers(names)
         self._vectors: np.ndarray | None = None
         self._cache: dict[str, list[str]] = {}
-
-    @staticmethod
-    def _qualifiers(names: list[str]) -> frozenset[str]:
-        """Words before a head noun that the catalog also names bare or with another word."""
-        by_head: dict[str, set[tuple[str, ...]]] = {}
-        for n in names:
-            toks = _tokens(n)
-            if toks:
-                by_head.setdefault(toks[-1], set()).add(tuple(toks[:-1]))
-        out: set[str] = set()
-        for mods in by_head.values():
-            if len(mods) > 1:  # the head is written more than one way: its modifiers tell variants apart
-                out.update(w for m in mods for w in m)
-        return frozenset(out)
 
     def synonyms(self, word: str) -> list[str]:
         """Other catalog words that mean ``word`` ("storage" -> "memory" where a catalog uses both)."""

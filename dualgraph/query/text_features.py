@@ -233,9 +233,7 @@ class TextFeatureMatcher:
         if self._keys is None:  # feature names are split once, not once per question
             self._keys = [_keys(f.name) for f in self.features]
         want = _keys(phrase)
-        if self._all is None:
-            self._all = len(frozenset().union(*(f.products for f in self.features)))
-        hub = max(HUB_SHARE * self._all, HUB_MIN)
+        hub = self._hub()
         direct: dict[int, FeatureMatch] = {}
         for i, f in enumerate(self.features):
             c = None if cos is None else float(cos[i])
@@ -250,19 +248,20 @@ class TextFeatureMatcher:
         out.sort(key=lambda m: (-m.score, m.name))
         return out[:limit] if limit is not None else out
 
+    def _hub(self) -> float:
+        """How many products a feature may be stated for before it is a topic (see HUB_SHARE)."""
+        if self._all is None:
+            self._all = len(frozenset().union(*(f.products for f in self.features)))
+        return max(HUB_SHARE * self._all, HUB_MIN)
+
     def _cooccurring(self, direct: dict[int, FeatureMatch], cos: np.ndarray | None) -> list[FeatureMatch]:
         if not direct or cos is None:
             return []
         seeds = frozenset().union(*(self.features[i].products for i in direct))
-        if self._all is None:
-            self._all = len(frozenset().union(*(f.products for f in self.features)))
+        hub = self._hub()
         out = []
         for i, f in enumerate(self.features):
-            if (
-                i in direct
-                or cos[i] < self.cooccurrence_min_cosine
-                or len(f.products) > max(HUB_SHARE * self._all, HUB_MIN)
-            ):
+            if i in direct or cos[i] < self.cooccurrence_min_cosine or len(f.products) > hub:
                 continue
             shared = len(f.products & seeds)
             jaccard = shared / len(f.products | seeds)

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
+from dualgraph.query.superlative import VERB_ATTRS
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_symbol
 
 __all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attribute", "value_in_unit"]
@@ -146,8 +147,6 @@ def asked_attribute(question: str) -> str:
             return named.group(1)  # "How big is the battery of X?": the attribute follows the question words
         if word != "much":
             # "How fast does the X charge?": the verb at the end names what is measured
-            from dualgraph.query.superlative import VERB_ATTRS  # superlative imports this module's siblings
-
             tail = question[at + m.end() :]
             return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
         rest = question[at + m.end() :]
