@@ -106,6 +106,7 @@ class QAEngine:
         from dualgraph.models.base import TokenMeter
         from dualgraph.models.factory import build_models, index_models
         from dualgraph.query.compiler import Compiler
+        from dualgraph.query.lexicon_mining import load_prose_synonyms
         from dualgraph.query.patterns import PatternIndex
         from dualgraph.stores.factory import load_store_config, open_store
 
@@ -122,7 +123,13 @@ class QAEngine:
         store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
         patterns = PatternIndex.load(index / "patterns", embedder)
         names = AnswerNames.detect(store, config.names)
-        compiler = Compiler(store, patterns, currency=config.currency, count_ranges=names.mode == "range")
+        compiler = Compiler(
+            store,
+            patterns,
+            currency=config.currency,
+            count_ranges=names.mode == "range",
+            prose_synonyms=load_prose_synonyms(index, store, patterns.patterns),
+        )
         generator = None
         if llm is not None and config.llm_sparql:
             from dualgraph.query.llm_sparql import LLMSparqlGenerator

@@ -184,6 +184,12 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
             patterns_report = build_pattern_index(store, lazy.embedder, layout.root / "patterns")
             state.set_stale(False, views=("patterns",))
+        lexicon_report = None
+        if config.tkg.enabled and config.patterns and (tkg_report is not None or patterns_report is not None):
+            from dualgraph.query.lexicon_mining import mine_index
+
+            # page words beside spec values, read once here rather than by every question-answering process
+            lexicon_report = mine_index(layout.root, store)
         state.checkpoint()
         _remove_dead_shards(layout, known)
         counts = _store_counts(store)
@@ -216,6 +222,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         "patterns": patterns_report
         if patterns_report is not None
         else ("unchanged" if config.patterns else "disabled"),
+        "prose_lexicon": lexicon_report if lexicon_report is not None else "unchanged",
         "model_usage": meter.to_dict(),
         "seconds": {
             "convert": round(t_convert, 3),

@@ -56,6 +56,7 @@ Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +162,9 @@ def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> li
 class Compiler:
     """Compile questions over ``store`` with the pattern index built from it.
 
-    ``currency``: the currency of bare prices ("under 20k"); ``row_cap``: rows kept per query.
+    ``currency``: the currency of bare prices ("under 20k"); ``row_cap``: rows kept per query;
+    ``prose_synonyms``: page words -> catalog words mined from the index's pages
+    (:func:`~dualgraph.query.lexicon_mining.load_prose_synonyms`).
     """
 
     def __init__(
@@ -173,6 +176,7 @@ class Compiler:
         row_cap: int = 1000,
         timeout_s: float = 20.0,
         count_ranges: bool = False,
+        prose_synonyms: Mapping[str, list[str]] | None = None,
     ) -> None:
         self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
         self.store = store
@@ -180,7 +184,7 @@ class Compiler:
         self.currency = currency
         self.row_cap = row_cap
         self.timeout_s = timeout_s
-        self.grounder = Grounder(store, patterns, currency=currency)
+        self.grounder = Grounder(store, patterns, currency=currency, prose_synonyms=prose_synonyms)
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
 

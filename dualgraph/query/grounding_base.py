@@ -6,10 +6,14 @@ kind, the catalog's currencies, the pattern search).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from dualgraph.query.entry_choice import LazyScope, Scope
+from dualgraph.query.lexicon_mining import variants
 from dualgraph.query.name_match import _lexical
 from dualgraph.query.pattern_index import PatternIndex
 from dualgraph.query.pattern_model import Pattern
@@ -73,8 +77,16 @@ class GrounderBase:
     """The state every grounding step reads: ``store`` for catalog facts (currencies, product
     names), ``patterns`` for what can be asked, grouped by kind once."""
 
-    def __init__(self, store, patterns: PatternIndex, *, currency: str | None = None) -> None:
+    def __init__(
+        self,
+        store,
+        patterns: PatternIndex,
+        *,
+        currency: str | None = None,
+        prose_synonyms: Mapping[str, list[str]] | None = None,
+    ) -> None:
         self.store = store
+        self.prose_synonyms = dict(prose_synonyms or {})
         self.index = patterns
         self.currency = currency
         self._currencies: list[tuple[str, int]] | None = None
@@ -88,15 +100,27 @@ class GrounderBase:
 
     @property
     def lexicon(self) -> CatalogLexicon:
-        """The catalog's synonyms, from its own entry, section and label names."""
+        """The catalog's synonyms: its own entry, section and label names, what its pages say beside
+        their values, and the variants of its numeric attributes."""
         if self._lexicon is None:
             spec = [p for p in self.index.patterns if p.kind in ("spec_numeric", "spec_value", "feature")]
             names = [x for p in spec for x in (p.section, p.entry, p.name) if x]
             names += [p.label for p in spec if p.label]  # the words beside numbers ("front", "inbuilt")
             embedder = getattr(self.index, "embedder", None)
             embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
-            self._lexicon = CatalogLexicon(names, embed=embed)
+            self._lexicon = CatalogLexicon(
+                names, embed=embed, mined=self.prose_synonyms, variants=variants(self.index.patterns)
+            )
         return self._lexicon
+
+    def phrase_cosines(self, phrase: str, names: list[str]) -> list[float]:
+        """MiniLM cosine of ``phrase`` to each of ``names`` (0 without an embedder)."""
+        embedder = getattr(self.index, "embedder", None)
+        if embedder is None or not names:
+            return [0.0] * len(names)
+        v = embedder.embed([phrase, *names], stage="query")
+        v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+        return [float(x) for x in v[1:] @ v[0]]
 
     def lexical(self, attribute: str, p: Pattern) -> float:
         """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.name_match._lexical`)."""

@@ -47,6 +47,12 @@ def either(a: str, b: str) -> str:
     return f"FILTER(EXISTS {{ {a} }} || EXISTS {{ {b} }})"
 
 
+FEATURE_PHRASE_COSINE = 0.55
+"""A feature phrase sharing a word with a feature's name means it at this MiniLM cosine of the whole
+phrases (all-MiniLM-L6-v2): "microSD card" ~ "Memory Card Support" 0.58, ~ "SIM card" 0.47; "sd card" ~
+"Memory Card Support" 0.62, ~ "SIM card" 0.53."""
+
+
 class FeatureGrounder(NumberGrounder):
     """Grounds features, spec values and prose mentions; a number-grounder underneath, because a
     feature phrase that holds a measurement ("3.5 mm headphone jack") is grounded as that number."""
@@ -73,11 +79,21 @@ class FeatureGrounder(NumberGrounder):
     def feature(self, c: FeatureConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
         cands = self._feature_candidates(c.phrase)
         if not cands:  # the fused search, accepting only a strong name overlap
+            said = _words(c.phrase)
+            partial = []
             for p, _ in self._search(c.phrase, ["feature"], k=5):
-                said = _words(c.phrase)
                 overlap = (said | {s for w in said for s in synonyms(w, self.lexicon)}) & _words(p.name or "")
                 if overlap and len(overlap) >= len(said) * 0.6:
                     cands.append((0.6, p))
+                elif overlap:
+                    partial.append(p)
+            if not cands and partial:
+                # a shared word and the whole phrases close by MiniLM: "microSD card" ~ "Memory Card
+                # Support" (0.58), not "SIM card" (0.47)
+                cos = self.phrase_cosines(c.phrase, [p.name or "" for p in partial])
+                best = max(range(len(partial)), key=lambda i: cos[i])
+                if cos[best] >= FEATURE_PHRASE_COSINE:
+                    cands.append((0.55, partial[best]))
         if cands:
             s, p = cands[0]
             snippet = p.lacks_sparql if c.negated else p.sparql
@@ -368,7 +384,8 @@ class FeatureGrounder(NumberGrounder):
             snippet = p.sparql + " FILTER NOT EXISTS { " + inner + " }"
         else:
             snippet = body
-        conf = {2: 0.9, 1: 0.7}[level] - (0.0 if lex > 0 or not attribute else 0.1)
+        # an attribute word that names no entry is doubt only when another entry could hold the value
+        conf = {2: 0.9, 1: 0.7}[level] - (0.0 if lex > 0 or not attribute or len(cands) == 1 else 0.1)
         trace.append(
             f"value {phrase!r}{' (negated)' if negated else ''} → {p.section} › {p.entry} "
             f"({'exact value' if level == 2 else 'value names containing it'}; lexical={lex:.2f})"

@@ -19,7 +19,7 @@ import functools
 import re
 
 from dualgraph.query.pattern_model import Pattern
-from dualgraph.query.synonyms import CatalogLexicon
+from dualgraph.query.synonyms import CatalogLexicon, general_synonyms, principal_words
 
 __all__ = ["norm_tokens", "token_match"]
 
@@ -27,39 +27,6 @@ _MODEL_TAIL = frozenset(
     """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
 + air""".split()
 )
-_SYNONYMS = {
-    "display": ["screen", "size", "diagonal"],
-    "screen": ["display", "size", "diagonal"],
-    "battery": ["capacity"],
-    "storage": ["internal", "rom", "memory", "capacity"],
-    "rom": ["storage", "internal"],
-    "ram": ["memory"],
-    "memory": ["ram"],
-    "camera": ["rear", "main", "resolution"],
-    "weight": ["weight"],
-    "thickness": ["depth", "thickness"],
-    "size": ["display", "screen"],
-    "processor": ["chipset", "cpu", "soc"],
-    "chip": ["chipset", "processor"],
-    "chipset": ["processor", "soc"],
-    "cores": ["core", "cpu"],
-    "refresh": ["rate", "hz"],
-    "selfie": ["front"],
-    "main": ["rear", "primary"],
-    "primary": ["main", "rear"],
-    "charging": ["charge", "wired", "fast"],
-    "os": ["operating", "system"],
-    "price": ["price", "mrp"],
-    "microsd": ["memory", "card"],
-    "sd": ["memory", "card"],
-    "ssd": ["storage", "internal", "capacity"],
-    "hdd": ["storage", "internal", "capacity"],
-}
-_QUALIFIERS = frozenset(
-    """front selfie secondary sub ultrawide telephoto macro depth wireless reverse external
-standby minimum number""".split()
-)
-"""Words that make an entry a special variant of its attribute (the plain one is what a bare word means)."""
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
 
 
@@ -117,10 +84,10 @@ def _word_forms(text: str) -> frozenset[str]:
 
 
 def synonyms(word: str, lexicon: CatalogLexicon | None = None) -> list[str]:
-    """Catalog words that mean ``word``: the catalog's own (MiniLM over its vocabulary, ``lexicon``),
-    and the seed list above until a miner reads what MiniLM cannot ("selfie" = front, "main" =
-    rear, "battery" = capacity: word similarity 0.35, 0.32, 0.32)."""
-    return _SYNONYMS.get(word, []) + (lexicon.synonyms(word) if lexicon is not None else [])
+    """Catalog words that mean ``word``: general English (``general_synonyms.yaml``), then what the
+    catalog itself says (``lexicon``: mined from its pages, similar by MiniLM over its vocabulary)."""
+    out = general_synonyms(word)
+    return out + [w for w in lexicon.synonyms(word) if w not in out] if lexicon is not None else out
 
 
 def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) -> float:
@@ -135,18 +102,29 @@ def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) 
         return synonyms(w, lexicon)
 
     names = _words(" ".join(x for x in (p.section, p.entry, p.name) if x))
+    principal = lexicon is not None and p.pattern_id in lexicon.variants.principal
     hit = 0.0
     for w in said:
         if _forms(w) & names:
             hit += 1.0
         elif any(s in names for f in _forms(w) for s in syn(f)):
             hit += 0.6
+        elif principal and w in principal_words():
+            hit += 0.6  # "the main camera": the variant most products state, whatever the catalog calls it
+    if not hit:
+        return 0.0  # names nothing the question said: no penalty can rank it among the unnamed
     entry = _words(p.entry or p.name or "")
     # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
     named = attr & entry or any(s in entry for w in said for s in syn(w))
     bonus = 0.1 if named else 0.0
-    # an entry for a special variant nobody asked about ("Front Camera" beside "Camera") is second
-    unasked = len((entry & _QUALIFIERS) - attr - {s for w in said for s in syn(w)})
+    # a variant nobody asked about ("Front camera" beside the "Rear camera" most products state) is
+    # second, when the question names what the variants share ("camera"); a question naming none of
+    # it ("storage" over labels "ram" and "inbuilt") leaves the variants equal
+    variant: frozenset[str] = frozenset()
+    if lexicon is not None and any(_forms(w) & attr for w in lexicon.variants.shared.get(p.pattern_id, ())):
+        variant = lexicon.variants.variant_words.get(p.pattern_id, frozenset())
+    meant = {s for w in said for s in syn(w)}
+    unasked = sum(1 for v in variant if not (_forms(v) & attr) and v not in meant)
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
     extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})

@@ -1,9 +1,13 @@
 """Which words of a question mean which words of the catalog, read from the catalog itself.
 
 A question says "screen" where the catalog writes "Display", "storage" where it writes
-"Memory", "CPU" where it writes "Processor". No word list of any product domain says so here:
+"Memory", "selfie" where it writes "Front". No word list of any product domain says so here:
 
-* **synonyms**: the catalog's own vocabulary (the words of its section, entry and label names)
+* **general English** (``general_synonyms.yaml``): abbreviations and dictionary synonyms that hold
+  in any catalog ("CPU" = processor, "screen" = display), each with the reason it is there;
+* **mined** (:mod:`dualgraph.query.lexicon_mining`): page words the catalog's own pages put beside
+  the spec values of an entry, and the principal variant of an attribute ("the main camera");
+* **similar**: the catalog's own vocabulary (the words of its section, entry and label names)
   is embedded once with the index's embedder (MiniLM); a question word the catalog does not use
   means the other catalog words whose cosine to it reaches :data:`MIN_COSINE` (at most
   :data:`MAX_SYNONYMS`, best first).
@@ -20,12 +24,17 @@ A question says "screen" where the catalog writes "Display", "storage" where it 
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from importlib import resources
 
 import numpy as np
+import yaml
 
-__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon"]
+from dualgraph.query.lexicon_mining import Variants
+
+__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon", "general_synonyms", "principal_words"]
 
 MIN_COSINE = 0.63
 """Measured on the raw Smartprix vocabulary (all-MiniLM-L6-v2): the pairs that mean the same sit at
@@ -38,6 +47,27 @@ MAX_SYNONYMS = 3
 Embed = Callable[[list[str]], np.ndarray]
 
 
+@functools.cache
+def _general() -> tuple[dict[str, list[str]], frozenset[str]]:
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("general_synonyms.yaml").read_text("utf-8"))
+    syn = {str(k).casefold(): [str(w).casefold() for w in v["words"]] for k, v in raw["synonyms"].items()}
+    return syn, frozenset(str(w).casefold() for w in raw["principal"])
+
+
+def general_synonyms(word: str) -> list[str]:
+    """The general-English synonyms of ``word`` (``general_synonyms.yaml``).
+
+    >>> general_synonyms("cpu"), general_synonyms("inbuilt")
+    (['processor'], [])
+    """
+    return _general()[0].get(word.casefold(), [])
+
+
+def principal_words() -> frozenset[str]:
+    """Words that ask for the principal variant of an attribute ("main", "primary")."""
+    return _general()[1]
+
+
 def _tokens(text: str) -> list[str]:
     return re.findall(r"[a-z]+", text.casefold())
 
@@ -46,10 +76,22 @@ class CatalogLexicon:
     """Synonyms of one catalog's vocabulary (see the module notes).
 
     ``names``: the catalog's section, entry and label names; ``embed``: texts -> L2-normalised
-    rows (None: no synonyms, only the catalog's own words match)."""
+    rows (None: no similar words, only the catalog's own words match); ``mined``: page words ->
+    catalog words read from the catalog's pages; ``variants``: the variant structure of its numeric
+    attributes (both from :mod:`~dualgraph.query.lexicon_mining`)."""
 
-    def __init__(self, names: Iterable[str], *, embed: Embed | None = None, min_cosine: float = MIN_COSINE) -> None:
+    def __init__(
+        self,
+        names: Iterable[str],
+        *,
+        embed: Embed | None = None,
+        min_cosine: float = MIN_COSINE,
+        mined: Mapping[str, list[str]] | None = None,
+        variants: Variants | None = None,
+    ) -> None:
         names = [n for n in dict.fromkeys(names) if n and n.strip()]
+        self.mined = dict(mined or {})
+        self.variants = variants or Variants()
         self.words = sorted({w for n in names for w in _tokens(n) if len(w) > 1})
         self.embed = embed
         self.min_cosine = min_cosine
@@ -57,7 +99,12 @@ class CatalogLexicon:
         self._cache: dict[str, list[str]] = {}
 
     def synonyms(self, word: str) -> list[str]:
-        """Other catalog words that mean ``word`` ("storage" -> "memory" where a catalog uses both)."""
+        """Other catalog words that mean ``word``: read from its pages, then similar by MiniLM."""
+        word = word.casefold()
+        return list(dict.fromkeys([*self.mined.get(word, ()), *self.similar(word)]))
+
+    def similar(self, word: str) -> list[str]:
+        """Other catalog words MiniLM puts close to ``word`` ("storage" -> "memory" where a catalog uses both)."""
         word = word.casefold()
         if word in self._cache:
             return self._cache[word]

@@ -42,7 +42,19 @@ def test_a_word_is_never_its_own_synonym_and_no_embedder_means_none(lexicon):
     assert CatalogLexicon(NAMES).synonyms("screen") == []
 
 
-def test_the_seed_list_and_the_catalog_add_up(lexicon):
-    # the seed list knows "selfie" = front (MiniLM: 0.35); the catalog adds what it holds
-    assert "front" in synonyms("selfie", lexicon)
-    assert "display" in synonyms("screen", lexicon)
+def test_general_english_and_the_catalog_add_up(lexicon):
+    # general English (general_synonyms.yaml) says CPU = processor; MiniLM over the catalog adds the rest
+    assert "processor" in synonyms("cpu", lexicon)
+    assert "memory" in synonyms("storage", lexicon)
+    assert synonyms("storage") == []  # no catalog: nothing a domain would know
+
+
+def test_the_general_list_holds_a_reason_for_every_word():
+    from importlib import resources
+
+    import yaml
+
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("general_synonyms.yaml").read_text("utf-8"))
+    assert raw["synonyms"] and raw["principal"]
+    for word, entry in raw["synonyms"].items():
+        assert entry["words"] and len(entry["why"]) > 20, word
