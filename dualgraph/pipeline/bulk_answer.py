@@ -382,21 +382,15 @@ class _EngineActor:
 def _ray_batches(
     items: list[Item], engine_factory: Callable[[], Engine], strategy: str, config: BulkAnswerConfig
 ) -> Iterator[list[AnswerRecord]]:
-    import logging
-
     import ray
+    import ray.data
 
-    if not ray.is_initialized():
-        ray.init(
-            address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING
-        )
-    ctx = ray.data.DataContext.get_current()
-    data_log = logging.getLogger("ray.data")
-    # Our bar reports progress; Ray Data's bars and INFO lines would interleave with it.
-    saved = ctx.enable_progress_bars, data_log.level
-    ctx.enable_progress_bars = False
-    data_log.setLevel(logging.WARNING)
-    try:
+    from dualgraph.pipeline.ray_logging import init_ray, ray_data_quiet
+
+    init_ray(config.ray_address)
+    # Our bar reports progress; Ray Data's bars and INFO lines would interleave with it
+    # (DUALGRAPH_RAY_LOGS=1 shows Ray's lines; its bars stay off).
+    with ray_data_quiet(progress=False):
         n_batches = math.ceil(len(items) / config.batch_size)
         cpus = ray.cluster_resources().get("CPU", 1.0)
         actors = min(config.concurrency or max(1, min(2, int(cpus // config.num_cpus))), n_batches)
@@ -417,9 +411,6 @@ def _ray_batches(
             if fatal:
                 raise ContractError(fatal[0])
             yield [AnswerRecord.model_validate_json(line) for line in frame["line"].tolist()]
-    finally:
-        ctx.enable_progress_bars, level = saved
-        data_log.setLevel(level)
 
 
 def _close(engine: Any) -> None:

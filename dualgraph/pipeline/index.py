@@ -11,7 +11,6 @@ bulk-load pass, so a crashed run resumes where it stopped.
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections import defaultdict
 from contextlib import closing
@@ -42,19 +41,22 @@ def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> lis
     if config.runner == "inline" or not rows:
         out = run_inline(stages, rows, batch_size=config.batch_size)
     else:
-        import ray
+        import ray.data
 
-        if not ray.is_initialized():
-            ray.init(
-                address=config.ray_address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING
-            )
-        ctx = ray.data.DataContext.get_current()
-        ctx.enable_progress_bars = config.progress
+        from dualgraph.pipeline.ray_logging import init_ray, ray_data_quiet
+
+        init_ray(config.ray_address)
         blocks = max(1, min(len(rows) // config.batch_size + 1, 1000))
-        ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
-        for stage in stages:
-            ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
-        out = ds.take_all()
+        # our bar, not Ray Data's (DUALGRAPH_RAY_LOGS=1 brings back Ray's own lines and bars)
+        bar = tqdm(total=len(rows), unit="doc", desc="convert", disable=not config.progress)
+        with ray_data_quiet(progress=config.progress), closing(bar):
+            ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
+            for stage in stages:
+                ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
+            out = []
+            for row in ds.iter_rows():
+                out.append(row)
+                bar.update(1)
     keys = [r["meta_path"] for r in rows]
     got = [r["meta_path"] for r in out]
     if sorted(keys) != sorted(got):

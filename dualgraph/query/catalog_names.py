@@ -66,7 +66,9 @@ def spot_names(question: str, names: Iterable[str] | dict[str, list[list[str]]])
     from dualgraph.query.grounding import token_match  # grounding imports this module
 
     index = names if isinstance(names, dict) else name_index(names)
-    toks = [(m.group().casefold(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", question)]
+    # a possessive "'s" ("the Orbit Phone 7's battery") is no model suffix "S": blanked, spans unchanged
+    plain = re.sub(r"(?<=\w)['’]s\b", "  ", question)
+    toks = [(m.group().casefold(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", plain)]
     words = [t for t, _, _ in toks]
     found: list[tuple[int, int, int]] = []
     for i, w in enumerate(words):

@@ -76,7 +76,7 @@ from dualgraph.query.model import (
 )
 from dualgraph.query.names_and_scope import ground_names, sentence_word
 from dualgraph.query.number_hints import attr_hint, measure_words
-from dualgraph.query.parse import comparative, parse_question
+from dualgraph.query.parse import comparative, difference_asked, parse_question
 from dualgraph.query.parse_dates import DATE_ATTRIBUTES, date_event, time_superlative
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.read_answer import read_answer
@@ -248,8 +248,10 @@ class Compiler:
             )
             if (ts := time_superlative(question)) is not None and (cmp is None or not cmp[1]):
                 cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
+            if gap := difference_asked(question):
+                cmp = gap  # "How much more does the A cost than the B?": the gap, not the winner
             if cmp:
-                intent = Intent("compare", cmp[1], cmp[0])
+                intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
                 out.intent = intent
                 trace.append(
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"

@@ -26,7 +26,7 @@ __all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 SCAFFOLD = frozenset(
     """
 a an the and or but nor not no yes of to in on at by for from with without within into onto over under about
-as than then so such that this these those there here it its it's is are was were be been being am do does did
+as well than then so such that this these those there here it its it's is are was were be been being am do does did
 done have has had having can could would should will shall may might must which what whats what's who whom whose
 where when why how many much number count total show list find give tell me my i i'm im we us our you your
 want wants need needs looking look searching search get buy buying choose pick any all every each some other

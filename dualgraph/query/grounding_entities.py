@@ -20,6 +20,7 @@ from dualgraph.query.grounding_base import MIN_CONFIDENCE, GrounderBase, Groundi
 from dualgraph.query.model import EntityRef
 from dualgraph.query.name_match import _heads, _norm, norm_tokens, token_match
 from dualgraph.query.pattern_model import Pattern
+from dualgraph.query.synonyms import line_words
 
 __all__ = ["EntityGrounder"]
 
@@ -41,6 +42,14 @@ SELECT ?x ?k (MIN(STR(?n)) AS ?name) (COUNT(DISTINCT ?p) AS ?c) WHERE {
 def _key(tokens: list[str]) -> str:
     """Spacing- and case-blind key of a name ("One Plus" = "oneplus", "Galaxy S" = "galaxys")."""
     return "".join(tokens)
+
+
+CATEGORY_COSINE = 0.6
+"""A category word no category name holds means the category MiniLM puts at this cosine or closer
+(all-MiniLM-L6-v2 on Icecat's names: "handsets" ~ "Mobile Phones" 0.65, "notebooks" ~ "Laptops" 0.78,
+"slates" ~ "Tablets" 0.51, too far to trust)."""
+CATEGORY_MARGIN = 0.08
+"""... together with every category within this margin of the closest ("computers": Laptops 0.68, PCs 0.60)."""
 
 
 class EntityGrounder(GrounderBase):
@@ -77,6 +86,25 @@ class EntityGrounder(GrounderBase):
             candidates=[(name, 0.9) for _, name, _ in hits],
         )
 
+    def _brand_line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:
+        """A brand then one of its lines ("Vivo Y-series", "Oppo Reno models"), or a line followed by a
+        word that says it is one ("Reno series"): the brand's products in that line."""
+        toks = list(tokens)
+        while toks and toks[-1] in line_words():
+            toks.pop()
+        for i in range(1, len(toks)):
+            brand, line = self.catalog_scope("brand", toks[:i]), self.catalog_scope("line", toks[i:])
+            if brand and line:
+                trace.append(
+                    f"{e.phrase!r} → brand {[n for _, n, _ in brand]} and its product line {[n for _, n, _ in line]}"
+                )
+                snippet = member_of("skg:hasBrand", [x for x, _, _ in brand])
+                snippet += " " + member_of("skg:inLine", [x for x, _, _ in line]).replace("{s}", "{s}l")
+                return Grounding(e, "line", snippet=snippet, confidence=0.9, candidates=[(n, 0.9) for _, n, _ in line])
+        if len(toks) < len(tokens) and toks:
+            return self._line(e, toks, trace)
+        return None
+
     def entity(self, e: EntityRef, trace: list[str]) -> Grounding:
         if e.kind == "brand":
             return self._brand(e, trace)
@@ -92,6 +120,8 @@ class EntityGrounder(GrounderBase):
             return Grounding(e, "brand", snippet=member_of("skg:hasBrand", [x for x, _, _ in hits]), confidence=0.9)
         if (line := self._line(e, tokens, trace)) is not None:
             return line  # "Pixel phones": a line read as a brand by its capital
+        if (line := self._brand_line(e, tokens, trace)) is not None:
+            return line
         brand = e.phrase.casefold().strip()
         n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
         if not n:
@@ -122,6 +152,12 @@ class EntityGrounder(GrounderBase):
         # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
         headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
+        # a word only inside another category's name ("mobiles" in "Mobile Phone Cases") is weak: the
+        # category the whole word means by MiniLM comes first
+        weak = hits and not (exact or full or headed)
+        if (not hits or weak) and (near := self._categories_by_meaning(e.phrase)):
+            trace.append(f"category {e.phrase!r}: no category name holds the word; by MiniLM {[p.name for p in near]}")
+            hits = near
         if not hits:
             trace.append(f"category {e.phrase!r}: no category node matches; not restricting (low confidence)")
             return Grounding(e, "category", resolved=False, confidence=0.5, note="no matching category")
@@ -137,6 +173,17 @@ class EntityGrounder(GrounderBase):
             confidence=0.85,
             candidates=[(p.name or "", 1.0) for p in hits],
         )
+
+    def _categories_by_meaning(self, phrase: str) -> list[Pattern]:
+        """Categories whose name means ``phrase`` by MiniLM ("handsets" ~ "Mobile Phones" 0.65,
+        "televisions" ~ "TVs" 0.95): the closest at :data:`CATEGORY_COSINE` or more, and any within
+        :data:`CATEGORY_MARGIN` of it."""
+        cats = self._by_kind.get("category", [])
+        cos = self.phrase_cosines(phrase, [p.name or "" for p in cats])
+        best = max(cos, default=0.0)
+        if best < CATEGORY_COSINE:
+            return []
+        return [p for p, c in zip(cats, cos, strict=True) if c >= best - CATEGORY_MARGIN]
 
     def _name_word(self, e: EntityRef, want: list[str], trace: list[str]) -> Grounding | None:
         """A bare word that is no product or range name but a whole token in several product names
@@ -211,6 +258,8 @@ class EntityGrounder(GrounderBase):
             )
         if not scored and e.kind == "unknown" and (g := self._name_word(e, want, trace)) is not None:
             return g
+        if not scored and want and want[-1] in line_words() and (g := self._brand_line(e, want, trace)):
+            return g  # "Acme Terra series": a brand and its line
         if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
             for p, _ in self._search(e.phrase, ["range", "product"], k=10):
                 name = set(norm_tokens(p.name or ""))

@@ -98,6 +98,8 @@ class Intent:
     ``kind``: list, count, superlative (``direction`` max/min over ``attribute``, top ``k``),
     compare (which of the named products has more/less of ``attribute``), describe, yesno.
     ``then_direction``/``then_attribute``: a superlative's tie-breaker ("... at the lowest price").
+    ``difference``: a compare that asks by how much ("How much more does A cost than B?"): the
+    answer is the gap between the named products' values, not the winner.
     """
 
     kind: Literal["list", "count", "superlative", "compare", "describe", "yesno", "average"] = "list"
@@ -106,6 +108,7 @@ class Intent:
     k: int = 1
     then_attribute: str = ""
     then_direction: Direction | None = None
+    difference: bool = False
 
 
 @dataclass(slots=True)

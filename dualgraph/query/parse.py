@@ -37,8 +37,9 @@ from dualgraph.query.model import (
 )
 from dualgraph.query.parse_dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
 from dualgraph.query.parse_links import measured_by, versions
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric
-from dualgraph.query.superlative import SUPERLATIVES, attribute_near, pick, tie_break, verb_attribute
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric, unit_word
+from dualgraph.query.superlative import SUPERLATIVES, attribute_before, attribute_near, pick, tie_break, verb_attribute
+from dualgraph.query.synonyms import line_words
 from dualgraph.skg.quantities import normalise_unit, parse_quantity
 
 __all__ = ["comparative", "parse_question"]
@@ -124,7 +125,7 @@ such""".split()
 )
 _Q_WORDS = frozenset(
     """Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
-Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Where When Why My Me It
+Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Whose Whom Where When Why My Me It
 That This Than Or And Vs""".split()
 ) | frozenset(
     # function words opening a sentence or clause are capitalised by grammar, never names
@@ -184,7 +185,7 @@ _WITH = re.compile(
 _PHRASE_STOP = frozenset(
     """and or but under over below above for that which in on at from than by to with without
 less more the a an is are does do has have can within between of priced costing price budget no not non
-only just neither nor either""".split()
+only just neither nor either as well also plus too""".split()
 )
 
 _COMPARATIVES: list[tuple[str, Direction, str]] = [
@@ -360,6 +361,7 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             if (
                 prev
                 and prev.group(1) not in _NOT_BRAND
+                and prev.group(1) not in line_words()  # "Terra series phones": the line, not a brand
                 and not ATTRIBUTE_RE.fullmatch(prev.group(1))
                 and claims.free(*prev.span(1))
                 and not prev.group(1).endswith(("est", "ing", "able"))
@@ -437,11 +439,48 @@ def _comparative(q: str, low: str) -> tuple[str, Direction, str] | None:
     """The first comparative in ``low`` (``q`` lower-cased, numbers blanked): (word, direction, attribute)."""
     for pat, direction, implied in _COMPARATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
-            attr = verb_attribute(low, m.start()) or attribute_near(q, m.end()) or implied
+            attr = (
+                verb_attribute(low, m.start())
+                or attribute_near(q, m.end())
+                or attribute_before(q, m.start())
+                or implied
+            )
             if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end() :])):
                 attr = attribute_near(q, m.end() + f.end())
             return m.group(), direction, attr
     return None
+
+
+_GAP = re.compile(
+    r"\bhow\s+(?:much|many)\s+(?:(?P<unit>[^\W\d_][\w/]*)\s+)?(?=(?:more|less|fewer|bigger|larger|smaller|"
+    r"cheaper|pricier|heavier|lighter|longer|shorter|higher|lower|faster|slower)\b)"
+    r"|\b(?:difference|gap)\s+(?:in|of)\s+(?P<of>[^,?]*?)\s+between\b|\b(?:difference|gap)\s+between\b",
+    re.I,
+)
+
+
+def difference_asked(q: str) -> tuple[Direction, str] | None:
+    """(direction, attribute) when ``q`` asks by how much two named products differ, else None.
+
+    >>> difference_asked("How much more does the A cost than the B?")
+    ('max', 'price')
+    >>> difference_asked("How many more mAh does the A battery hold than the B's?")
+    ('max', 'battery')
+    >>> difference_asked("What is the difference in weight between the A and the B?"), difference_asked("Is A bigger?")
+    (('max', 'weight'), None)
+    """
+    m = _GAP.search(q)
+    if m is None:
+        return None
+    if m.group("of"):
+        return "max", attribute_near(q, m.start("of")) or attribute_label(m.group("of"))
+    low = q.lower()
+    cmp = _comparative(q, low[m.end() :].rjust(len(low)))
+    direction: Direction = cmp[1] if cmp else "max"
+    attr = cmp[2] if cmp else ""
+    if not attr and (named := ATTRIBUTE_RE.search(q, m.end())):
+        attr = attribute_label(named.group(1))  # "how many more mAh does the A battery hold"
+    return direction, attr or (m.group("unit") or "")
 
 
 def _blank(q: str, spans) -> str:
@@ -466,6 +505,16 @@ def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> 
     return (cmp[1], cmp[2]) if cmp else None
 
 
+def _unit_counted(q: str, a: int, b: int) -> bool:
+    """Whether the word after "how many" (``q[a:b]``) is a unit ("how many grams"), not a name or a
+    thing counted ("How many Pixel phones": a capitalised name before a category word)."""
+    word = q[a:b]
+    if not unit_word(word) or re.fullmatch(r"[A-Z][a-z]+", word):
+        return False
+    nxt = re.match(r"\s+([^\W\d_]+)", q[b:])
+    return not (nxt and _CATEGORY_RE.fullmatch(nxt.group(1)))
+
+
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
@@ -474,7 +523,11 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     ts = time_superlative(q)
     if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
         ts = None
-    if re.search(r"\bhow\s+many\b|\bnumber\s+of\b|\bcount\b", low):
+    counted = re.search(r"\bhow\s+many\b(?:\s+more\b)?\s*([^\W\d_][\w/]*)?|\bnumber\s+of\b|\bcount\b", low)
+    if counted and counted.group(1) and _unit_counted(q, counted.start(1), counted.end(1)):
+        # "How many grams does X weigh?", "how many mAh": a measure in that unit, not a count of products
+        trace.append(f"'how many {counted.group(1)}': a measure in {counted.group(1)}, not a count")
+    elif counted:
         trace.append("intent count")
         return Intent("count")
     if re.search(
@@ -492,6 +545,9 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         trace.append(f"intent average of {attr or '?'}")
         return Intent("average", attr)
     cmp = _comparative(q, low)
+    if len(names) >= 2 and (gap := difference_asked(q)) is not None:
+        trace.append(f"intent difference: by how much, {gap[0]} {gap[1] or '?'}")
+        return Intent("compare", gap[1], gap[0], difference=True)
     if ts is not None and len(names) >= 2 and (cmp is None or not cmp[2]):
         trace.append(f"intent compare by date: {ts.span.text!r} -> {ts.direction} {ts.event or 'any date'}")
         return Intent("compare", DATE_ATTRIBUTES[ts.event], ts.direction)

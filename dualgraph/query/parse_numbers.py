@@ -21,13 +21,17 @@ Conventions (documented decisions):
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from importlib import resources
+
+import yaml
 
 from dualgraph.query.model import NumericConstraint, Span
-from dualgraph.skg.quantities import convert, normalise_unit
+from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
 
-__all__ = ["ATTRIBUTE_RE", "PRICE_WORDS", "attribute_label", "find_numeric"]
+__all__ = ["ATTRIBUTE_RE", "CURRENCY_WORDS", "PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
 
 # Attribute words, longest first so "refresh rate" wins over "rate".
 _ATTRIBUTES = [
@@ -131,6 +135,7 @@ _CUR_WORDS = {
     "euros": "EUR",
     "eur": "EUR",
 }
+CURRENCY_WORDS = frozenset(_CUR_WORDS)
 _CUR_POST = r"(?:rupees?|Rs\.?|INR|pounds?|quid|GBP|dollars?|bucks|USD|euros?|EUR)"
 _MULT = {
     "k": 1e3,
@@ -451,6 +456,8 @@ def find_numeric(
             attr_m = None
         attr_m = attr_m or _attribute_before(q, prev_end, start, used)
         attr = attribute_label(attr_m.group(1)) if attr_m else ""
+        if attr_m is not None and attr != "price" and (mod := modifier_before(q, attr_m.start(1))):
+            attr = f"{mod} {attr}"  # "a vlogging camera", "the cell capacity": the word says which one
         if op == "=" and unit is None and not m.mult and attr != "price":
             trace.append(f"number {q[m.start : m.end]!r}: bare, no comparator: not a constraint")
             i += 1
@@ -491,3 +498,47 @@ def _strip_mult(q: str, m: _Mention) -> float:
     num = _MENTION.match(q, m.start)
     raw = num.group("num") if num else "1"
     return float(raw.replace(",", "")) or 1.0
+
+
+def unit_word(word: str) -> bool:
+    """Whether ``word`` names a unit of measure or a currency ("grams", "mAh", "rupees"), not a thing.
+
+    >>> [unit_word(w) for w in ("grams", "mAh", "GB", "rupees", "phones", "cores")]
+    [True, True, True, True, False, False]
+    """
+    q = parse_quantity(f"1 {word}")
+    if q is not None and q.unit is not None:
+        return True
+    return word.casefold() in CURRENCY_WORDS
+
+
+_MODIFIER = re.compile(r"(?<![\w'’-])([a-z][a-z]+(?:-[a-z]+)*)[\s-]+$")
+
+
+@functools.cache
+def _not_modifiers() -> frozenset[str]:
+    from dualgraph.query.coverage import SCAFFOLD
+
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("measure_words.yaml").read_text("utf-8"))
+    measure = {w for group in raw.values() for w in group["words"]}
+    return SCAFFOLD | frozenset(measure) | PRICE_WORDS | _NOT_MODIFIER
+
+
+_NOT_MODIFIER = frozenset(
+    """average mean total overall minimum maximum min max least most more less better best good great nice
+decent high higher highest low lower lowest new newer newest old older same similar different""".split()
+)
+
+
+def modifier_before(q: str, start: int) -> str:
+    """A plain lower-case word right before an attribute word that says which one is meant ("vlogging
+    camera", "cell capacity", "front-facing camera"); "" for function, measure, comparison or price words.
+
+    >>> q = "phones with a vlogging camera of 32 MP"
+    >>> modifier_before(q, q.index("camera")), modifier_before("the largest camera", 12)
+    ('vlogging', '')
+    """
+    m = _MODIFIER.search(q[:start])
+    if m is None or len(m.group(1)) < 3 or m.group(1) in _not_modifiers() or unit_word(m.group(1)):
+        return ""
+    return m.group(1)

@@ -52,8 +52,26 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.answer_list = names
 
 
+def _read_gap(store, question: str, comp: Compiled, ans: Answer) -> None:
+    """By how much the first named product's value differs from the second's (their gap, unsigned)."""
+    value = {r["p"]["value"]: float(r["value"]["value"]) for r in ans.rows if "p" in r and "value" in r}
+    firsts = [next((value[p] for p in g if p in value), None) for g in comp.named_groups[:2]]
+    ans.answer_list = distinct(r["name"]["value"] for r in ans.rows if "name" in r)
+    if len(firsts) < 2 or firsts[0] is None or firsts[1] is None:
+        ans.trace.append("the gap needs a value for both named products: one has none")
+        ans.value = None
+        return
+    gap = round(abs(firsts[0] - firsts[1]), 6)
+    ans.value, ans.unit = value_in_unit(store, question, gap, comp.order_unit, "", None, ans.trace)
+    ans.value = number(str(ans.value))
+    ans.trace.append(f"the question asks by how much: |{firsts[0]} - {firsts[1]}| = {ans.value}")
+
+
 def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
     intent = comp.intent
+    if intent.kind == "compare" and intent.difference:
+        _read_gap(store, question, comp, ans)
+        return
     k = 1 if intent.kind == "compare" else max(1, intent.k)
     top = top_with_ties(ans.rows, k)
     ans.answer_list = distinct(r["name"]["value"] for r in top)

@@ -35,6 +35,19 @@ def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
     return x.span.start < b and a < x.span.end
 
 
+# "the heaviest TV without its stand": a thing left out, not what is asked about
+_LEFT_OUT = re.compile(r"\b(?:without|excluding|except|minus|no)\s+(?:its|their|the|a|an|any)?\s*$", re.I)
+
+
+def _model_around(q: str, e: EntityRef, a: int, b: int) -> bool:
+    """Whether the parser's name ``e`` holds ``a:b`` and goes on with a model number ("Lenovo Idea Tab
+    A5500" around the line "Idea Tab"): then the longer name is meant."""
+    if e.kind not in ("product", "range", "unknown") or not (e.span.start <= a and b <= e.span.end):
+        return False
+    rest = q[e.span.start : a] + " " + q[b : e.span.end]
+    return (e.span.end - e.span.start) > (b - a) and any(ch.isdigit() for ch in rest)
+
+
 class CatalogSpotter:
     """Looks catalog names up in questions (built once per pattern index)."""
 
@@ -52,6 +65,9 @@ class CatalogSpotter:
     ) -> tuple[list[EntityRef], list[Constraint]]:
         # catalog names spelled out in the question win over the parser's split of them
         for a, b in spot_names(q, self.names):
+            if any(_model_around(q, e, a, b) for e in entities):
+                trace.append(f"catalog name {q[a:b]!r} is part of the longer name the parser read around it")
+                continue
             entities = [e for e in entities if not _overlaps(e, a, b)]
             dropped = [c for c in constraints if _overlaps(c, a, b)]
             constraints = [c for c in constraints if not _overlaps(c, a, b)]
@@ -65,6 +81,9 @@ class CatalogSpotter:
         fixed += [_span(c) for c in constraints if not isinstance(c, FeatureConstraint)]
         for a, b in spot_categories(q, self.heads, [_span(x) for x in [*entities, *constraints]]):
             if any(a <= x and y <= b for x, y in fixed):
+                continue
+            if _LEFT_OUT.search(q[:a]):
+                trace.append(f"catalog category {q[a:b]!r} is said to be left out, not the scope")
                 continue
             absorbed = [x for x in [*entities, *constraints] if a <= x.span.start and x.span.end <= b]
             if (

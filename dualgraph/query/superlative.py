@@ -34,6 +34,9 @@ SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, impli
     (r"largest|biggest", "max", "size"),
     (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
     (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
+    # "the top charging wattage", "peak brightness"; "top 3" is a count of products, read as k
+    (r"maximum|peak|top(?![\s-]+(?:\d|two|three|four|five|six|seven|eight|nine|ten|rated|notch))", "max", ""),
+    (r"minimum|starting|entry[\s-]level", "min", ""),  # "the starting price of …": the lowest
 ]
 VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")
     (r"charges|charge|charging|recharges?|charged", "charging"),
@@ -89,6 +92,32 @@ def attribute_near(q: str, pos: int) -> str:
     ):
         words.append(n.group(1))
     return " ".join(words)
+
+
+def attribute_before(q: str, pos: int) -> str:
+    """The plain words naming the subject of a comparative ("which one's cell capacity is larger",
+    "whose selfie camera has more megapixels"): up to three lower-case words before the verb that
+    precedes ``pos``; "" when the comparative has no such subject.
+
+    >>> q = "A or B: which one's cell capacity is larger?"
+    >>> attribute_before(q, q.index("larger")), attribute_before("Which is larger?", 9)
+    ('cell capacity', '')
+    >>> q = "Whose selfie camera has more megapixels?"
+    >>> attribute_before(q, q.index("more"))
+    'selfie camera'
+    """
+    m = re.search(r"([A-Za-z' ]*?)\s+(?:is|are|was|were|has|have|had|holds?|offers?|packs?)\s+$", q[:pos])
+    if not m:
+        return ""
+    words: list[str] = []
+    for w in reversed(m.group(1).split()):
+        if not re.fullmatch(r"[a-z]+", w) or w in _NOT_ATTR_TAIL or w in _QUESTION_WORDS or len(words) == 3:
+            break
+        words.insert(0, w)
+    return " ".join(words)
+
+
+_QUESTION_WORDS = frozenset("which what whose who how one it this that they".split())
 
 
 def verb_attribute(low: str, start: int) -> str:

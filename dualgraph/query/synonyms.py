@@ -34,7 +34,7 @@ import yaml
 
 from dualgraph.query.lexicon_mining import Variants
 
-__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon", "general_synonyms", "principal_words"]
+__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon", "general_synonyms", "line_words", "principal_words"]
 
 MIN_COSINE = 0.63
 """Measured on the raw Smartprix vocabulary (all-MiniLM-L6-v2): the pairs that mean the same sit at
@@ -48,10 +48,10 @@ Embed = Callable[[list[str]], np.ndarray]
 
 
 @functools.cache
-def _general() -> tuple[dict[str, list[str]], frozenset[str]]:
+def _general() -> tuple[dict[str, list[str]], frozenset[str], frozenset[str]]:
     raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("general_synonyms.yaml").read_text("utf-8"))
     syn = {str(k).casefold(): [str(w).casefold() for w in v["words"]] for k, v in raw["synonyms"].items()}
-    return syn, frozenset(str(w).casefold() for w in raw["principal"])
+    return syn, frozenset(str(w).casefold() for w in raw["principal"]), frozenset(raw["line_words"])
 
 
 def general_synonyms(word: str) -> list[str]:
@@ -61,6 +61,11 @@ def general_synonyms(word: str) -> list[str]:
     (['processor'], [])
     """
     return _general()[0].get(word.casefold(), [])
+
+
+def line_words() -> frozenset[str]:
+    """Words that follow a name to say it names a line of products ("the Y series", "Reno models")."""
+    return _general()[2]
 
 
 def principal_words() -> frozenset[str]:

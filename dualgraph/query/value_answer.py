@@ -19,13 +19,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS
+from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS, unit_word
 from dualgraph.query.superlative import VERB_ATTRS
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_symbol
 
 __all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attribute", "value_in_unit"]
 
-_UNIT_ASKED = re.compile(r"\b(?:in|as)\s+([^\W\d_][^\s,.;:?!]*)")
+_UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;:?!]*)", re.I)
 
 _HEAD = re.compile(
     r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
@@ -51,6 +51,8 @@ def named_unit(question: str) -> tuple[str, str] | None:
 
     >>> named_unit("What is the largest display size, in inches, of any phone?"), named_unit("phones in stock")
     (('mm', 'inch'), None)
+    >>> named_unit("How many grams does the Nova weigh?"), named_unit("How many phones weigh over 1 kg?")
+    (('g', 'g'), None)
     """
     for m in _UNIT_ASKED.finditer(question):
         found = normalise_unit(m.group(1))
@@ -77,11 +79,15 @@ def asks_value(question: str, attribute: str = "") -> bool:
     ...  ("What is the cheapest phone?", "price"), ("What's the biggest battery capacity on it?", "battery capacity"),
     ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
     ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
-    ...  ("How much does the phone with the biggest battery cost?", "battery"))]
-    [True, False, True, True, False, True, False, False]
+    ...  ("How much does the phone with the biggest battery cost?", "battery"),
+    ...  ("How many grams does the lightest phone weigh?", "weight"))]
+    [True, False, True, True, False, True, False, False, True]
     """
     attribute = attribute or "price"
     lead = _LEAD_CLAUSE.match(question)  # "Among zenith phones, what is …"
+    unit = re.match(r"\s*how\s+many\s+(?:more\s+)?([^\W\d_][\w/]*)", question[lead.end() if lead else 0 :], re.I)
+    if unit and unit_word(unit.group(1)):
+        return True  # "How many grams does the lightest phone weigh?": a measure in grams
     m = _HEAD.match(question) or (_HEAD.match(question, lead.end()) if lead else None)
     if not m:
         return False
@@ -158,7 +164,17 @@ def asked_attribute(question: str) -> str:
         )
     if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
         named = ATTRIBUTE_RE.search(m.group(1))
-        return named.group(1) if named else ""
+        if named:
+            return named.group(1)
+        if not re.fullmatch(r"[^\W\d_][\w/]*", m.group(1).strip()) or not unit_word(m.group(1).strip()):
+            return ""
+        # "How many grams does X weigh?", "How many mAh is X's battery rated at?": the attribute is named
+        # after the product, or by the verb; else the unit alone says what is measured
+        tail = question[at + m.end() :]
+        if after := ATTRIBUTE_RE.search(tail):
+            return after.group(1)
+        verb = next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
+        return verb or m.group(1).strip()
     m = _HEAD.match(question, at)
     if not m or m.group("how") or m.group("size"):
         return ""

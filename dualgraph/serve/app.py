@@ -14,7 +14,6 @@ answering. ``GET /`` reports the index and the default strategy.
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Any
 
@@ -99,12 +98,12 @@ def build_app(spec: EngineSpec, config: ServeConfig | None = None):
 def run(spec: EngineSpec, config: ServeConfig | None = None, *, blocking: bool = True, name: str = "dualgraph"):
     """Start Ray (locally unless connected), the HTTP proxy and the application; with ``blocking``
     serve until interrupted, then shut the application down."""
-    import ray
     from ray import serve
 
+    from dualgraph.pipeline.ray_logging import init_ray
+
     config = config or ServeConfig()
-    if not ray.is_initialized():
-        ray.init(include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    init_ray()  # quiet unless DUALGRAPH_RAY_LOGS=1
     serve.start(http_options={"host": config.host, "port": config.port})
     handle = serve.run(build_app(spec, config), name=name, route_prefix=config.route_prefix)
     if not blocking:
