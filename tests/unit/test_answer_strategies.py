@@ -238,3 +238,17 @@ def test_the_probe_is_not_run_for_counts_and_superlatives():
     kit.symbolic.result.value = 1
     (o,) = run_strategy("skg+tkg_fb", ["How many phones?"], kit)
     assert kit.textual.asked == [] and o.route == ["skg"]
+
+
+def test_an_empty_final_answer_is_less_sure_than_the_query_was():
+    from dualgraph.answer.strategies import EMPTY_FACTOR
+
+    empty = SourceResult("skg", intent="list", answer_list=[], confidence=0.9, sparql="SELECT ...", covered=["q"])
+    (o,) = run_strategy("skg", ["q?"], Toolkit(symbolic=FixedSource(empty), textual=None))
+    assert o.result.answer_list == [] and o.result.confidence == pytest.approx(0.9 * EMPTY_FACTOR)
+    zero = SourceResult("skg", intent="count", value=0, confidence=0.9, sparql="SELECT ...")
+    (o,) = run_strategy("skg", ["q?"], Toolkit(symbolic=FixedSource(zero), textual=None))
+    assert o.result.confidence == 0.9  # zero is a count, not nothing found
+    listed = SourceResult("skg", intent="list", answer_list=["A"], confidence=0.9, sparql="SELECT ...")
+    (o,) = run_strategy("skg", ["q?"], Toolkit(symbolic=FixedSource(listed), textual=None))
+    assert o.result.confidence == 0.9
