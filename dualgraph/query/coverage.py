@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.query.model import Intent
+from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 
 __all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 
@@ -35,6 +36,7 @@ range ranges lineup product products model models device devices option options 
 listing listings item items unit units available offered sold sell sells selling come comes coming offer
 offers support supports supported feature features featuring include includes including have has got
 recommend recommended suggest suggested worth which one ones kind kinds type types sort sorts
+listed among amongst
 """.split()
 )
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
@@ -45,6 +47,9 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
     taken: set[str] = set()
     for phrase in covered:
         taken.update(w.casefold() for w in _WORD.findall(phrase))
+    # a stated number was read: the words for what numbers measure ("cost", "rupees", "mAh") hold no
+    # condition of their own
+    measured = any(ch.isdigit() for phrase in covered for ch in phrase)
     out = []
     for w in _WORD.findall(question):
         low = w.casefold().replace("’", "'")
@@ -54,6 +59,7 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
             or low in taken
             or low.rstrip("s") in taken
             or any(ch.isdigit() for ch in low)
+            or (measured and (low in PRICE_WORDS or unit_word(low)))
         ):
             continue
         if len(low) < 3:
