@@ -84,6 +84,9 @@ class Variants:
     variant_words: dict[str, frozenset[str]] = field(default_factory=dict)
     distinct: dict[str, frozenset[str]] = field(default_factory=dict)
     shared: dict[str, frozenset[str]] = field(default_factory=dict)
+    alone: set[str] = field(default_factory=set)
+    """Ids of patterns of the only numeric entry in their section (Battery › Capacity): naming the
+    section names them."""
 
 
 def variants(patterns: Iterable[Pattern]) -> Variants:
@@ -93,7 +96,12 @@ def variants(patterns: Iterable[Pattern]) -> Variants:
         if p.kind == "spec_numeric" and p.dimension:
             by_key[(p.section or "", p.dimension)].append(p)
     out = Variants()
-    for group in by_key.values():
+    entries: dict[str, set[str | None]] = defaultdict(set)  # section -> its numeric entries
+    for (section, _), group in by_key.items():
+        entries[section] |= {p.entry_iri for p in group}
+    for (section, _), group in by_key.items():
+        if len(entries[section]) == 1:
+            out.alone.update(p.pattern_id for p in group)
         clusters: list[list[Pattern]] = []
         for p in sorted(group, key=lambda p: (-p.count, p.pattern_id)):
             words = _pattern_words(p)

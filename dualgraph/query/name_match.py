@@ -128,6 +128,9 @@ def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) 
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
     extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})
+    if lexicon is not None and p.pattern_id in lexicon.variants.alone and hit >= len(said):
+        # "battery" for Battery › Capacity, the section's only quantity of its kind: nothing else is meant
+        extra, bonus = 0, max(bonus, 0.1)
     return min(1.0, hit / len(said)) + bonus - 0.05 * unasked - min(0.1, 0.02 * extra)
 
 

@@ -97,3 +97,16 @@ def test_mined_words_reach_the_attribute_score():
     lex = lexicon([REAR, FRONT], mined={"vlogging": ["front"]})
     assert best("vlogging camera", [REAR, FRONT], lex) is FRONT
     assert best("vlogging camera", [REAR, FRONT], lexicon([REAR, FRONT])) is REAR
+
+
+def test_the_only_quantity_of_its_kind_in_a_section_is_named_by_the_section():
+    cap = num("Capacity", count=20, section="Battery", unit="mAh", dimension="charge")
+    size = num("Screen Size", count=20, section="Display", unit="mm", dimension="length")
+    rate = num("Refresh Rate", count=20, section="Display", unit="Hz", dimension="frequency")
+    lex = lexicon([cap, size, rate])
+    assert lex.variants.alone == {cap.pattern_id}
+    # "battery" names Battery › Capacity fully: the section holds no other quantity
+    assert _lexical("battery", cap, lex) > _lexical("battery", cap)
+    assert _lexical("battery", cap, lex) >= 0.99
+    # "display" names a section of two quantities: which one is still open
+    assert _lexical("display", rate, lex) == _lexical("display", rate)
