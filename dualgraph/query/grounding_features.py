@@ -42,9 +42,24 @@ def _words_regex(tokens: list[str]) -> str:
 
 def either(a: str, b: str) -> str:
     """A block that holds when either snippet does, for snippets that bind nothing the rest of the
-    query reads (features). EXISTS per product is 6 ms where a UNION in a sub-select took 20-900 ms:
-    Oxigraph evaluated the sub-select over every product before joining it."""
+    query reads (features). Measured on Oxigraph (1,084 products): for snippets that reach the
+    product through a constant (``?p skg:hasFeature <F>``) EXISTS per product is 6 ms where a UNION
+    in a sub-select took 20-900 ms (evaluated over every product before the join); but a snippet
+    that lists values (``VALUES ?v {…}`` or ``IN (…)``: a spec value many products share) inside
+    EXISTS is evaluated from the values, per product: 4-20 s, against 0.05-0.24 s as a sub-select
+    UNION evaluated once.
+
+    >>> either("?p skg:hasFeature <f> .", "?p skg:hasTextFeature <t> .").startswith("FILTER(EXISTS")
+    True
+    >>> either("?p skg:hasSpec ?s . ?s skg:hasValue ?v . VALUES ?v { <a> <b> }", "?p skg:x <t> .")[:25]
+    '{ SELECT DISTINCT ?p WHER'
+    """
+    if any(_LISTS_VALUES.search(x) for x in (a, b)):
+        return f"{{ SELECT DISTINCT ?p WHERE {{ {{ {a} }} UNION {{ {b} }} }} }}"
     return f"FILTER(EXISTS {{ {a} }} || EXISTS {{ {b} }})"
+
+
+_LISTS_VALUES = re.compile(r"\bVALUES\b|\bIN\s*\(")
 
 
 FEATURE_PHRASE_COSINE = 0.55

@@ -134,7 +134,7 @@ Including Excluding Besides Also Only Just Out Looking Searching Need Want Say S
 Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Bottom Every Each All Some No
 Least Most Best First Last Cheapest""".split()
 )
-_NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+)*|\+")
+_NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _NAME_TAIL = frozenset(
     {
         "Pro",

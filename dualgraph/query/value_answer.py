@@ -80,8 +80,9 @@ def asks_value(question: str, attribute: str = "") -> bool:
     ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
     ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
     ...  ("How much does the phone with the biggest battery cost?", "battery"),
-    ...  ("How many grams does the lightest phone weigh?", "weight"))]
-    [True, False, True, True, False, True, False, False, True]
+    ...  ("How many grams does the lightest phone weigh?", "weight"),
+    ...  ("What is the smallest TV screen size, in inches?", "screen size"))]
+    [True, False, True, True, False, True, False, False, True, True]
     """
     attribute = attribute or "price"
     lead = _LEAD_CLAUSE.match(question)  # "Among zenith phones, what is …"
@@ -106,7 +107,8 @@ def asks_value(question: str, attribute: str = "") -> bool:
     rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
     end = _HEAD_END.search(rest)
     head = rest[: end.start()] if end else rest
-    if _PRODUCT_NOUN.search(head):
+    ends_named = [m for m in ATTRIBUTE_RE.finditer(head) if not head[m.end() :].strip()]
+    if _PRODUCT_NOUN.search(head) and not ends_named:  # "the smallest TV screen size" asks the size
         return False
     if (
         end
@@ -118,7 +120,9 @@ def asks_value(question: str, attribute: str = "") -> bool:
         stop = _HEAD_END.search(after)
         head = after[: stop.start()] if stop else after
     named = ATTRIBUTE_RE.search(head)
-    return named is not None and same_attribute(named.group(), attribute)
+    if named is None:  # plain words the catalog names its own way ("the annual energy consumption")
+        return bool(head.strip()) and same_attribute(head, attribute)
+    return same_attribute(named.group(), attribute)
 
 
 _HOW_ADJ = {
@@ -156,6 +160,10 @@ def asked_attribute(question: str) -> str:
             tail = question[at + m.end() :]
             return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
         rest = question[at + m.end() :]
+        if verb := next(
+            (attr for pat, attr in VERB_ATTRS if attr != "price" and re.search(rf"\b(?:{pat})\b", rest, re.I)), ""
+        ):
+            return verb  # "How much does the X weigh?": the weight, not the price
         return (
             "price"
             if re.search(r"\b(?:cost|costs|priced|sell|sells|retail|retails)\b", rest, re.I)
@@ -185,7 +193,11 @@ def asked_attribute(question: str) -> str:
     if not head.strip() or _PRODUCT_NOUN.search(head):
         return ""
     names = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
-    return " ".join(names) if names else ""
+    if names:
+        return " ".join(names)
+    # plain words the catalog may name its own way ("the annual energy consumption of X")
+    plain = head.strip()
+    return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""
 
 
 def number(text: str) -> int | float:
@@ -217,8 +229,41 @@ def value_in_unit(
         out = _round(convert(value, unit, target))
     except ValueError:
         return value, unit
+    if asked and product and snippet and (written := _written_in(store, out, target, snippet, product)) is not None:
+        # "25.6 cm (10.1")": the catalog wrote the number in the asked unit too; its own figure, not 10.08
+        trace.append(f"value {number(str(value))} {unit} → {written} {target} (as the catalog wrote it in {target})")
+        return written, target
     trace.append(f"value {number(str(value))} {unit} → {out} {target} ({how})")
     return out, target
+
+
+_WRITTEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(\"|''|[^\W\d_]+)")
+
+
+def _raw_values(store: Any, snippet: str, product: str) -> list[str]:
+    body = snippet.replace("{s}", "?so").replace("{v}", "?val")
+    q = (
+        f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
+        f"}} LIMIT 20"
+    )
+    try:
+        return [r["raw"]["value"] for r in store.select(q)["results"]["bindings"]]
+    except Exception:  # a lookup for presentation only: never fail the answer
+        return []
+
+
+def _written_in(store: Any, converted: float, target: str, snippet: str, product: str) -> int | float | None:
+    """The number the product's raw value writes in ``target`` units, when it holds one within 1 % of
+    ``converted`` ("21.1 cm (8.3")" asked in inches: 8.3), else None."""
+    for raw in _raw_values(store, snippet, product):
+        for m in _WRITTEN.finditer(raw):
+            found = normalise_unit(m.group(2))
+            if found is None or unit_symbol(m.group(2)) != target:
+                continue
+            written = float(m.group(1))
+            if abs(written - converted) <= 0.01 * max(abs(converted), 1e-9):
+                return number(m.group(1))
+    return None
 
 
 def _source_unit(store: Any, value: float, unit: str, snippet: str, product: str) -> str | None:

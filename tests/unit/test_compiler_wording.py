@@ -102,3 +102,35 @@ def test_how_many_before_a_name_or_a_category_still_counts(question, kind):
     from dualgraph.query.parse import parse_question
 
     assert parse_question(question).intent.kind == kind
+
+
+TABS = [
+    ("Acme Tab 10.1", '25.6 cm (10.1")', "480 g", "175 kWh"),
+    ("Acme Tab 8", '21.1 cm (8.3")', "350 g", "120 kWh"),
+    ("Brio Slate 11", '27.9 cm (11")', "510 g", "190 kWh"),
+]
+
+
+@pytest.fixture(scope="module")
+def tablets(tmp_path_factory):
+    from test_compiler import compile_catalog
+
+    from dualgraph.corpus.model import Variant
+
+    specs = ("Display:Display diagonal", "Weight & dimensions:Weight", "Power:Annual energy consumption")
+    variants = [Variant(n, n, ("Tablets",), tuple(zip(specs, vals, strict=True))) for n, *vals in TABS]
+    return compile_catalog(variants, tmp_path_factory.mktemp("tabs"), catalog_facts=True)
+
+
+def test_a_value_written_in_two_units_is_answered_as_written_in_the_asked_one(tablets):
+    ans = tablets.answer("What is the display diagonal of the Acme Tab 8, in inches?")
+    assert ans.value == 8.3, ans.trace  # the catalog's own 8.3, not 211 mm converted (8.31)
+    ans = tablets.answer("What is the smallest display diagonal, in inches?")
+    assert ans.value == 8.3, ans.trace
+
+
+def test_plain_words_name_an_attribute_no_word_list_knows(tablets):
+    ans = tablets.answer("What is the annual energy consumption of the Brio Slate 11, in kWh?")
+    assert ans.value == 190, ans.trace
+    ans = tablets.answer("How much does the Acme Tab 10.1 weigh, in grams?")  # a weight, not a price
+    assert ans.value == 480, ans.trace
