@@ -241,8 +241,8 @@ class NumberGrounder(GrounderBase):
                 except ValueError:
                     continue
             else:
-                if p.unit is not None:
-                    continue
+                if p.unit is not None or (c.dimension == "count" and p.dimension not in (None, "count")):
+                    continue  # "4 HDMI inputs" counts ports: not the HDMI version
                 lo, hi = c.value, c.high
             lex = self.lexical(attribute, p)
             inside = p.min is not None and p.max is not None and p.min <= lo <= p.max

@@ -407,6 +407,9 @@ def find_numeric(
     i, prev_end = 0, 0
     while i < len(ms):
         m = ms[i]
+        if m.start < prev_end:  # inside what an earlier number took ("2 Thunderbolt 4 ports")
+            i += 1
+            continue
         start, end, op, high_m, late_end = m.start, m.end, None, None, None
         # Ranges: "between A and B", "from A to B", "A to B", "A-B".
         if i + 1 < len(ms):
@@ -459,6 +462,16 @@ def find_numeric(
         if attr_m is not None and attr != "price" and (mod := modifier_before(q, attr_m.start(1))):
             attr = f"{mod} {attr}"  # "a vlogging camera", "the cell capacity": the word says which one
         if op == "=" and unit is None and not m.mult and attr != "price":
+            if (counted := counted_noun(q, m.start, m.end)) is not None:
+                # "with 4 HDMI inputs", "has 2 Thunderbolt 4 ports": how many of a thing, an entry that counts
+                noun, noun_end = counted
+                span = Span(m.start, noun_end, q[m.start : noun_end])
+                out.append(NumericConstraint(span, "=", m.value, None, None, "count", noun))
+                used.append((m.end, noun_end))
+                trace.append(f"numeric {span.text!r}: count of {noun!r} = {m.value}")
+                prev_end = noun_end
+                i += 1
+                continue
             trace.append(f"number {q[m.start : m.end]!r}: bare, no comparator: not a constraint")
             i += 1
             continue
@@ -490,7 +503,41 @@ def find_numeric(
         )
         prev_end = end
         i += 1
+    out += _counted_words(q, blocked + [(c.span.start, c.span.end) for c in out], used, trace)
+    out.sort(key=lambda c: c.span.start)
     return out, used
+
+
+NUMBER_WORDS = {
+    w: n for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), start=2)
+}
+"""Counts written as words (general English; "one" is left out: "the one with", "any one")."""
+_WORD_COUNT = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})(?:-(core|port|slot|speaker|camera|sim)s?\b)?", re.I)
+
+
+def _counted_words(
+    q: str, taken: list[tuple[int, int]], used: list[tuple[int, int]], trace: list[str]
+) -> list[NumericConstraint]:
+    """Counts written as words before the things a product has ("four HDMI inputs", "an eight-core
+    processor" = processor cores): the same constraints as :func:`counted_noun` reads for digits."""
+    out = []
+    for m in _WORD_COUNT.finditer(q):
+        if any(a < m.end() and m.start() < b for a, b in taken):
+            continue
+        value = float(NUMBER_WORDS[m.group(1).casefold()])
+        if m.group(2):  # "eight-core processor": the cores of the processor
+            head = re.match(r"\s+([a-z]+)", q[m.end() :])
+            noun = f"{head.group(1)} {m.group(2)}s" if head else f"{m.group(2)}s"
+            end = m.end() + (head.end() if head else 0)
+        elif (counted := counted_noun(q, m.start(), m.end())) is not None:
+            noun, end = counted
+        else:
+            continue
+        span = Span(m.start(), end, q[m.start() : end])
+        out.append(NumericConstraint(span, "=", value, None, None, "count", noun))
+        used.append((m.end(), end))
+        trace.append(f"numeric {span.text!r}: count of {noun!r} = {value}")
+    return out
 
 
 def _strip_mult(q: str, m: _Mention) -> float:
@@ -542,3 +589,28 @@ def modifier_before(q: str, start: int) -> str:
     if m is None or len(m.group(1)) < 3 or m.group(1) in _not_modifiers() or unit_word(m.group(1)):
         return ""
     return m.group(1)
+
+
+_HAVING = re.compile(
+    r"\b(?:have|has|having|with|offers?|offering|features?|featuring|comes?\s+with|sports?|packs?)\s+$", re.I
+)
+_COUNTED = re.compile(r"\s+((?:[\w.+-]+\s+){0,2}?[A-Za-z][\w-]*[a-z]s)\b(?!['’])")
+
+
+def counted_noun(q: str, start: int, end: int) -> tuple[str, int] | None:
+    """The things a bare number counts, when the question says a product has that many of them
+    ("have 4 HDMI inputs", "with 2 Thunderbolt 4 ports"): (noun phrase, where it ends), else None.
+
+    >>> q = "Which TVs have 4 HDMI inputs?"
+    >>> counted_noun(q, q.index("4"), q.index("4") + 1)
+    ('HDMI inputs', 28)
+    >>> q = "Is the Galaxy S25 cheaper?"
+    >>> counted_noun(q, q.index("25"), q.index("25") + 2) is None
+    True
+    """
+    if not _HAVING.search(q[:start]):
+        return None
+    m = _COUNTED.match(q, end)
+    if m is None or unit_word(m.group(1).split()[0]):
+        return None
+    return m.group(1), m.end(1)

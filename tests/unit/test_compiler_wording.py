@@ -104,10 +104,10 @@ def test_how_many_before_a_name_or_a_category_still_counts(question, kind):
     assert parse_question(question).intent.kind == kind
 
 
-TABS = [
-    ("Acme Tab 10.1", '25.6 cm (10.1")', "480 g", "175 kWh"),
-    ("Acme Tab 8", '21.1 cm (8.3")', "350 g", "120 kWh"),
-    ("Brio Slate 11", '27.9 cm (11")', "510 g", "190 kWh"),
+TABS = [  # name, diagonal, weight, energy, HDMI ports, HDMI version
+    ("Acme Tab 10.1", '25.6 cm (10.1")', "480 g", "175 kWh", "2", "2.0"),
+    ("Acme Tab 8", '21.1 cm (8.3")', "350 g", "120 kWh", "1", "2.1"),
+    ("Brio Slate 11", '27.9 cm (11")', "510 g", "190 kWh", "2", "1.4"),
 ]
 
 
@@ -117,7 +117,13 @@ def tablets(tmp_path_factory):
 
     from dualgraph.corpus.model import Variant
 
-    specs = ("Display:Display diagonal", "Weight & dimensions:Weight", "Power:Annual energy consumption")
+    specs = (
+        "Display:Display diagonal",
+        "Weight & dimensions:Weight",
+        "Power:Annual energy consumption",
+        "Ports & interfaces:HDMI ports quantity",
+        "Ports & interfaces:HDMI version",
+    )
     variants = [Variant(n, n, ("Tablets",), tuple(zip(specs, vals, strict=True))) for n, *vals in TABS]
     return compile_catalog(variants, tmp_path_factory.mktemp("tabs"), catalog_facts=True)
 
@@ -134,3 +140,19 @@ def test_plain_words_name_an_attribute_no_word_list_knows(tablets):
     assert ans.value == 190, ans.trace
     ans = tablets.answer("How much does the Acme Tab 10.1 weigh, in grams?")  # a weight, not a price
     assert ans.value == 480, ans.trace
+
+
+def test_a_number_of_things_a_product_has_is_a_count(tablets):
+    ans = tablets.answer("Which tablets have 2 HDMI inputs?")
+    assert sorted(ans.answer_list) == sorted(n for n, *v in TABS if v[3] == "2"), ans.trace
+    ans = tablets.answer("Which tablets have 1 HDMI port?")  # singular: no plural noun, no count read
+    assert not any("count of" in t for t in ans.trace), ans.trace
+
+
+def test_counts_written_as_words(tablets):
+    ans = tablets.answer("Which tablets have two HDMI inputs?")
+    assert sorted(ans.answer_list) == sorted(n for n, *v in TABS if v[3] == "2"), ans.trace
+    from dualgraph.query.parse import parse_question
+
+    (c,) = parse_question("Which tablets have an eight-core processor?").constraints
+    assert (c.value, c.attribute, c.dimension) == (8.0, "processor cores", "count")
