@@ -87,6 +87,7 @@ class GrounderBase:
     ) -> None:
         self.store = store
         self.prose_synonyms = dict(prose_synonyms or {})
+        self._phrase_vectors: dict[str, np.ndarray] = {}
         self.index = patterns
         self.currency = currency
         self._currencies: list[tuple[str, int]] | None = None
@@ -118,9 +119,16 @@ class GrounderBase:
         embedder = getattr(self.index, "embedder", None)
         if embedder is None or not names:
             return [0.0] * len(names)
-        v = embedder.embed([phrase, *names], stage="query")
-        v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
-        return [float(x) for x in v[1:] @ v[0]]
+        # catalog names come back question after question: each is embedded once per grounder
+        cache = self._phrase_vectors
+        missing = [t for t in dict.fromkeys([phrase, *names]) if t not in cache]
+        if missing:
+            if len(cache) > 20_000:  # the questions' phrases would grow it without bound in bulk runs
+                cache.clear()
+            v = embedder.embed(missing, stage="query")
+            v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+            cache.update(zip(missing, v, strict=True))
+        return [float(cache[n] @ cache[phrase]) for n in names]
 
     def lexical(self, attribute: str, p: Pattern) -> float:
         """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.name_match._lexical`)."""

@@ -11,18 +11,15 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from dualgraph.query.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.grounding_base import AnyScope, GrounderBase, Grounding, _fail, _lit
 from dualgraph.query.model import NumericConstraint
 from dualgraph.query.name_match import _words
+from dualgraph.query.parse_numbers import measure_words
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.skg.quantities import convert
 
@@ -40,16 +37,6 @@ _PRICE_WORDS = frozenset(
 )
 
 
-@functools.cache
-def _measure_words() -> dict[str, frozenset[str]]:
-    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("measure_words.yaml").read_text("utf-8"))
-    out: dict[str, set[str]] = {}
-    for block in raw.values():
-        for w in block["words"]:
-            out.setdefault(w, set()).update(block["dimensions"])
-    return {w: frozenset(d) for w, d in out.items()}
-
-
 def dimension_hint(question: str) -> frozenset[str]:
     """The dimensions the question's size/speed/duration words point to ("the smallest screen": length, ...).
 
@@ -58,7 +45,7 @@ def dimension_hint(question: str) -> frozenset[str]:
     >>> dimension_hint("Which is the best?")
     frozenset()
     """
-    table = _measure_words()
+    table = measure_words()
     found = [table[w] for w in re.findall(r"[a-z]+", question.casefold()) if w in table]
     return frozenset().union(*found) if found else frozenset()
 

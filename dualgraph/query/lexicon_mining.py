@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dualgraph.query.catalog_names import singular
 from dualgraph.query.pattern_model import Pattern
 
 __all__ = [
@@ -176,7 +177,7 @@ def prose_synonyms(
                     total += 1
                     for e in hits[0]:
                         events[e] += 1
-                    for w in {_singular(x) for x in near - known - hits[0]} - known:
+                    for w in {singular([x])[0] for x in near - known - hits[0]} - known:
                         if not w.isalpha() or len(w) < 3:
                             continue
                         seen[w].add(product)
@@ -193,11 +194,6 @@ def prose_synonyms(
         if kept:
             out[w] = kept
     return out
-
-
-def _singular(word: str) -> str:
-    """Count "selfies" and "selfie" as one word (a question's plural meets it through its forms)."""
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _around(sentence: str, start: int, end: int, width: int = WINDOW) -> list[str]:
@@ -267,14 +263,14 @@ def mine_index(index_dir: str | Path, store: Any) -> dict[str, Any]:
     """Mine an index's pages against its SKG and write ``tkg/prose_lexicon.json`` (a manifest entry)."""
     import time
 
+    from dualgraph.query.pattern_index import PATTERNS_FILE, read_patterns
+
     t0 = time.time()
     root = Path(index_dir)
     pages = _pages(root, store)
-    listing = root / "patterns" / "patterns.jsonl"
-    if pages is None or not listing.is_file():
+    if pages is None or not (root / "patterns" / PATTERNS_FILE).is_file():
         return {"words": 0, "seconds": 0.0}
-    with open(listing, encoding="utf-8") as f:
-        patterns = [Pattern.from_dict(json.loads(line)) for line in f if line.strip()]
+    patterns = read_patterns(root / "patterns")
     mined = mine(store, patterns, pages)
     save_prose_synonyms(root / "tkg", mined)
     return {"words": len(mined), "pages": len(pages), "seconds": round(time.time() - t0, 3)}

@@ -512,7 +512,7 @@ NUMBER_WORDS = {
     w: n for n, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), start=2)
 }
 """Counts written as words (general English; "one" is left out: "the one with", "any one")."""
-_WORD_COUNT = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})(?:-(core|port|slot|speaker|camera|sim)s?\b)?", re.I)
+_WORD_COUNT = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})(?:-([a-z]+?)s?\b)?", re.I)
 
 
 def _counted_words(
@@ -563,12 +563,21 @@ _MODIFIER = re.compile(r"(?<![\w'’-])([a-z][a-z]+(?:-[a-z]+)*)[\s-]+$")
 
 
 @functools.cache
+def measure_words() -> dict[str, frozenset[str]]:
+    """``measure_words.yaml``: each size/speed/duration word → the dimensions it points to."""
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("measure_words.yaml").read_text("utf-8"))
+    out: dict[str, set[str]] = {}
+    for block in raw.values():
+        for w in block["words"]:
+            out.setdefault(w, set()).update(block["dimensions"])
+    return {w: frozenset(d) for w, d in out.items()}
+
+
+@functools.cache
 def _not_modifiers() -> frozenset[str]:
     from dualgraph.query.coverage import SCAFFOLD
 
-    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("measure_words.yaml").read_text("utf-8"))
-    measure = {w for group in raw.values() for w in group["words"]}
-    return SCAFFOLD | frozenset(measure) | PRICE_WORDS | _NOT_MODIFIER
+    return SCAFFOLD | frozenset(measure_words()) | PRICE_WORDS | _NOT_MODIFIER
 
 
 _NOT_MODIFIER = frozenset(

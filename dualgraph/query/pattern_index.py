@@ -35,6 +35,12 @@ DENSE_DIR = "dense"
 LEXICAL_DIR = "lexical"
 
 
+def read_patterns(src: str | Path) -> list[Pattern]:
+    """The patterns a saved pattern index lists, without its vectors (no embedder needed)."""
+    with open(Path(src) / PATTERNS_FILE, encoding="utf-8") as f:
+        return [Pattern.from_dict(json.loads(line)) for line in f if line.strip()]
+
+
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
@@ -203,8 +209,7 @@ class PatternIndex:
                 f"{src} was embedded with {manifest['embedder']!r} (dim {manifest['dim']}), "
                 f"not {getattr(embedder, 'name', None)!r} (dim {embedder.dim})"
             )
-        with open(src / PATTERNS_FILE, encoding="utf-8") as f:
-            patterns = [Pattern.from_dict(json.loads(line)) for line in f if line.strip()]
+        patterns = read_patterns(src)
         dense = FaissIndex.load(src / DENSE_DIR, gpu=gpu)
         lexical = LexicalIndex.load(src / LEXICAL_DIR)
         ids = [p.pattern_id for p in patterns]

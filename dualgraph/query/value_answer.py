@@ -268,17 +268,8 @@ def _written_in(store: Any, converted: float, target: str, snippet: str, product
 
 def _source_unit(store: Any, value: float, unit: str, snippet: str, product: str) -> str | None:
     """The unit the winning spec's source text was written in ("6.7 inches" → inch), if it parses."""
-    body = snippet.replace("{s}", "?so").replace("{v}", "?val")
-    q = (
-        f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
-        f"}} LIMIT 20"
-    )
-    try:
-        rows = store.select(q)["results"]["bindings"]
-    except Exception:  # a lookup for presentation only: never fail the answer
-        return None
-    for r in rows:
-        parsed = parse_quantity(r["raw"]["value"])
+    for raw in _raw_values(store, snippet, product):
+        parsed = parse_quantity(raw)
         if (
             parsed is not None
             and parsed.unit == unit
