@@ -20,6 +20,7 @@ from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
+from dualgraph.query.vocabulary import QuestionVocabulary, current, use
 
 __all__ = ["AskConfig", "EngineSpec", "QAEngine"]
 
@@ -94,9 +95,11 @@ class QAEngine:
         closers=(),
         meter=None,
         names: AnswerNames | None = None,
+        vocabulary: QuestionVocabulary | None = None,
     ) -> None:
         self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
         self.names = names or AnswerNames({}, "product")
+        self.vocabulary = vocabulary or current()  # the catalog's words (see dualgraph.query.vocabulary)
 
     @classmethod
     def open(cls, index_dir: str | Path, config: AskConfig | None = None) -> QAEngine:
@@ -184,7 +187,15 @@ class QAEngine:
             if llm is not None and config.llm_writer
             else None
         )
-        return cls(kit, config=config, writer=writer, closers=[store.close], meter=meter, names=names)
+        return cls(
+            kit,
+            config=config,
+            writer=writer,
+            closers=[store.close],
+            meter=meter,
+            names=names,
+            vocabulary=compiler.vocabulary,
+        )
 
     def close(self) -> None:
         for close in self._closers:
@@ -208,7 +219,8 @@ class QAEngine:
         name = strategy or self.config.strategy
         questions = [q for _, q in items]
         t0 = time.perf_counter()
-        outcomes = run_strategy(name, questions, self.kit)
+        with use(self.vocabulary):  # the catalog's words, for every source that reads the question
+            outcomes = run_strategy(name, questions, self.kit)
         if self.names.mode == "range":
             for o in outcomes:
                 o.result.answer_list = self.names.apply(o.result.answer_list)

@@ -24,6 +24,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from dualgraph.query.english import general_words
+from dualgraph.query.vocabulary import current
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 
@@ -47,10 +49,9 @@ _STOP = frozenset(
     """a an the in on at of for to with from by and or is are be do does can which what who
 that this these those it its you your my me i""".split()
 )
-_GENERIC = frozenset(
-    """phone phones smartphone smartphones tablet tablets laptop laptops product products device devices
-model models one ones which what with have has support supports feature features the a an and or""".split()
-)
+# words that name no fact: grammar, "a product", "supports"; the catalog's categories are added
+# from the vocabulary in use (the hub filter below catches the rest: words on most pages)
+_GENERIC = general_words("function_words") | general_words("product_nouns") | general_words("capability_words")
 
 
 @dataclass(slots=True)
@@ -164,7 +165,9 @@ def read_products(
     named = [
         e
         for e in exhaustive.entities
-        if e.lexical is not None and fold(e.name) and not set(fold(e.name).split()) <= _GENERIC
+        if e.lexical is not None
+        and fold(e.name)
+        and not set(fold(e.name).split()) <= _GENERIC | current().category_words
     ]
     if chunk_count is not None and total_chunks:
         hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]

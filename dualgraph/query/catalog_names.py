@@ -15,16 +15,13 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
+from dualgraph.query.english import general_words
+
 __all__ = ["brand_words", "name_index", "singular", "spot_brands", "spot_names"]
 
-# English words that are also brand names somewhere; lower case they are the word, not the brand
-_NOT_BRAND = frozenset(
-    """a an the all any and or of for with without in on at to by from is are be do does has have
-which what who how when where why this that these those it its my me i you your one two three more most less least
-best good great new old latest top nothing honor real micro max pro plus ultra mini lite air edge power smart
-phone phones mobile mobiles tablet tablets laptop laptops watch tv tvs case cases mount mounts
-under over above below between cheap cheapest budget price""".split()
-)
+# English words that are also brand names somewhere; lower case they are the word, not the brand.
+# Category words are added by the caller (CatalogSpotter), from the catalog.
+_NOT_BRAND = general_words("function_words") | general_words("not_brand_words") | general_words("measure_nouns")
 
 
 def brand_words(product_names: Iterable[str]) -> dict[str, int]:
@@ -37,12 +34,21 @@ def brand_words(product_names: Iterable[str]) -> dict[str, int]:
     return {w: n for w, n in counts.items() if n >= 2}
 
 
-def spot_brands(question: str, brands: dict[str, int], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Spans of words outside ``taken`` that are a catalog brand (see :func:`brand_words`)."""
+def spot_brands(
+    question: str, brands: dict[str, int], taken: list[tuple[int, int]], *, words: Iterable[str] = ()
+) -> list[tuple[int, int]]:
+    """Spans of words outside ``taken`` that are a catalog brand (see :func:`brand_words`); a brand
+    that is an English word or one of the catalog's own ``words`` (its categories) must be
+    capitalised to count."""
+    not_brand = _NOT_BRAND | frozenset(words)
     out = []
     for m in re.finditer(r"(?<![\w+-])[^\W\d_][\w-]*(?![\w+])", question):
         w = m.group().casefold()
-        if w in brands and w not in _NOT_BRAND and all(m.end() <= a or m.start() >= b for a, b in taken):
+        if (
+            w in brands
+            and (w not in not_brand or (m.group()[0].isupper() and m.start() > 0))
+            and all(m.end() <= a or m.start() >= b for a, b in taken)
+        ):
             out.append(m.span())
     return out
 

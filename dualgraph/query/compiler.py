@@ -84,6 +84,7 @@ from dualgraph.query.relative import relative_blocks, relative_phrase
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, named_unit
+from dualgraph.query.vocabulary import QuestionVocabulary, use
 
 __all__ = ["Answer", "Compiled", "Compiler"]
 
@@ -185,12 +186,23 @@ class Compiler:
         self.row_cap = row_cap
         self.timeout_s = timeout_s
         self.grounder = Grounder(store, patterns, currency=currency, prose_synonyms=prose_synonyms)
+        embedder = getattr(patterns, "embedder", None)
+        self.vocabulary = QuestionVocabulary.from_patterns(
+            patterns.patterns,
+            text_features=self.grounder.text_features().features,
+            prose_words=list(prose_synonyms or {}),
+            embed=(lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None,
+        )
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
 
     # -- compile ----------------------------------------------------------------------------
 
     def compile(self, question: str) -> Compiled:
+        with use(self.vocabulary.for_question(question)):
+            return self._compile(question)
+
+    def _compile(self, question: str) -> Compiled:
         parsed = parse_question(question, currency=self.currency)
         intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
         trace.append(
@@ -451,5 +463,6 @@ class Compiler:
         ans.rows, ans.truncated = res.rows, res.truncated
         if res.truncated:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
-        read_answer(self.store, question, comp, ans)
+        with use(self.vocabulary.for_question(question)):
+            read_answer(self.store, question, comp, ans)
         return ans

@@ -1,21 +1,25 @@
 """Parse a shopper's question into an intent, entity mentions and one constraint per clause.
 
-Deterministic and catalog-independent: a small seed lexicon of common feature words plus
-general rules (technology tokens such as "IP68"/"USB-C", "with X"/"supports X" phrases,
-capitalised names with model numbers). Numbers are read by :mod:`dualgraph.query.parse_numbers`.
-Grounding on the graph happens later, so spans stay tight and names are not merged.
+Deterministic. The parser holds grammar and general English (technology tokens such as
+"IP68"/"USB-C", "with X"/"supports X" phrases, capitalised names with model numbers); the words
+of the catalog the question is about (its categories, attributes, features and value families)
+come from a :class:`~dualgraph.query.vocabulary.QuestionVocabulary` built from its pattern index.
+Numbers are read by :mod:`dualgraph.query.parse_numbers`. Grounding on the graph happens later,
+so spans stay tight and names are not merged.
 
->>> p = parse_question("Which samsung phones under £500 have at least 8GB RAM and no NFC?")
+>>> from dualgraph.query.vocabulary import QuestionVocabulary
+>>> phones = QuestionVocabulary.of(categories=["Phones"], attributes=["RAM", "display"], features=["NFC"])
+>>> p = parse_question("Which samsung phones under £500 have at least 8GB RAM and no NFC?", vocabulary=phones)
 >>> p.intent.kind, [(e.phrase, e.kind) for e in p.entities]
 ('list', [('samsung', 'brand'), ('phones', 'category')])
 >>> [(c.op, c.value, c.unit, c.attribute) for c in p.constraints if hasattr(c, "op")]
 [('<', 500.0, 'GBP', 'price'), ('>=', 8.0, 'GB', 'RAM')]
 >>> [(c.phrase, c.negated) for c in p.constraints if hasattr(c, "negated") and not hasattr(c, "attribute")]
 [('NFC', True)]
->>> p = parse_question("Which has the bigger display, the Galaxy S25 or the Galaxy Z Flip7?")
+>>> p = parse_question("Which has the bigger display, the Galaxy S25 or the Galaxy Z Flip7?", vocabulary=phones)
 >>> p.intent.kind, p.intent.attribute, p.intent.direction, [e.phrase for e in p.entities]
 ('compare', 'display', 'max', ['Galaxy S25', 'Galaxy Z Flip7'])
->>> p = parse_question("top 3 cheapest phones with a 1TB storage option")
+>>> p = parse_question("top 3 cheapest phones with a 1TB storage option", vocabulary=phones)
 >>> p.intent.kind, p.intent.k, p.intent.direction, p.intent.attribute, p.constraints[0].value
 ('superlative', 3, 'min', 'price', 1000.0)
 """
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import re
 
+from dualgraph.query.english import general_words
 from dualgraph.query.model import (
     Constraint,
     Direction,
@@ -37,91 +42,26 @@ from dualgraph.query.model import (
 )
 from dualgraph.query.parse_dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
 from dualgraph.query.parse_links import measured_by, versions
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label, find_numeric, unit_word
-from dualgraph.query.superlative import SUPERLATIVES, attribute_before, attribute_near, pick, tie_break, verb_attribute
+from dualgraph.query.parse_numbers import attribute_label, find_numeric, unit_word
+from dualgraph.query.superlative import (
+    SUPERLATIVES,
+    attribute_before,
+    attribute_near,
+    pick,
+    plain_noun_phrase,
+    tie_break,
+    verb_attribute,
+)
 from dualgraph.query.synonyms import line_words
+from dualgraph.query.vocabulary import QuestionVocabulary, current, use
 from dualgraph.skg.quantities import normalise_unit, parse_quantity
 
 __all__ = ["comparative", "parse_question"]
 
-# --- lexicons (seeds; general rules below catch what they miss) ---------------------------------
-_FEATURE_SEED = [
-    r"reverse\s+wireless\s+charging",
-    r"wireless\s+charging",
-    r"fast\s+charging",
-    r"super\s+fast\s+charging",
-    r"stereo\s+speakers?",
-    r"ir\s+blaster",
-    r"infrared(?:\s+blaster)?",
-    r"(?:3\.5\s*mm\s+)?headphone\s+jack",
-    r"audio\s+jack",
-    r"expandable\s+storage",
-    r"(?:micro\s*sd|sd|memory)\s+card(?:\s+slot)?",
-    r"microsd",
-    r"dual[\s-]sim",
-    r"e-?sim",
-    r"volte",
-    r"vowifi",
-    r"nfc",
-    r"[2345]g(?:\s+lte)?",
-    r"lte",
-    r"gps",
-    r"wi-?fi(?:\s+\d+e?)?",
-    r"bluetooth(?:\s+\d(?:\.\d)?)?",
-    r"usb[\s-]?c",
-    r"usb\s+type[\s-]?c",
-    r"ipx?\d{1,2}",
-    r"[48]k(?:\s+(?:video|recording))?",
-    r"ois",
-    r"optical\s+image\s+stabili[sz]ation",
-    r"(?:in-display\s+|under-display\s+)?fingerprint(?:\s+(?:sensor|scanner|reader))?",
-    r"face\s+(?:unlock|id)",
-    r"water[\s-]?(?:resistance|resistant|proof)",
-    r"dust[\s-]?(?:resistance|resistant|proof)",
-    r"splash[\s-]resistan(?:t|ce)",
-    r"stylus(?:\s+support)?",
-    r"s\s+pen",
-    r"hdr10\+?",
-    r"dolby\s+(?:atmos|vision)",
-    r"always[\s-]on\s+display",
-    r"fm\s+radio",
-    r"satellite\s+(?:connectivity|messaging|sos|calling)",
-    r"uwb",
-    r"ultra[\s-]wideband",
-    r"magsafe",
-    r"qi2?",
-    r"gorilla\s+glass(?:\s+victus\s*\d?\+?)?",
-    r"ai\s+features",
-    r"wireless\s+(?:earbuds\s+)?support",
-    r"touch\s*screen",
-    r"hdmi(?:\s+\d(?:\.\d)?)?",
-]
-# "non-5G" and "5G-capable"/"NFC-enabled" hold the feature word: a hyphen after "non", or before an
-# ability suffix, does not glue it into another word
-_ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered)\b"
-_FEATURE_RE = re.compile(
-    r"(?:(?<![\w-])|(?<=\bnon-))(?:"
-    + "|".join(sorted(_FEATURE_SEED, key=len, reverse=True))
-    + rf")(?:(?![\w-])|(?={_ABLE}))",
-    re.I,
-)
+# --- grammar; the catalog's own words come from dualgraph.query.vocabulary ----------------------
 _TECH_TOKEN = re.compile(
     r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
     r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])"
-)
-_CATEGORY = (
-    r"mobile\s+phones?|smart\s*phones?|phones?|mobiles?|handsets?|tablets?|tvs?|televisions?|laptops?"
-    r"|notebooks?|(?:tv\s+|wall\s+)?mounts?|monitors?|headphones?|earbuds?|smart\s*watch(?:es)?"
-    r"|watch(?:es)?|printers?|routers?|consoles?|refrigerators?|fridges?|foldables?"
-)
-_CATEGORY_RE = re.compile(rf"(?<![\w-])(?:{_CATEGORY})(?![\w-])", re.I)
-_NOT_BRAND = frozenset(
-    """which what the a an all any many cheap cheapest best good new latest budget flagship foldable
-rugged gaming camera small large big compact premium affordable top other some these those smart folding unlocked
-refurbished used dual android ios more most how of are is do does show list find me my for with and or in
-under over 5g 4g 3g nfc basic entry mid high low senior kids rated popular available among amongst across from
-by within without between about all every each no none several various both either neither
-such""".split()
 )
 _Q_WORDS = frozenset(
     """Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
@@ -135,40 +75,7 @@ Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Botto
 Least Most Best First Last Cheapest""".split()
 )
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
-_NAME_TAIL = frozenset(
-    {
-        "Pro",
-        "Max",
-        "Ultra",
-        "Plus",
-        "plus",
-        "mini",
-        "Mini",
-        "Lite",
-        "lite",
-        "FE",
-        "Edge",
-        "+",
-        "Neo",
-        "Prime",
-        "Note",
-        "Fold",
-        "Flip",
-        "Fit",
-    }
-)
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
-_VALUE_ATTR = (
-    r"display|screen|panel|chip|chipset|processor|soc|cpu|gpu|os|operating\s+system|sensor|glass"
-    r"|finish|colou?r|material|frame|build"
-)
-_VALUE_FAMILIES = re.compile(
-    r"(?<![\w-])(?:(?:Qualcomm\s+)?Snapdragon|(?:MediaTek\s+)?(?:Dimensity|Helio)|MediaTek|Exynos|Google\s+Tensor"
-    r"|Tensor|Kirin|Unisoc|A\d{2}\s+Bionic|Apple\s+[AM]\d+|Bionic|(?:Dynamic\s+|Super\s+|Fluid\s+)?AMOLED|P?OLED"
-    r"|LTPO|LCD|IPS|QLED|Mini-?LED|Super\s+Retina(?:\s+XDR)?|Retina|Android|iOS|HarmonyOS|HyperOS|OxygenOS"
-    r"|One\s+UI)(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))*",
-    re.I,
-)
 _NEG = re.compile(
     r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not)"
     r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
@@ -177,7 +84,9 @@ _NEG = re.compile(
 )
 _WITH = re.compile(
     # general English verbs of having and of capability: what follows is what the product has
+    # (or lacks: "lacks a", "without", "no"; _NEG reads the polarity)
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
+    r"|lacks?|lacking|without|missing|no"
     r"|comes\s+with|accepts?|can\s+take|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
     r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
     re.I,
@@ -228,26 +137,57 @@ def _only(q: str, start: int, end: int) -> bool:
     return bool(re.match(r"[\s-]*only\b", q[end:], re.I) or re.search(r"\b(?:only|just)\s+$", q[:start], re.I))
 
 
+_VERSION_AFTER = re.compile(r"[\s-]?v?\d{1,2}(?:\.\d{1,2})?[a-z]?(?![\w.])", re.I)
+
+
+def _unit_next(q: str, at: int) -> bool:
+    w = re.match(r"\s*([^\W\d_]+)", q[at:])
+    return w is not None and normalise_unit(w.group(1)) is not None
+
+
 def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
     found: list[tuple[int, int]] = []
-    for m in _FEATURE_RE.finditer(q):
-        if claims.free(*m.span()):
-            found.append(m.span())
-            claims.take(*m.span())
-    for m in _TECH_TOKEN.finditer(q):  # "LDAC", "UFS 4.0", "Wi-Fi" not in the seeds
+    for m in current().features.finditer(q):
+        a, b = m.span()
+        # a version after a feature name is part of it ("Bluetooth 5.2", "HDMI 2.1"), a unit is not
+        if (v := _VERSION_AFTER.match(q, b)) and not _unit_next(q, v.end()):
+            b = v.end()
+        if claims.free(a, b):
+            found.append((a, b))
+            claims.take(a, b)
+    for m in _TECH_TOKEN.finditer(q):  # "LDAC", "UFS 4.0", "Wi-Fi" the catalog does not list as features
         word = m.group().split()[0].rstrip("+")
+        version = _VERSION_AFTER.match(q, m.end()) if not re.search(r"\d", m.group()) else None
         if (
             claims.free(*m.span())
-            and not ATTRIBUTE_RE.fullmatch(word)
-            and not _CATEGORY_RE.fullmatch(word)
+            # an attribute's name is no feature, unless a version says which one ("Bluetooth 5.0")
+            and (not current().attributes.fullmatch(word) or version is not None or re.search(r"\d", m.group()))
+            and not current().categories.fullmatch(word)
             and word not in _Q_WORDS
             and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
-            and not _VALUE_FAMILIES.match(m.group())
+            and not any(a <= m.start() < b for a, b, _ in current().value_families(q))
         ):
-            if _RANGE_WORD.match(q, m.end()) or _CATEGORY_RE.match(q, m.end() + 1) or _in_name(q, *m.span()):
+            if _RANGE_WORD.match(q, m.end()) or current().categories.match(q, m.end() + 1) or _in_name(q, *m.span()):
                 continue  # "OLED TVs", "X series", "Pixel 9 XL" are names, not features
-            found.append(m.span())
-            claims.take(*m.span())
+            end = version.end() if version is not None and not _unit_next(q, version.end()) else m.end()
+            found.append((m.start(), end))
+            claims.take(m.start(), end)
+    # an attribute's or feature's name with a version is a feature ("Bluetooth 5.0", "USB 3.2")
+    for m in re.finditer(r"(?<![\w-])([A-Z][\w+-]{2,})(?=[\s-]v?\d)", q):
+        v = current()
+        if m.group(1) in _Q_WORDS or not (
+            v.attributes.fullmatch(m.group(1)) or m.group(1).casefold() in v.feature_words
+        ):
+            continue
+        if re.search(r"(?:[A-Z]|\d)[\w+-]*\s+$", q[: m.start()]):
+            continue  # inside a name: "ThinkPad T14s Gen 5"
+        if any(a == m.start() for a, _, _ in v.value_families(q)):
+            continue  # a value family the catalog lists ("Android 15"): read as a value
+        version = _VERSION_AFTER.match(q, m.end())
+        if version is None or _unit_next(q, version.end()) or not claims.free(m.start(), version.end()):
+            continue
+        found.append((m.start(), version.end()))
+        claims.take(m.start(), version.end())
     return _build_features(q, found, trace)
 
 
@@ -257,7 +197,11 @@ def _in_name(q: str, a: int, b: int) -> bool:
     after = re.match(r" ([\w+]+)", q[b:])
 
     def name_like(w: str) -> bool:
-        return (w[0].isupper() or any(c.isdigit() for c in w)) and w not in _Q_WORDS and not ATTRIBUTE_RE.fullmatch(w)
+        return (
+            (w[0].isupper() or any(c.isdigit() for c in w))
+            and w not in _Q_WORDS
+            and not current().attributes.fullmatch(w)
+        )
 
     return bool((before and name_like(before.group(1))) or (after and name_like(after.group(1))))
 
@@ -267,9 +211,9 @@ def _context(q: str, b: int) -> int:
     are no function, category, attribute or comparison words ("infrared" + "remote blaster")."""
     end = b
     for w in list(re.finditer(r"[a-z][a-z-]*", q[b : b + 30]))[:2]:
-        if q[end : b + w.start()].strip() or w.group() in _PHRASE_STOP or _CATEGORY_RE.fullmatch(w.group()):
+        if q[end : b + w.start()].strip() or w.group() in _PHRASE_STOP or current().categories.fullmatch(w.group()):
             break
-        if ATTRIBUTE_RE.fullmatch(w.group()) or any(
+        if current().attributes.fullmatch(w.group()) or any(
             re.fullmatch(rf"{pat}", w.group(), re.I) for pat, _, _ in SUPERLATIVES + _COMPARATIVES
         ):
             break
@@ -316,53 +260,77 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
             continue
         a, b = m.end() + taken[0].start(), m.end() + taken[-1].end()
         last = taken[-1].group()
-        attr_end = [m.end() for m in ATTRIBUTE_RE.finditer(q, a, b)]
-        if not claims.free(a, b) or b in attr_end or _CATEGORY_RE.fullmatch(last) or _CATEGORY_RE.fullmatch(q[a:b]):
+        attr_end = [m.end() for m in current().attributes.finditer(q, a, b)]
+        # "a big battery" grades an attribute (a superlative or a number does the work); "a headphone
+        # jack" names a thing the product has, even when the catalog also measures it
+        lead = taken[0].group().split("-")[0]
+        graded = b in attr_end and (
+            len(taken) == 1
+            or lead in general_words("not_brand_words")
+            or any(re.fullmatch(pat, lead) for pat, _, _ in SUPERLATIVES + _COMPARATIVES)
+        )
+        if (
+            not claims.free(a, b)
+            or graded
+            or current().categories.fullmatch(last)
+            or current().categories.fullmatch(q[a:b])
+        ):
             continue
         found.append((a, b))
         claims.take(a, b)
     return _build_features(q, found, trace)
 
 
+def _after_model(q: str, a: int) -> bool:
+    """Whether ``a`` directly follows a capitalised or numbered word ("Galaxy S24 Ultra", "TCL 60
+    NXTPAPER Ultra"): a name goes on there."""
+    prev = re.search(r"(?<![\w-])([\w+-]+)\s+$", q[:a])
+    return (
+        prev is not None
+        and (prev.group(1)[0].isupper() or any(c.isdigit() for c in prev.group(1)))
+        and (prev.group(1) not in _Q_WORDS)
+    )
+
+
 def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
+    """Values of the catalog's value lists by their family ("Snapdragon 8 Gen 3", "an AMOLED
+    display"), and capitalised words before a word naming an attribute ("a Tensor chip")."""
     out = []
+    vocab = current()
     cap = r"(?:[A-Z0-9][\w+.]*|[a-z][A-Z]\w*)"
-    general = re.compile(rf"\b(?:a|an|with|running|by)\s+(?P<v>{cap}(?:\s+{cap})*)(?=\s+(?i:{_VALUE_ATTR})\b)")
-    spans = [(m.start(), m.end()) for m in _VALUE_FAMILIES.finditer(q)]
-    spans += [m.span("v") for m in general.finditer(q)]
-    for a, b in sorted(spans):
+    general = re.compile(rf"\b(?:a|an|with|running|by)\s+(?P<v>{cap}(?:\s+{cap})*)")
+    found = {(a, b): entry for a, b, entry in vocab.value_families(q) if not _after_model(q, a)}
+    for m in general.finditer(q):
+        if (after := re.match(r"\s+", q[m.end("v") :])) and vocab.attributes.match(q, m.end("v") + after.end()):
+            found.setdefault(m.span("v"), "")
+    for (a, b), entry in sorted(found.items()):
         while b > a and q[b - 1] in ".,":
             b -= 1
         phrase = q[a:b]
-        if not claims.free(a, b) or parse_quantity(phrase) is not None or not re.search(r"[A-Za-z]{2}", phrase):
+        if not claims.free(a, b) or parse_quantity(phrase) is not None or not re.match(r"[^\W\d_]", phrase):
             continue
-        attr_m = re.match(rf"\s+({_VALUE_ATTR})\b", q[b:], re.I)
-        if attr_m:
-            attr = attr_m.group(1).lower()
-        elif re.search(r"\brunning\s+$|\bon\s+$", q[:a]) or re.match(r"(?:Android|iOS|\w+OS|One UI)", phrase):
-            attr = "os"
-        elif re.match(
-            r"(?i)(?:qualcomm|snapdragon|mediatek|dimensity|helio|exynos|tensor|kirin|unisoc|apple|a\d)", phrase
-        ):
-            attr = "processor"
-        else:
-            attr = "display"
+        attr_m = re.match(r"\s+", q[b:]) and vocab.attributes.match(q, b + len(re.match(r"\s+", q[b:]).group()))
+        attr = attr_m.group(1).lower() if attr_m else entry
         claims.take(a, b)
         out.append(ValueConstraint(_span(q, a, b), phrase, attr, _negated(q, a)))
-        trace.append(f"value {phrase!r} for {attr}")
+        trace.append(f"value {phrase!r} for {attr or 'any value list'}")
     return out
+
+
+# "the heaviest TV without its stand": a thing left out, not what is asked about
+LEFT_OUT = re.compile(r"\b(?:without|excluding|except|minus|no)\s+(?:its|their|the|a|an|any)?\s*$", re.I)
 
 
 def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
     out: list[EntityRef] = []
-    for cat in _CATEGORY_RE.finditer(q):
-        if claims.free(*cat.span()):
+    for cat in current().categories.finditer(q):
+        if claims.free(*cat.span()) and not LEFT_OUT.search(q[: cat.start()]):
             prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[: cat.start()])
             if (
                 prev
-                and prev.group(1) not in _NOT_BRAND
+                and not current().not_brand(prev.group(1))
                 and prev.group(1) not in line_words()  # "Terra series phones": the line, not a brand
-                and not ATTRIBUTE_RE.fullmatch(prev.group(1))
+                and not current().attributes.fullmatch(prev.group(1))
                 and claims.free(*prev.span(1))
                 and not prev.group(1).endswith(("est", "ing", "able"))
                 and not is_event_word(prev.group(1))
@@ -379,7 +347,7 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
         m
         for m in _NAME_PART.finditer(q)
         if not (
-            ATTRIBUTE_RE.fullmatch(m.group())
+            (current().attributes.fullmatch(m.group()) and m.group().casefold() not in current().name_tails)
             or re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group())
             or _unit_asked(q, m)
         )
@@ -389,7 +357,11 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             m is not None
             and claims.free(*m.span())
             and (
-                (run and (m.group() in _NAME_TAIL or m.group()[0].isdigit()) and q[run[-1].end() : m.start()] == " ")
+                (
+                    run
+                    and (m.group().casefold() in current().name_tails or m.group()[0].isdigit())
+                    and q[run[-1].end() : m.start()] == " "
+                )
                 or (
                     (m.group()[0].isupper() or re.match(r"[a-z]+[A-Z]", m.group()) or (m.group()[0].isdigit() and run))
                     and m.group() not in _Q_WORDS
@@ -426,7 +398,7 @@ def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -
         b, kind = r.end(), "range"
     elif any(ch.isdigit() for ch in phrase):
         kind = "product"
-    elif _CATEGORY_RE.match(q, b + 1):
+    elif current().categories.match(q, b + 1):
         kind = "brand"
     else:
         kind = "unknown"
@@ -444,6 +416,7 @@ def _comparative(q: str, low: str) -> tuple[str, Direction, str] | None:
                 or attribute_near(q, m.end())
                 or attribute_before(q, m.start())
                 or implied
+                or plain_noun_phrase(q, m.end())
             )
             if not attr and (f := re.search(r"\b(?:for|in\s+terms\s+of|on)\s+", q[m.end() :])):
                 attr = attribute_near(q, m.end() + f.end())
@@ -478,7 +451,7 @@ def difference_asked(q: str) -> tuple[Direction, str] | None:
     cmp = _comparative(q, low[m.end() :].rjust(len(low)))
     direction: Direction = cmp[1] if cmp else "max"
     attr = cmp[2] if cmp else ""
-    if not attr and (named := ATTRIBUTE_RE.search(q, m.end())):
+    if not attr and (named := current().attributes.search(q, m.end())):
         attr = attribute_label(named.group(1))  # "how many more mAh does the A battery hold"
     return direction, attr or (m.group("unit") or "")
 
@@ -512,7 +485,7 @@ def _unit_counted(q: str, a: int, b: int) -> bool:
     if not unit_word(word) or re.fullmatch(r"[A-Z][a-z]+", word):
         return False
     nxt = re.match(r"\s+([^\W\d_]+)", q[b:])
-    return not (nxt and _CATEGORY_RE.fullmatch(nxt.group(1)))
+    return not (nxt and current().categories.fullmatch(nxt.group(1)))
 
 
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
@@ -540,7 +513,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     if avg := re.search(r"\b(?:average|mean)\b", low):
         attr = attribute_near(q, avg.end())
         rest = re.sub(r"\b(\w{3,}?)s\b", r"\1", _blank(q, [(n.span.start, n.span.end) for n in numerics]))
-        if not attr and (m := ATTRIBUTE_RE.search(rest)):  # plural attribute words read as singular
+        if not attr and (m := current().attributes.search(rest)):  # plural attribute words read as singular
             attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
         trace.append(f"intent average of {attr or '?'}")
         return Intent("average", attr)
@@ -596,8 +569,11 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     return Intent("list")
 
 
-def parse_question(question: str, *, currency: str | None = None) -> ParsedQuestion:
-    """Intent, entities and constraints of ``question``; bare prices take ``currency``.
+def parse_question(
+    question: str, *, currency: str | None = None, vocabulary: QuestionVocabulary | None = None
+) -> ParsedQuestion:
+    """Intent, entities and constraints of ``question``; bare prices take ``currency``; the catalog's
+    words come from ``vocabulary`` (default: the one :func:`~dualgraph.query.vocabulary.use` set).
 
     >>> p = parse_question("Does the Zephyr X2 Pro support 5G?")
     >>> p.intent.kind, p.entities[0].phrase, p.constraints[0].phrase
@@ -606,8 +582,13 @@ def parse_question(question: str, *, currency: str | None = None) -> ParsedQuest
     >>> [(c.op, c.value, c.unit) for c in p.constraints[:1]], p.constraints[1].only
     ([('<', 20000.0, 'INR')], True)
     """
+    with use((vocabulary or current()).for_question(question)):
+        return _parse(question, currency)
+
+
+def _parse(q: str, currency: str | None) -> ParsedQuestion:
     trace: list[str] = []
-    q, claims = question, _Claims()
+    claims = _Claims()
     dates = find_dates(q)  # first: "in March 2024" is no name, the "2023" of "since 2023" no price
     for d in dates:
         claims.take(d.span.start, d.span.end)

@@ -48,7 +48,7 @@ import re
 from typing import NamedTuple
 
 from dualgraph.query.model import DateConstraint, DateOp, Direction, Span
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE
+from dualgraph.query.vocabulary import current
 from dualgraph.skg.dates import spot_dates
 from dualgraph.skg.quantities import unit_symbol
 
@@ -242,11 +242,7 @@ _TRAILERS: tuple[tuple[re.Pattern[str], DateOp], ...] = (
     ),
     (re.compile(r"\s*(?:or|and)\s+(?:earlier|older|before|prior|below)\b", re.I), "<="),
 )
-_NOUN_AFTER = re.compile(
-    r"\s+(?:(?:smart\s*)?phones?|models?|devices?|releases?|launch(?:es)?|announcements?|flagships?|line-?ups?"
-    r"|tablets?|laptops?|handsets?|products?)\b",
-    re.I,
-)
+_NOUN_AFTER = re.compile(r"\s+([\w-]+)")
 _EVENT_BEFORE = re.compile(
     rf"(?:{_EVENT.pattern})\s+(?:(?:back|first|originally|initially|officially|only)\s+)?{_FILLER}$", re.I
 )
@@ -290,7 +286,7 @@ def _single(q: str, p: _Period, next_lo: int | None, has_event: bool) -> tuple[i
         return lo, hi, lead[1]
     if not p.bare or _event_right_before(q, p.lo):
         return p.lo, hi, "in"
-    if _NOUN_AFTER.match(q, p.hi):
+    if (n := _NOUN_AFTER.match(q, p.hi)) and _product_word(n.group(1)):
         prev = _PREV_WORD.search(q, 0, p.lo)
         named = prev is not None and any(c.isupper() for c in prev.group(1))
         if named and prev is not None and prev.start() == 0 and prev.group(1).casefold() in _OPENERS:
@@ -377,12 +373,8 @@ _ORDER = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?P<o{i}>{src})" for i, (src, _, _) in enumerate(_ORDER_SOURCES)) + r")(?![\w-])",
     re.I,
 )
-_PRODUCT_NOUN = re.compile(
-    r"(?:smart\s*)?phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|devices?|ones?|options?"
-    r"|variants?|releases?|launch(?:es)?|watch(?:es)?|tvs?|monitors?|earbuds?|headphones?|flagships?|foldables?"
-    r"|items?|gadgets?|generations?",
-    re.I,
-)
+# nouns that stand for a product in time questions, beyond the catalog's categories and "models"
+_RELEASE_NOUN = re.compile(r"releases?|launch(?:es)?|announcements?|line-?ups?|generations?", re.I)
 _CLAUSE_END = re.compile(
     r"\s*(?:[,:;?.!)]|$|(?:with|that|which|who|from|in|by|among|amongst|of|on|for|under|over|at|and|or|to|than"
     r"|is|was|are|were|has|have|having|out|overall|ever|yet|so\s+far)\b)",
@@ -406,6 +398,11 @@ def _event_adjacent(q: str, lo: int, hi: int) -> re.Match[str] | None:
     return None
 
 
+def _product_word(word: str) -> bool:
+    """A category of the catalog, a general product noun, or a word for a release ("launches")."""
+    return bool(current().product_nouns.fullmatch(word) or _RELEASE_NOUN.fullmatch(word))
+
+
 def _names_a_product(q: str, hi: int) -> bool:
     """Whether the words after an order word lead to a product ("newest zenith phone", "latest
     Galaxy?", "the oldest one") rather than to another attribute ("latest Android version")."""
@@ -418,9 +415,9 @@ def _names_a_product(q: str, hi: int) -> bool:
         if t is None:
             return False
         word = t.group(1)
-        if _PRODUCT_NOUN.fullmatch(word):
+        if _product_word(word):
             return True
-        if ATTRIBUTE_RE.fullmatch(word):
+        if current().attributes.fullmatch(word):
             return False
         gap.append(word)
         at = t.end()

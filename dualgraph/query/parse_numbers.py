@@ -28,76 +28,13 @@ from importlib import resources
 
 import yaml
 
+from dualgraph.query.english import general_words
 from dualgraph.query.model import NumericConstraint, Span
+from dualgraph.query.vocabulary import current
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
 
-__all__ = ["ATTRIBUTE_RE", "CURRENCY_WORDS", "PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
+__all__ = ["CURRENCY_WORDS", "PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
 
-# Attribute words, longest first so "refresh rate" wins over "rate".
-_ATTRIBUTES = [
-    "refresh rate",
-    "battery life",
-    "battery capacity",
-    "screen size",
-    "display size",
-    "screen-to-body ratio",
-    "internal storage",
-    "storage capacity",
-    "charging speed",
-    "wired charging",
-    "wireless charging",
-    "fast charging",
-    "main camera",
-    "rear camera",
-    "front camera",
-    "selfie camera",
-    "ultrawide camera",
-    "telephoto camera",
-    "camera resolution",
-    "clock speed",
-    "processor speed",
-    "peak brightness",
-    "pixel density",
-    "optical zoom",
-    "digital zoom",
-    "zoom",
-    "battery",
-    "display",
-    "screen",
-    "RAM",
-    "ROM",
-    "memory",
-    "storage",
-    "charging",
-    "charger",
-    "camera",
-    "weight",
-    "thickness",
-    "height",
-    "width",
-    "depth",
-    "processor",
-    "CPU",
-    "GPU",
-    "chipset",
-    "brightness",
-    "resolution",
-    "warranty",
-    "size",
-    "capacity",
-    "wattage",
-    "power",
-    "speed",
-    "price",
-    "cost",
-    "costs",
-    "costing",
-    "priced",
-    "budget",
-    "spend",
-    "pay",
-]
-ATTRIBUTE_RE = re.compile(r"\b(" + "|".join(re.escape(a).replace(r"\ ", r"[\s-]+") for a in _ATTRIBUTES) + r")\b", re.I)
 PRICE_WORDS = frozenset(
     {
         "price",
@@ -153,9 +90,6 @@ _MULT = {
 _NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
 # spoken units of questions, never of spec sheets (so kept here, not in units.yaml)
 _SPOKEN_UNITS = {"gig": "GB", "gigs": "GB", "megs": "MB", "kilos": "kg", "kilo": "kg", "tera": "TB", "teras": "TB"}
-_INCH_IN = re.compile(
-    r"\.?\s+(?:screens?|displays?|size|diagonal|panels?|tvs?|monitors?|laptops?|tablets?|phones?)\b", re.I
-)
 _MENTION = re.compile(
     rf"(?:(?<![\w])(?P<pre>{_CUR_SYMBOL}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
@@ -188,7 +122,8 @@ _CUE_WORDS = frozenset(
         "with",
     }
 )
-_K_FEATURE = re.compile(r"\s*(?:video|recording|resolution|display|screen|tv|hdr|uhd|camera|monitor|panel)", re.I)
+# "8K video": a K that qualifies an image counts pixel columns; elsewhere ("under 20K") a thousand
+_K_IMAGE = re.compile(r"\s*(?:video|recording|resolution|picture|image|imaging|footage|streaming|content)\b", re.I)
 
 _BEFORE = [  # (pattern ending right before the number, op); the longest phrases first
     (
@@ -256,6 +191,17 @@ class _Mention:
     plus: bool
 
 
+def _k_qualifies(q: str, end: int) -> bool:
+    """Whether the word after "8K" is an image word or a catalog term ("8K TV", "4K display")."""
+    if _K_IMAGE.match(q, end):
+        return True
+    nxt = re.match(r"\s*([\w-]+)", q[end:])
+    if nxt is None:
+        return False
+    word, v = nxt.group(1), current()
+    return bool(v.categories.fullmatch(word) or v.attributes.fullmatch(word) or word.casefold() in v.feature_words)
+
+
 def _currency(text: str) -> str:
     """The canonical unit of a currency the patterns matched (they only match known ones)."""
     known = normalise_unit(text)
@@ -278,7 +224,7 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         value = float(raw)
         k_token = m.group("k")
         if k_token:
-            if k_token == "K" and not unit and _K_FEATURE.match(q, end):
+            if k_token == "K" and not unit and _k_qualifies(q, end):
                 continue  # "8K video" is a feature, not 8000
             value *= 1e3
         elif m.group("mult"):
@@ -304,6 +250,18 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
     return out
 
 
+def _inch_noun(q: str, at: int) -> bool:
+    """Whether the word after "6.5 in" is what inches measure: a size word or one of the catalog's
+    categories or attributes ("a 6.5 in screen", "55 in TVs"), not the start of a phrase ("in stock")."""
+    m = re.match(r"\.?\s+([\w-]+)", q[at:])
+    if m is None:
+        return False
+    word, v = m.group(1), current()
+    return bool(
+        re.fullmatch(r"(?i)size|diagonal", word) or v.product_nouns.fullmatch(word) or v.attributes.fullmatch(word)
+    )
+
+
 def _unit_ok(q: str, u: re.Match[str], mult: bool) -> bool:
     """Whether the word after a number is its unit. "in" is a preposition, except before a word of what
     inches measure ("a 6.5 in screen"); after a multiplier only a measured unit ("6k mAh"), never money."""
@@ -311,7 +269,7 @@ def _unit_ok(q: str, u: re.Match[str], mult: bool) -> bool:
     if known is None or (mult and known[1] == "currency"):
         return False
     if u.group("unit") in _NOT_UNITS:
-        return u.group("unit") == "in" and bool(_INCH_IN.match(q, u.end()))
+        return u.group("unit") == "in" and _inch_noun(q, u.end())
     return True
 
 
@@ -333,7 +291,12 @@ def attribute_label(word: str) -> str:
 
 
 def _free(m: re.Match[str] | None, used: list[tuple[int, int]]) -> re.Match[str] | None:
-    return m if m is not None and m.span(1) not in used else None
+    """``m`` unless another number used it or it modifies a category word ("wall mounts", "camera
+    phones": the kind of product, not what the number measures)."""
+    if m is None or m.span(1) in used:
+        return None
+    nxt = re.match(r"[\s-]+([^\W\d_]+)", m.string[m.end(1) :])
+    return None if nxt and current().categories.fullmatch(nxt.group(1)) else m
 
 
 def _measures_something_else(unit: str | None) -> bool:
@@ -344,14 +307,21 @@ def _measures_something_else(unit: str | None) -> bool:
     return known is not None and known[1] != "currency"
 
 
+_OF_NOUN = re.compile(r"\s+of\s+(?:the\s+|its\s+)?([a-z][a-z-]{2,})\b")
+
+
 def _attribute_after(q: str, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
+    # "256 GB of storage": what a measure is "of" names its attribute, known to the catalog or not
+    of = _OF_NOUN.match(q, pos)
+    if of and of.group(1) not in general_words("function_words") and not current().product_nouns.fullmatch(of.group(1)):
+        return _free(of, used)
     window = q[pos : pos + 40]
     window = re.sub(r"^\s*(?:of\s+)?(?:the\s+)?", lambda m: " " * len(m.group()), window, flags=re.I)
     stop = _CLAUSE_STOP.search(window)
     window = window[: stop.start()] if stop else window
-    m = ATTRIBUTE_RE.search(window)
+    m = current().attributes.search(window)
     if m and len(window[: m.start()].split()) <= 2:
-        return _free(ATTRIBUTE_RE.search(q, pos + m.start()), used)
+        return _free(current().attributes.search(q, pos + m.start()), used)
     return None
 
 
@@ -361,7 +331,7 @@ def _attribute_before(q: str, lo: int, pos: int, used: list[tuple[int, int]]) ->
     for s in re.finditer(r"[,;?!:]|\b(?:and|with|without|that|which|but|or|while|having)\b", text, re.I):
         cut = s.end()
     found = None
-    for m in ATTRIBUTE_RE.finditer(q, lo + cut, pos):
+    for m in current().attributes.finditer(q, lo + cut, pos):
         found = _free(m, used) or found
     return found
 
@@ -385,11 +355,20 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
     at, end = lo + m.start(1), lo + m.end(1)
     # the longest attribute ending at that word: "a selfie camera of 32 MP" is the selfie camera
     for w in list(re.finditer(r"\S+", q[max(lo, at - 30) : at]))[-2:]:
-        a = ATTRIBUTE_RE.match(q, max(lo, at - 30) + w.start())
+        a = current().attributes.match(q, max(lo, at - 30) + w.start())
         if a and a.end() == end:
             return _free(a, used)
-    a = ATTRIBUTE_RE.match(q, at)
-    return _free(a, used) if a and a.end() == end else None
+    a = current().attributes.match(q, at)
+    if a and a.end() == end:
+        return _free(a, used)
+    # "a refresh rate of 120 Hz" in a catalog that never says "refresh rate": the plain words before
+    # "of" are what the number measures (grounding reads them by meaning and by the unit)
+    plain = re.search(r"(?:\b(?:a|an|the|its|their)\s+)((?:[a-z][a-z-]+\s+){0,2}[a-z][a-z-]+)$", q[lo:end])
+    if plain is None or any(w in general_words("function_words") for w in plain.group(1).split()):
+        return None
+    if current().product_nouns.search(plain.group(1)):
+        return None
+    return _free(re.compile("(" + re.escape(plain.group(1)) + ")").match(q, lo + plain.start(1)), used)
 
 
 def find_numeric(
@@ -438,7 +417,7 @@ def find_numeric(
             else:  # "8GB RAM or more": the attribute word between the number and its cue
                 named = re.match(r"\s*(?:of\s+)?", q[end:])
                 at = end + (named.end() if named else 0)
-                if (w := ATTRIBUTE_RE.match(q, at)) is not None:
+                if (w := current().attributes.match(q, at)) is not None:
                     for rx, cue_op in _AFTER_RE:
                         if (a := rx.match(q, w.end())) is not None:
                             op, late_end = cue_op, a.end()

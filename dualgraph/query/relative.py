@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 
 from dualgraph.query.parse import comparative
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label
+from dualgraph.query.parse_numbers import attribute_label
+from dualgraph.query.vocabulary import current
 
 __all__ = ["relative_blocks", "relative_phrase", "relative_reference"]
 
@@ -47,7 +48,7 @@ def relative_phrase(question: str, name_start: int, blocked: list[tuple[int, int
     clause for "than"), so the words in it are not read as conditions of their own."""
     before = question[:name_start]
     if m := (_SAME.search(before) or _AS_MUCH.search(before)):
-        a = ATTRIBUTE_RE.search(m.group("attr"))
+        a = current().attributes.search(m.group("attr"))
         attr = attribute_label(a.group(1)) if a else m.group("attr")
         return ("=" if m.re is _SAME else ">="), attr, m.start()
     if not _THAN.search(before):

@@ -20,6 +20,7 @@ from dualgraph.query.catalog_names import (
     spot_names,
 )
 from dualgraph.query.model import Constraint, EntityRef, FeatureConstraint, Span
+from dualgraph.query.parse import LEFT_OUT
 from dualgraph.query.patterns import Pattern
 from dualgraph.query.value_words import spot_values
 
@@ -33,10 +34,6 @@ def _span(x: EntityRef | Constraint) -> tuple[int, int]:
 def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
     """Whether ``x`` shares a character with the question's ``a:b``."""
     return x.span.start < b and a < x.span.end
-
-
-# "the heaviest TV without its stand": a thing left out, not what is asked about
-_LEFT_OUT = re.compile(r"\b(?:without|excluding|except|minus|no)\s+(?:its|their|the|a|an|any)?\s*$", re.I)
 
 
 def _model_around(q: str, e: EntityRef, a: int, b: int) -> bool:
@@ -82,7 +79,7 @@ class CatalogSpotter:
         for a, b in spot_categories(q, self.heads, [_span(x) for x in [*entities, *constraints]]):
             if any(a <= x and y <= b for x, y in fixed):
                 continue
-            if _LEFT_OUT.search(q[:a]):
+            if LEFT_OUT.search(q[:a]):
                 trace.append(f"catalog category {q[a:b]!r} is said to be left out, not the scope")
                 continue
             absorbed = [x for x in [*entities, *constraints] if a <= x.span.start and x.span.end <= b]
@@ -101,7 +98,9 @@ class CatalogSpotter:
                 + (f" (absorbs {[x.span.text for x in absorbed]})" if absorbed else "")
             )
         # brands the parser cannot tell from other words: "oneplus 5G phones", "a vivo phone"
-        for a, b in spot_brands(q, self.brands, [_span(x) for x in [*entities, *constraints]]):
+        for a, b in spot_brands(
+            q, self.brands, [_span(x) for x in [*entities, *constraints]], words=self.category_words
+        ):
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "brand"))
             trace.append(f"catalog brand {q[a:b]!r} found in the question")
         entities.sort(key=lambda e: e.span.start)

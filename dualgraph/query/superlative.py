@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 from dualgraph.query.model import Direction
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, attribute_label
+from dualgraph.query.parse_numbers import attribute_label
+from dualgraph.query.vocabulary import current, general_words
 
 __all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "pick", "tie_break"]
 
@@ -47,16 +48,14 @@ VERB_ATTRS = [  # a verb right before a comparative/superlative names its attrib
 _VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
 # what money is spent: "for the least cash", "at the lowest outlay" order by the price
 _MONEY = re.compile(r"\s*(?:money|cash|outlay|spend|spending|price|cost|amount)\b", re.I)
-_NOT_ATTR_TAIL = frozenset(
-    """and or but with without for from than that which who in on at to of by among amongst
-across under over below above between within the a an is are was were has have had does did can could will would
-should its their available offered sold you any all per each phone phones""".split()
-)
-_CATEGORY_WORD = re.compile(
-    r"(?:smart)?phones?|mobiles?|tablets?|laptops?|tvs?|watch(?:es)?|models?|products?"
-    r"|devices?|ones?|options?|variants?|handsets?|monitors?|pcs?|computers?",
-    re.I,
-)
+# words that end an attribute phrase: grammar, and what the question is about (a category, "models")
+_NOT_ATTR_TAIL = frozenset("available offered sold you".split()) | general_words("function_words")
+
+
+def _not_tail(word: str) -> bool:
+    return word in _NOT_ATTR_TAIL or current().product_nouns.fullmatch(word) is not None
+
+
 _TIE_LEAD = re.compile(r"\b(?:for|at)\s+(?:the\s+|a\s+)?$", re.I)
 
 
@@ -73,24 +72,39 @@ def attribute_near(q: str, pos: int) -> str:
     """The attribute words right after ``pos`` (within three words, same clause), adjacent ones
     joined: "highest-resolution main camera" → "resolution main camera"."""
     window = q[pos : pos + 40]
-    m = ATTRIBUTE_RE.search(window)
+    m = current().attributes.search(window)
     if not m or len(window[: m.start()].split()) > 3 or re.search(r"[,?]", window[: m.start()]):
         return ""
     words = [attribute_label(m.group(1))]
     at = pos + m.end()
-    while (n := re.match(r"[\s-]+", q[at:])) and (w := ATTRIBUTE_RE.match(q, at + n.end())):
+    while (n := re.match(r"[\s-]+", q[at:])) and (w := current().attributes.match(q, at + n.end())):
         words.append(attribute_label(w.group(1)))
         at = w.end()
     if len(words) > 1 and "price" in words:
         return "price"
     # one more plain noun completes the attribute: "most processor cores", "longest battery life"
-    if (
-        (n := re.match(r"[ ]+([a-z]{3,})\b", q[at:]))
-        and n.group(1) not in _NOT_ATTR_TAIL
-        and not _CATEGORY_WORD.fullmatch(n.group(1))
-        and words[-1] != "price"
-    ):
+    if (n := re.match(r"[ ]+([a-z]{3,})\b", q[at:])) and not _not_tail(n.group(1)) and words[-1] != "price":
         words.append(n.group(1))
+    return " ".join(words)
+
+
+def plain_noun_phrase(q: str, pos: int) -> str:
+    """Up to three lower-case words right after ``pos`` that no catalog word names ("the higher
+    refresh rate" in a catalog that only says "120 Hz Display"): grounding reads them by meaning.
+    Stops at grammar, adjectives, categories and "models"; "" when none follow."""
+    words: list[str] = []
+    at = pos
+    while len(words) < 3 and (n := re.match(r"\s+(?:(?:the|a|an)\s+)?([a-z][a-z-]+)\b", q[at:])):
+        w = n.group(1)
+        if (
+            _not_tail(w)
+            or w in general_words("not_brand_words")
+            or w in general_words("qualifier_words")
+            or w in current().brands
+        ):
+            break
+        words.append(w)
+        at += n.end()
     return " ".join(words)
 
 
@@ -111,7 +125,7 @@ def attribute_before(q: str, pos: int) -> str:
         return ""
     words: list[str] = []
     for w in reversed(m.group(1).split()):
-        if not re.fullmatch(r"[a-z]+", w) or w in _NOT_ATTR_TAIL or w in _QUESTION_WORDS or len(words) == 3:
+        if not re.fullmatch(r"[a-z]+", w) or _not_tail(w) or w in _QUESTION_WORDS or len(words) == 3:
             break
         words.insert(0, w)
     return " ".join(words)
@@ -136,6 +150,7 @@ def _all(q: str, low: str) -> list[Superlative]:
             if prev is not None and prev.end >= m.end():
                 continue  # "most expensive" over "most" at the same place
             attr = verb_attribute(low, m.start()) or attribute_near(q, m.end()) or implied
+            attr = attr or plain_noun_phrase(q, m.end())
             found[m.start()] = Superlative(m.group(), m.start(), m.end(), direction, attr)
     # a shorter word inside a longer match ("most" in "most expensive") is that match
     out = sorted(found.values(), key=lambda s: s.start)

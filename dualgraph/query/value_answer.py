@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dualgraph.query.parse_numbers import ATTRIBUTE_RE, PRICE_WORDS, unit_word
+from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 from dualgraph.query.superlative import VERB_ATTRS
+from dualgraph.query.vocabulary import current, how_adjectives
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_symbol
 
 __all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attribute", "value_in_unit"]
@@ -37,11 +38,6 @@ _LEAD_CLAUSE = re.compile(r"\s*(?:among(?:st)?|across|of|for|in|from|within|betw
 _HEAD_END = re.compile(
     r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
     r"is|are|you|any|across)\b|[,?;:]",
-    re.I,
-)
-_PRODUCT_NOUN = re.compile(
-    r"\b(?:phones?|smart\s*phones?|mobiles?|handsets?|tablets?|laptops?|models?|products?|"
-    r"devices?|ones?|options?|variants?|watch(?:es)?|tvs?|earbuds?|headphones?|monitors?)\b",
     re.I,
 )
 
@@ -93,13 +89,13 @@ def asks_value(question: str, attribute: str = "") -> bool:
     if not m:
         return False
     if m.group("size"):  # "how big is the biggest battery", "how heavy is the lightest phone": the value,
-        named = ATTRIBUTE_RE.search(m.group("rest"))  # unless another attribute is asked first
+        named = current().attributes.search(m.group("rest"))  # unless another attribute is asked first
         return named is None or same_attribute(named.group(), attribute)
     rest = m.group("rest")
     if re.match(r"\s*(?:does|do|did|would|will)\b.*\b(?:cost|costs|sell\s+for|retail\s+for)\b", rest, re.I | re.S):
         return same_attribute("price", attribute)  # "What does the cheapest tablet cost?"
     if m.group("how"):
-        named = ATTRIBUTE_RE.match(rest.strip())
+        named = current().attributes.match(rest.strip())
         if named:  # "how much RAM does …"
             return same_attribute(named.group(), attribute)
         # "how much does … cost": the price
@@ -107,8 +103,8 @@ def asks_value(question: str, attribute: str = "") -> bool:
     rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
     end = _HEAD_END.search(rest)
     head = rest[: end.start()] if end else rest
-    ends_named = [m for m in ATTRIBUTE_RE.finditer(head) if not head[m.end() :].strip()]
-    if _PRODUCT_NOUN.search(head) and not ends_named:  # "the smallest TV screen size" asks the size
+    ends_named = [m for m in current().attributes.finditer(head) if not head[m.end() :].strip()]
+    if current().product_nouns.search(head) and not ends_named:  # "the smallest TV screen size" asks the size
         return False
     if (
         end
@@ -119,21 +115,10 @@ def asks_value(question: str, attribute: str = "") -> bool:
         after = rest[end.end() :]
         stop = _HEAD_END.search(after)
         head = after[: stop.start()] if stop else after
-    named = ATTRIBUTE_RE.search(head)
+    named = current().attributes.search(head)
     if named is None:  # plain words the catalog names its own way ("the annual energy consumption")
         return bool(head.strip()) and same_attribute(head, attribute)
     return same_attribute(named.group(), attribute)
-
-
-_HOW_ADJ = {
-    "heavy": "weight",
-    "light": "weight",
-    "thick": "thickness",
-    "thin": "thickness",
-    "expensive": "price",
-    "pricey": "price",
-    "costly": "price",
-}
 
 
 def asked_attribute(question: str) -> str:
@@ -149,10 +134,10 @@ def asked_attribute(question: str) -> str:
     at = lead.end() if lead else 0
     if m := re.match(r"\s*how\s+(\w+)\s+(?:is|are|was|does|do)\b", question[at:], re.I):
         word = m.group(1).lower()
-        if word in _HOW_ADJ:
-            return _HOW_ADJ[word]
+        if word in how_adjectives():
+            return how_adjectives()[word]
         if word != "much" and (
-            named := ATTRIBUTE_RE.match(re.sub(r"^\s*(?:the|a|an)\s+", "", question[at + m.end() :]))
+            named := current().attributes.match(re.sub(r"^\s*(?:the|a|an)\s+", "", question[at + m.end() :]))
         ):
             return named.group(1)  # "How big is the battery of X?": the attribute follows the question words
         if word != "much":
@@ -171,7 +156,7 @@ def asked_attribute(question: str) -> str:
             else ""
         )
     if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
-        named = ATTRIBUTE_RE.search(m.group(1))
+        named = current().attributes.search(m.group(1))
         if named:
             return named.group(1)
         if not re.fullmatch(r"[^\W\d_][\w/]*", m.group(1).strip()) or not unit_word(m.group(1).strip()):
@@ -179,7 +164,7 @@ def asked_attribute(question: str) -> str:
         # "How many grams does X weigh?", "How many mAh is X's battery rated at?": the attribute is named
         # after the product, or by the verb; else the unit alone says what is measured
         tail = question[at + m.end() :]
-        if after := ATTRIBUTE_RE.search(tail):
+        if after := current().attributes.search(tail):
             return after.group(1)
         verb = next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
         return verb or m.group(1).strip()
@@ -190,9 +175,9 @@ def asked_attribute(question: str) -> str:
     # "the battery of X", "the refresh rate on X", "what refresh rate does X have"
     end = re.search(r"\b(?:of|on|for|in|does|do|did|has|have|is|are)\b", rest, re.I)
     head = rest[: end.start()] if end else ""
-    if not head.strip() or _PRODUCT_NOUN.search(head):
+    if not head.strip() or current().product_nouns.search(head):
         return ""
-    names = [x.group(1) for x in ATTRIBUTE_RE.finditer(head)]
+    names = [x.group(1) for x in current().attributes.finditer(head)]
     if names:
         return " ".join(names)
     # plain words the catalog may name its own way ("the annual energy consumption of X")
