@@ -84,7 +84,7 @@ from dualgraph.query.relative import relative_blocks, relative_phrase
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, named_unit
-from dualgraph.query.vocabulary import QuestionVocabulary, use
+from dualgraph.query.vocabulary import QuestionVocabulary, catalog_values, use
 
 __all__ = ["Answer", "Compiled", "Compiler"]
 
@@ -191,6 +191,7 @@ class Compiler:
             patterns.patterns,
             text_features=self.grounder.text_features().features,
             prose_words=list(prose_synonyms or {}),
+            values=catalog_values(store),
             embed=(lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None,
         )
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")

@@ -60,7 +60,7 @@ __all__ = ["comparative", "parse_question"]
 
 # --- grammar; the catalog's own words come from dualgraph.query.vocabulary ----------------------
 _TECH_TOKEN = re.compile(
-    r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|e[A-Z]{2,}|"
+    r"(?<![\w-])(?:[A-Z]{2,}[A-Za-z]*\d*[A-Z]*\+?(?:[\s-]\d+(?:\.\d+)?)?|[a-z]{1,5}[A-Z]{2,}[A-Za-z]*\d*|"
     r"[A-Z][a-z]+-[A-Z]\w*)(?![\w-])"
 )
 _Q_WORDS = frozenset(
@@ -140,6 +140,9 @@ def _only(q: str, start: int, end: int) -> bool:
 _VERSION_AFTER = re.compile(r"[\s-]?v?\d{1,2}(?:\.\d{1,2})?[a-z]?(?![\w.])", re.I)
 
 
+_NAME_GOES_ON = re.compile(r"\s+(?:[A-Z][\w+]*|\d{1,2}(?![\w.]))(?=[\s,?.!]|$)")
+
+
 def _unit_next(q: str, at: int) -> bool:
     w = re.match(r"\s*([^\W\d_]+)", q[at:])
     return w is not None and normalise_unit(w.group(1)) is not None
@@ -170,6 +173,9 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             if _RANGE_WORD.match(q, m.end()) or current().categories.match(q, m.end() + 1) or _in_name(q, *m.span()):
                 continue  # "OLED TVs", "X series", "Pixel 9 XL" are names, not features
             end = version.end() if version is not None and not _unit_next(q, version.end()) else m.end()
+            # words of the catalog's feature names go on the phrase ("microSD card" ~ Memory Card Support)
+            while (w := re.match(r"\s+([a-z]+)\b", q[end:])) and w.group(1) in current().feature_words:
+                end += w.end()
             found.append((m.start(), end))
             claims.take(m.start(), end)
     # an attribute's or feature's name with a version is a feature ("Bluetooth 5.0", "USB 3.2")
@@ -184,10 +190,14 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
         if any(a == m.start() for a, _, _ in v.value_families(q)):
             continue  # a value family the catalog lists ("Android 15"): read as a value
         version = _VERSION_AFTER.match(q, m.end())
-        if version is None or _unit_next(q, version.end()) or not claims.free(m.start(), version.end()):
+        if version is None or _unit_next(q, version.end()):
             continue
-        found.append((m.start(), version.end()))
-        claims.take(m.start(), version.end())
+        end = version.end()
+        while t := _NAME_GOES_ON.match(q, end):  # "Snapdragon 8 Elite", "Snapdragon 8 Gen 3"
+            end = t.end()
+        if claims.free(m.start(), end):
+            found.append((m.start(), end))
+            claims.take(m.start(), end)
     return _build_features(q, found, trace)
 
 
@@ -347,7 +357,10 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
         m
         for m in _NAME_PART.finditer(q)
         if not (
-            (current().attributes.fullmatch(m.group()) and m.group().casefold() not in current().name_tails)
+            (
+                current().attributes.fullmatch(m.group())
+                and m.group().casefold() not in current().name_words | current().name_tails
+            )
             or re.fullmatch(r"GB|TB|MB|GBP|USD|EUR|INR|Rs|MP|Hz|GHz|mAh|US|UK", m.group())
             or _unit_asked(q, m)
         )

@@ -42,6 +42,15 @@ _HEAD_END = re.compile(
 )
 
 
+_NAME_RUN = re.compile(r"\b[A-Z][\w+-]*(?:\s+(?:[A-Z0-9][\w+.-]*|\+))*\s+(?:[A-Z0-9][\w+.-]*|\+)")
+
+
+def blank_names(text: str) -> str:
+    """``text`` with runs of capitalised or numbered words blanked ("the Motorola Edge 60 Pro
+    charge"): a catalog's attribute words inside a product name ("Edge", "Pro") are not asked."""
+    return _NAME_RUN.sub(lambda m: " " * len(m.group()), text)
+
+
 def named_unit(question: str) -> tuple[str, str] | None:
     """(canonical unit, the unit's own symbol) a question asks its answer in: "…, in inches?" → (mm, inch).
 
@@ -58,9 +67,15 @@ def named_unit(question: str) -> tuple[str, str] | None:
 
 
 def same_attribute(a: str, b: str) -> bool:
-    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~ "price")."""
-    wa, wb = ({"price" if w in PRICE_WORDS else w for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
+    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~
+    "price", "charge" ~ "charging": a word and its inflections)."""
+    wa, wb = ({"price" if w in PRICE_WORDS else _stem(w) for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
     return bool(wa & wb)
+
+
+def _stem(word: str) -> str:
+    """A word without its English inflection ("charging", "charges", "charged" → "charg")."""
+    return re.sub(r"(?:ing|es|ed|e|s)$", "", word) if len(word) > 4 else word
 
 
 def asks_value(question: str, attribute: str = "") -> bool:
@@ -89,7 +104,7 @@ def asks_value(question: str, attribute: str = "") -> bool:
     if not m:
         return False
     if m.group("size"):  # "how big is the biggest battery", "how heavy is the lightest phone": the value,
-        named = current().attributes.search(m.group("rest"))  # unless another attribute is asked first
+        named = current().attributes.search(blank_names(m.group("rest")))  # unless another attribute is asked first
         return named is None or same_attribute(named.group(), attribute)
     rest = m.group("rest")
     if re.match(r"\s*(?:does|do|did|would|will)\b.*\b(?:cost|costs|sell\s+for|retail\s+for)\b", rest, re.I | re.S):
@@ -156,7 +171,7 @@ def asked_attribute(question: str) -> str:
             else ""
         )
     if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
-        named = current().attributes.search(m.group(1))
+        named = current().attributes.search(blank_names(m.group(1)))
         if named:
             return named.group(1)
         if not re.fullmatch(r"[^\W\d_][\w/]*", m.group(1).strip()) or not unit_word(m.group(1).strip()):
@@ -164,7 +179,7 @@ def asked_attribute(question: str) -> str:
         # "How many grams does X weigh?", "How many mAh is X's battery rated at?": the attribute is named
         # after the product, or by the verb; else the unit alone says what is measured
         tail = question[at + m.end() :]
-        if after := current().attributes.search(tail):
+        if after := current().attributes.search(blank_names(tail)):
             return after.group(1)
         verb = next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
         return verb or m.group(1).strip()

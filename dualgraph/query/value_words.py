@@ -22,7 +22,7 @@ __all__ = ["spot_values"]
 _MAX_VALUES = 50
 _STOP = frozenset(
     """the and with without for from that which have has are not yes no any all other more less most
-least best good new old one two phone phones""".split()
+least best good new old one two""".split()
 )
 _NEG = re.compile(
     r"\b(?:rather\s+than|instead\s+of|not|no|without|except)\b"

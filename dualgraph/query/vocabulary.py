@@ -38,7 +38,7 @@ import numpy as np
 from dualgraph.query.catalog_names import category_heads, singular
 from dualgraph.query.english import general_words, how_adjectives
 
-__all__ = ["QuestionVocabulary", "current", "general_words", "how_adjectives", "use"]
+__all__ = ["QuestionVocabulary", "catalog_values", "current", "general_words", "how_adjectives", "use"]
 
 _NEVER = re.compile(r"(?!x)x")
 _SEP = r"[\s-]*"
@@ -112,6 +112,7 @@ class QuestionVocabulary:
         values: Mapping[str, str] | None = None,
         name_tails: Iterable[str] = (),
         brands: Iterable[str] = (),
+        lines: Iterable[str] = (),
         embed: Callable[[list[str]], Any] | None = None,
     ) -> None:
         self._category_names = sorted({c for c in categories if c.strip()})
@@ -120,6 +121,8 @@ class QuestionVocabulary:
         self._values = {_compact(k): v for k, v in (values or {}).items()}
         self.name_tails = frozenset(t.casefold() for t in name_tails) | {"+"}
         self.brands = frozenset(b.casefold() for b in brands)
+        # words that start product names or follow the maker ("Google Pixel"): a name, whatever else
+        self.name_words = self.brands | frozenset(w.casefold() for w in lines)
         self._embed = embed
         self._word_vectors: dict[str, np.ndarray] = {}
         self._category_vectors: np.ndarray | None = None
@@ -158,6 +161,7 @@ class QuestionVocabulary:
         *,
         text_features: Iterable[Any] = (),
         prose_words: Iterable[str] = (),
+        values: Iterable[tuple[str, str]] = (),
         embed: Callable[[list[str]], Any] | None = None,
     ) -> QuestionVocabulary:
         """The vocabulary of the catalog ``patterns`` index: category names, numeric entries with
@@ -165,7 +169,8 @@ class QuestionVocabulary:
         and without their capability words ("NFC support" is also "NFC"), the first words of value
         lists ("Snapdragon" of "Snapdragon 8 Gen 3", for the entry that lists it), the words product
         names go on with ("Pro", "Lite"), and the :class:`~dualgraph.query.text_features.TextFeature`
-        nodes pages name (filtered: see :func:`_text_feature_names`). ``prose_words``: page words mined as naming catalog words."""
+        nodes pages name (filtered: see :func:`_text_feature_names`). ``values``: (entry name, value
+        name) pairs beyond the few each pattern lists (:func:`catalog_values` reads them from a store). ``prose_words``: page words mined as naming catalog words."""
         skip = general_words("function_words") | general_words("qualifier_words") | general_words("product_nouns")
         products = [p.name or "" for p in patterns if p.kind == "product"]
         brands = _brand_words(products)
@@ -216,9 +221,20 @@ class QuestionVocabulary:
             attributes=attributes,
             features=features,
             values=_value_families(
-                patterns, avoid=brands | cat_words | skip | common_name_words, entry_words=frozenset(entry_words)
+                [
+                    *(
+                        (p.name, str(v.get("name", "")))
+                        for p in patterns
+                        if p.kind == "spec_value" and p.name
+                        for v in p.values
+                    ),
+                    *values,
+                ],
+                avoid=brands | cat_words | skip | common_name_words,
+                entry_words=frozenset(entry_words),
             ),
             name_tails=_name_tails(products) - skip - cat_words - brands,
+            lines=common_name_words,
             brands=brands,
             embed=embed,
         )
@@ -267,7 +283,7 @@ class QuestionVocabulary:
         out = []
         for m in self._value_re.finditer(q):
             lead = m.group(1)
-            if lead.isalpha() and lead.islower() and lead.casefold() not in self.feature_words:
+            if lead.isalpha() and lead.islower():
                 continue
             end = m.end()
             while t := re.match(r"(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))", q[end:]):
@@ -359,39 +375,54 @@ def _name_tails(products: Iterable[str]) -> frozenset[str]:
     digit ("Pro", "Lite", "Plus"): a name written in lower case still goes on with them."""
     counts: dict[str, int] = {}
     for name in products:
+        name = re.sub(r"\(.*", "", name)  # "(8GB RAM + 256GB)" lists a variant's specs, not its name
         for tok in set(name.split()[1:]):
             if tok.isalpha() and not _is_unit(tok):
                 counts[tok.casefold()] = counts.get(tok.casefold(), 0) + 1
     return frozenset(t for t, n in counts.items() if n >= 2)
 
 
-def _value_families(patterns: Sequence[Any], *, avoid: frozenset[str], entry_words: frozenset[str]) -> dict[str, str]:
+def _value_families(
+    values: Iterable[tuple[str, str]], *, avoid: frozenset[str], entry_words: frozenset[str]
+) -> dict[str, str]:
     """Leading words of value-list values → the entry that lists them: the capitalised words before
     the first number or lower-case word, and the first of them ("Qualcomm Snapdragon 8 Gen 3" →
     "qualcomm snapdragon", "qualcomm"). None holds an English yes/no, a maker, a line, a category
     or a bare unit; one made only of entry-name words ("Rear Camera") counts only when a version
     follows it in the value ("Wi-Fi 6E", "Android v15")."""
     answers = general_words("answer_words")
-    out: dict[str, str] = {}
-    for p in patterns:
-        if p.kind != "spec_value" or not p.name:
-            continue
-        for v in p.values:
-            toks = str(v.get("name", "")).split()
-            lead: list[str] = []
-            for tok in toks:
-                if not re.fullmatch(r"[A-Z][\w+]*(?:-[\w+]+)*|[a-z]+[A-Z][\w+]*", tok) or any(c.isdigit() for c in tok):
-                    break
-                lead.append(tok)
-            versioned = len(toks) > len(lead) and re.match(r"v?\d", toks[len(lead)]) is not None
-            for key in {" ".join(lead).casefold(), lead[0].casefold() if lead else ""}:
-                words = _tokens(key)
-                if not key or len(key) < 2 or _is_unit(key) or any(t in avoid or t in answers for t in words):
-                    continue
-                if all(t in entry_words for t in words) and not versioned:
-                    continue
-                out.setdefault(key, p.name)
-    return out
+    counts: dict[str, dict[str, int]] = {}
+    for entry, value in values:
+        toks = value.split()
+        lead: list[str] = []
+        for tok in toks:
+            if not re.fullmatch(r"[A-Za-z][\w+]*(?:-[\w+]+)*", tok) or any(c.isdigit() for c in tok):
+                break
+            lead.append(tok)
+        versioned = len(toks) > len(lead) and re.match(r"v?\d", toks[len(lead)]) is not None
+        if lead and not versioned and not all(re.match(r"[A-Z]|[a-z]+[A-Z]", t) for t in lead):
+            continue  # a lower-case lead is a family only before a model number ("exynos 1580")
+        for key in {" ".join(lead).casefold(), lead[0].casefold() if lead else ""}:
+            words = _tokens(key)
+            if not key or len(key) < 2 or _is_unit(key) or any(t in avoid or t in answers for t in words):
+                continue
+            if all(t in entry_words for t in words) and not versioned:
+                continue
+            counts.setdefault(key, {})[entry] = counts.get(key, {}).get(entry, 0) + 1
+    # a family several entries hold belongs to the one that lists it most ("Snapdragon" → Chipset)
+    return {key: max(by, key=lambda e: (by[e], e)) for key, by in counts.items()}
+
+
+def catalog_values(store: Any, *, limit: int = 200_000) -> list[tuple[str, str]]:
+    """(entry name, value name) of the store's capitalised text values and of those that lead to a
+    model number ("mediatek dimensity 6300"): the value families of long value lists ("Snapdragon
+    8 Elite" among a thousand chip names) that patterns do not list."""
+    res = store.select(
+        "SELECT DISTINCT ?en ?vn WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
+        "FILTER(REGEX(STR(?vn), '^[A-Z]|^[a-z][a-z+-]*( [a-z][a-z+-]*)* v?[0-9]')) "
+        f"?s skg:hasValue ?v ; skg:inEntry ?e . ?e skg:hasName ?en }} LIMIT {int(limit)}"
+    )
+    return [(b["en"]["value"], b["vn"]["value"]) for b in res["results"]["bindings"]]
 
 
 def _is_unit(word: str) -> bool:
