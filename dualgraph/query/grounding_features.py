@@ -310,10 +310,16 @@ class FeatureGrounder(NumberGrounder):
         return g
 
     def value_named(self, e: Any, trace: list[str]) -> Grounding | None:
-        """A name no product or range carries, read as a spec value that products hold, or None."""
+        """A name no product or range carries, read as a spec value that products hold or as a
+        feature their pages state by that name, or None."""
         g = self._value_grounding(e, e.phrase, "", False, trace, quiet=True)
         if g is None or not g.resolved:
-            return None
+            # "Galaxy AI": no product and no spec value, but a feature the pages state by that very name
+            text = self.prose(e, e.phrase, False, [], lexical_only=True) if self.text_features().features else None
+            if text is None or text.kind != "text-feature":
+                return None
+            trace.append(f"{e.phrase!r} names no product but a feature the pages state: products stating it")
+            return text
         trace.append(f"{e.phrase!r} names no product but a spec value: products holding it")
         return g
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dualgraph.query.english import general_words
 from dualgraph.query.model import NumericConstraint
+from dualgraph.query.vocabulary import current
 
 __all__ = ["attr_hint", "measure_words"]
 
-_HINT_STOP = frozenset(
-    """and or but with without under over below above for that which in on at from than by to
-is are does do has have can the a an of priced costing price phones phone""".split()
-)
+# grammar and price words; a category word after a number is caught by the caller's vocabulary
+_HINT_STOP = general_words("function_words") | general_words("price_words")
 
 
 def measure_words(
@@ -48,7 +48,7 @@ def attr_hint(q: str, end: int) -> str:
     """Words right after a number ("at least 8 *cores*"), when the parser found no attribute."""
     words = []
     for w in re.findall(r"[A-Za-z][\w-]*|[^\sA-Za-z]", q[end:])[:4]:
-        if not re.match(r"[A-Za-z]", w) or w.casefold() in _HINT_STOP:
+        if not re.match(r"[A-Za-z]", w) or w.casefold() in _HINT_STOP or current().product_nouns.fullmatch(w):
             break
         words.append(w)
     return " ".join(words[:3])

@@ -173,8 +173,11 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             if _RANGE_WORD.match(q, m.end()) or current().categories.match(q, m.end() + 1) or _in_name(q, *m.span()):
                 continue  # "OLED TVs", "X series", "Pixel 9 XL" are names, not features
             end = version.end() if version is not None and not _unit_next(q, version.end()) else m.end()
-            # words of the catalog's feature names go on the phrase ("microSD card" ~ Memory Card Support)
-            while (w := re.match(r"\s+([a-z]+)\b", q[end:])) and w.group(1) in current().feature_words:
+            # a term the catalog does not name goes on with words its feature and attribute names use:
+            # "microSD card" ~ Memory Card Support, where "microSD" alone matches nothing
+            while (w := re.match(r"\s+([a-z]+)\b", q[end:])) and (
+                w.group(1) in current().feature_words or w.group(1) in current().attribute_words
+            ):
                 end += w.end()
             found.append((m.start(), end))
             claims.take(m.start(), end)
@@ -424,9 +427,9 @@ def _comparative(q: str, low: str) -> tuple[str, Direction, str] | None:
     """The first comparative in ``low`` (``q`` lower-cased, numbers blanked): (word, direction, attribute)."""
     for pat, direction, implied in _COMPARATIVES:
         if m := re.search(rf"\b(?:{pat})\b", low):
-            attr = (
-                verb_attribute(low, m.start())
-                or attribute_near(q, m.end())
+            attr = (  # an attribute named after the comparative wins over what its verb implies
+                attribute_near(q, m.end())
+                or verb_attribute(low, m.start())
                 or attribute_before(q, m.start())
                 or implied
                 or plain_noun_phrase(q, m.end())

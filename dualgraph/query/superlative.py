@@ -42,7 +42,7 @@ SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, impli
 VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")
     (r"charges|charge|charging|recharges?|charged", "charging"),
     (r"weighs|weigh|weighing", "weight"),
-    (r"lasts|last|lasting", "battery"),
+    (r"lasts|last|lasting", "life"),  # how long a thing lasts is its life
     (r"costs|cost|costing|sells\s+for|retails\s+for", "price"),
 ]
 _VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
@@ -149,7 +149,7 @@ def _all(q: str, low: str) -> list[Superlative]:
             prev = found.get(m.start())
             if prev is not None and prev.end >= m.end():
                 continue  # "most expensive" over "most" at the same place
-            attr = verb_attribute(low, m.start()) or attribute_near(q, m.end()) or implied
+            attr = attribute_near(q, m.end()) or verb_attribute(low, m.start()) or implied
             attr = attr or plain_noun_phrase(q, m.end())
             found[m.start()] = Superlative(m.group(), m.start(), m.end(), direction, attr)
     # a shorter word inside a longer match ("most" in "most expensive") is that match

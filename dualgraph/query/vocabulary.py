@@ -171,7 +171,12 @@ class QuestionVocabulary:
         names go on with ("Pro", "Lite"), and the :class:`~dualgraph.query.text_features.TextFeature`
         nodes pages name (filtered: see :func:`_text_feature_names`). ``values``: (entry name, value
         name) pairs beyond the few each pattern lists (:func:`catalog_values` reads them from a store). ``prose_words``: page words mined as naming catalog words."""
-        skip = general_words("function_words") | general_words("qualifier_words") | general_words("product_nouns")
+        skip = (
+            general_words("function_words")
+            | general_words("qualifier_words")
+            | general_words("product_nouns")
+            | general_words("capability_words")
+        )
         products = [p.name or "" for p in patterns if p.kind == "product"]
         brands = _brand_words(products)
         categories = [p.name or "" for p in patterns if p.kind == "category"]
@@ -180,12 +185,12 @@ class QuestionVocabulary:
         for p in patterns:
             if p.kind == "spec_numeric":
                 for name in (p.name, p.section, p.label):
-                    if name and re.search(r"[^\W\d_]", name):
+                    if name and re.search(r"[^\W\d_]", name) and name.casefold() not in skip:
                         attributes.add(name)
                         attributes.update(t for t in _tokens(name) if _plain(t) and t not in skip)
             elif p.kind == "spec_value" and p.name and _says_yes_or_no(p):
                 continue  # an entry valued Yes/No is a feature (rules derive it), not an attribute
-            elif p.kind == "spec_value" and p.name and len(_tokens(p.name)) <= 3:
+            elif p.kind == "spec_value" and p.name and len(_tokens(p.name)) <= 3 and p.name.casefold() not in skip:
                 attributes.add(p.name)
                 if len(_tokens(p.name)) == 1 and p.name.casefold() not in skip:
                     attributes.add(p.name)
@@ -214,7 +219,9 @@ class QuestionVocabulary:
                 # feature itself, not on a rule's summary of it
                 core = [w for w in p.name.split() if w.casefold() not in capability]
                 features.add(" ".join(core) if core else p.name)
-        features |= _text_feature_names(text_features, brands=brands, avoid=attributes | cat_words, products=products)
+        features |= _text_feature_names(
+            text_features, brands=brands | common_name_words, avoid=attributes | cat_words, products=products
+        )
         features = {f for f in features if f.casefold() not in skip and f.casefold() not in cat_words and _term(f)}
         return cls(
             categories=categories,
@@ -436,7 +443,7 @@ def _text_feature_names(
 ) -> set[str]:
     """The feature names pages give that can name a feature in a question: stated for two products
     at least, at most four words, none a number, a version or an ordinal ("v14", "2nd") and no
-    quantity ("50 MP"), not led by a maker, not made only of product-name, attribute, category or
+    quantity ("50 MP"), not led by a maker or a line ("Galaxy AI" is the line and "AI"), not made only of product-name, attribute, category or
     general words (pages also name "Price", "Samsung" and "Product Name"), and a single word only
     when it is written as a term ("NFC", "eSIM", "Wi-Fi"), not as an English word ("Box")."""
     from dualgraph.skg.quantities import parse_quantity

@@ -468,7 +468,7 @@ COMPARE_LOWER = [
     ("show the bigger battery of orbit phone 7 pro and zenith basic", "Orbit Phone 7 Pro"),
     ("which of orbit flip7 and nova lite charges faster", "Orbit Flip7"),
     ("which of orbit flip7 and orbit phone 7 pro weighs less", "Orbit Flip7"),
-    ("which of nova lite and zenith aura 5 plus lasts longer", "Zenith Aura 5 Plus"),
+    ("which of nova lite and zenith aura 5 plus has the bigger battery", "Zenith Aura 5 Plus"),
 ]
 
 
