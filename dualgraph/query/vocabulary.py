@@ -317,7 +317,7 @@ class QuestionVocabulary:
         }
         if not words:
             return self
-        found = [w for w in sorted(words) if self._names_category(w)]
+        found = self._names_category(sorted(words))
         if not found:
             return self
         clone = object.__new__(QuestionVocabulary)
@@ -330,15 +330,19 @@ class QuestionVocabulary:
         )
         return clone
 
-    def _names_category(self, word: str) -> bool:
+    def _names_category(self, words: list[str]) -> list[str]:
+        """The ``words`` MiniLM puts within :data:`CATEGORY_COSINE` of a category name (the words a
+        vocabulary has not seen yet are embedded in one call)."""
         assert self._embed is not None
         if self._category_vectors is None:
             self._category_vectors = _unit(np.asarray(self._embed(list(self._category_names)), dtype=np.float32))
-        if word not in self._word_vectors:
+        new = [w for w in words if w not in self._word_vectors]
+        if new:
             if len(self._word_vectors) > 20_000:
                 self._word_vectors.clear()
-            self._word_vectors[word] = _unit(np.asarray(self._embed([word]), dtype=np.float32))[0]
-        return bool((self._category_vectors @ self._word_vectors[word]).max() >= CATEGORY_COSINE)
+            for w, vec in zip(new, _unit(np.asarray(self._embed(new), dtype=np.float32))):
+                self._word_vectors[w] = vec
+        return [w for w in words if float((self._category_vectors @ self._word_vectors[w]).max()) >= CATEGORY_COSINE]
 
 
 def _says_yes_or_no(p: Any) -> bool:
