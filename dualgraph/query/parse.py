@@ -154,6 +154,8 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
         a, b = m.span()
         # a version after a feature name is part of it ("Bluetooth 5.2", "HDMI 2.1"), a unit is not
         if (v := _VERSION_AFTER.match(q, b)) and not _unit_next(q, v.end()):
+            if any(x == a for x, _, _ in current().value_families(q)):
+                continue  # a versioned value the catalog lists ("iOS 26" of an OS entry): a value
             b = v.end()
         if claims.free(a, b):
             found.append((a, b))

@@ -63,6 +63,11 @@ def general_synonyms(word: str) -> list[str]:
     return _general()[0].get(word.casefold(), [])
 
 
+def synonym_words() -> frozenset[str]:
+    """Every word ``general_synonyms.yaml`` gives synonyms for ("screen", "selfie", "cell", …)."""
+    return frozenset(_general()[0])
+
+
 def line_words() -> frozenset[str]:
     """Words that follow a name to say it names a line of products ("the Y series", "Reno models")."""
     return _general()[2]

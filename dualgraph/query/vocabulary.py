@@ -37,6 +37,7 @@ import numpy as np
 
 from dualgraph.query.catalog_names import category_heads, singular
 from dualgraph.query.english import general_words, how_adjectives
+from dualgraph.query.synonyms import synonym_words
 
 __all__ = ["QuestionVocabulary", "catalog_values", "current", "general_words", "how_adjectives", "use"]
 
@@ -135,7 +136,9 @@ class QuestionVocabulary:
             r"(?<![\w-])(?:{})(?![\w-])",
             plural=False,
         )
-        measure = general_words("measure_nouns") | general_words("price_words")
+        # measures of anything, and the words general English says mean another attribute word
+        # ("selfie" camera, "cell" capacity: dualgraph/query/general_synonyms.yaml)
+        measure = general_words("measure_nouns") | general_words("price_words") | synonym_words()
         # adjacent attribute words are one attribute ("refresh rate", "front camera resolution")
         words = _trie({tuple(_tokens(a)) for a in self._attribute_names} | {(w,) for w in measure}, plural=False)
         self.attributes = re.compile(rf"\b({words}(?:[\s-]+{words}){{0,2}})\b", re.I)
