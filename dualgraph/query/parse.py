@@ -184,15 +184,15 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             found.append((m.start(), end))
             claims.take(m.start(), end)
     # an attribute's or feature's name with a version is a feature ("Bluetooth 5.0", "USB 3.2")
+    vocab = current()
     for m in re.finditer(r"(?<![\w-])([A-Z][\w+-]{2,})(?=[\s-]v?\d)", q):
-        v = current()
         if m.group(1) in _Q_WORDS or not (
-            v.attributes.fullmatch(m.group(1)) or m.group(1).casefold() in v.feature_words
+            vocab.attributes.fullmatch(m.group(1)) or m.group(1).casefold() in vocab.feature_words
         ):
             continue
         if re.search(r"(?:[A-Z]|\d)[\w+-]*\s+$", q[: m.start()]):
             continue  # inside a name: "ThinkPad T14s Gen 5"
-        if any(a == m.start() for a, _, _ in v.value_families(q)):
+        if any(a == m.start() for a, _, _ in vocab.value_families(q)):
             continue  # a value family the catalog lists ("Android 15"): read as a value
         version = _VERSION_AFTER.match(q, m.end())
         if version is None or _unit_next(q, version.end()):
@@ -324,7 +324,8 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
         phrase = q[a:b]
         if not claims.free(a, b) or parse_quantity(phrase) is not None or not re.match(r"[^\W\d_]", phrase):
             continue
-        attr_m = re.match(r"\s+", q[b:]) and vocab.attributes.match(q, b + len(re.match(r"\s+", q[b:]).group()))
+        gap = re.match(r"\s+", q[b:])
+        attr_m = vocab.attributes.match(q, b + gap.end()) if gap else None
         attr = attr_m.group(1).lower() if attr_m else entry
         claims.take(a, b)
         out.append(ValueConstraint(_span(q, a, b), phrase, attr, _negated(q, a)))
