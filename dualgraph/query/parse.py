@@ -84,9 +84,9 @@ _NEG = re.compile(
 )
 _WITH = re.compile(
     # general English verbs of having and of capability: what follows is what the product has
-    # (or lacks: "lacks a", "without", "no"; _NEG reads the polarity)
+    # (or lacks: "lacks a", "without", "no"; _NEG reads the polarity), or needs ("requires batteries")
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
-    r"|lacks?|lacking|without|missing|no"
+    r"|lacks?|lacking|without|missing|no|requires?|required|needs?|needed"
     r"|comes\s+with|accepts?|can\s+take|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
     r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
     re.I,
@@ -280,7 +280,7 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
         # jack" names a thing the product has, even when the catalog also measures it
         lead = taken[0].group().split("-")[0]
         graded = b in attr_end and (
-            len(taken) == 1
+            (len(taken) == 1 and taken[0].group() not in current().feature_words)  # "need assembly": a feature
             or lead in general_words("not_brand_words")
             or any(re.fullmatch(pat, lead) for pat, _, _ in SUPERLATIVES + _COMPARATIVES)
         )
@@ -318,7 +318,7 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
     for m in general.finditer(q):
         if (after := re.match(r"\s+", q[m.end("v") :])) and vocab.attributes.match(q, m.end("v") + after.end()):
             found.setdefault(m.span("v"), "")
-    for (a, b), entry in sorted(found.items()):
+    for (a, b), _entry in sorted(found.items()):
         while b > a and q[b - 1] in ".,":
             b -= 1
         phrase = q[a:b]
@@ -326,7 +326,8 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
             continue
         gap = re.match(r"\s+", q[b:])
         attr_m = vocab.attributes.match(q, b + gap.end()) if gap else None
-        attr = attr_m.group(1).lower() if attr_m else entry
+        # the entry is the grounding's to choose: a family may be listed under several ("Wi-Fi 7")
+        attr = attr_m.group(1).lower() if attr_m else ""
         claims.take(a, b)
         out.append(ValueConstraint(_span(q, a, b), phrase, attr, _negated(q, a)))
         trace.append(f"value {phrase!r} for {attr or 'any value list'}")

@@ -30,6 +30,8 @@ _NEG = re.compile(
     re.I,
 )
 _MADE_OF = re.compile(r"\bmade\s+(?:of|from|out\s+of)\s+(?:a\s+|an\s+)?$", re.I)
+# "Which products are white?", "the ones that come in blue": a value word said of the products
+_SAID_OF = re.compile(r"\b(?:are|is|were|was|comes?\s+in|available\s+in)\s+(?:all\s+)?$", re.I)
 
 
 def _stem(w: str) -> str:
@@ -58,13 +60,22 @@ def spot_values(question: str, patterns: list[Pattern], taken: list[tuple[int, i
         if len(w) < 3 or not w.islower() or w in _STOP or any(a < m.end() and m.start() < b for a, b in taken):
             continue
         made_of = bool(_MADE_OF.search(question[: m.start()]))
-        for p in patterns:
-            if p.kind != "spec_value" or (p.distinct_values or 0) > _MAX_VALUES:
-                continue
-            if not any(v["name"].casefold() == w for v in p.values):
-                continue
+        # said of the products and ending the clause: the word is the value, whatever entry lists it
+        said_of = bool(_SAID_OF.search(question[: m.start()])) and re.match(r"\s*(?:[?.,!]|$)", question[m.end() :])
+        holders = [
+            p
+            for p in patterns
+            if p.kind == "spec_value"
+            and ((p.distinct_values or 0) <= _MAX_VALUES or said_of or made_of)
+            and any(v["name"].casefold() == w for v in p.values)
+        ]
+        for p in sorted(holders, key=lambda p: -p.count):
             link = next((x for x in words[i + 1 : i + 3] if _names_entry(x.group(), p)), None)
-            if link is not None or (made_of and re.search(r"material", f"{p.section} {p.entry}", re.I)):
+            if (
+                link is not None
+                or (made_of and re.search(r"material", f"{p.section} {p.entry}", re.I))
+                or (said_of and not made_of)
+            ):
                 neg = bool(_NEG.search(question[max(0, m.start() - 30) : m.start()]))
                 # the span runs to the entry's word: "hybrid SIM slot" is one phrase about the slot
                 end = link.end() if link is not None else m.end()

@@ -16,8 +16,10 @@ from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.grounding_dates import DateGrounder, choose_dates, date_attribute, date_entries, ground_date
 from dualgraph.query.model import Intent
 from dualgraph.query.parse_dates import find_dates, time_superlative
+from dualgraph.query.patterns import collect_patterns
 from dualgraph.query.read_answer import top_with_ties
 from dualgraph.query.safety import run_select
+from dualgraph.query.vocabulary import QuestionVocabulary, use
 from dualgraph.stores.oxigraph import OxigraphStore
 
 SKG_ONLY = IndexConfig(runner="inline", progress=False, batch_size=3, tkg=TkgConfig(enabled=False), patterns=False)
@@ -98,8 +100,10 @@ def listed(store, entries, question, trace=None):
 
 
 def ordered(store, entries, question, products=()):
-    """The winners of a newest/oldest/which-first question (ties kept), assembled as the compiler does."""
-    order = time_superlative(question)
+    """The winners of a newest/oldest/which-first question (ties kept), assembled as the compiler does
+    (with the words of this catalog, as the compiler reads them)."""
+    with use(QuestionVocabulary.from_patterns(collect_patterns(store))):
+        order = time_superlative(question)
     assert order is not None, question
     att = date_attribute(entries, order.event, [], order)
     assert att.resolved
