@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib.util
 import json
 import re
 import statistics
@@ -42,6 +43,12 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[2].parent / "shared" / "data" / "amazon-contextual-pqa" / "ePQA" / "dev.csv"
 QUESTIONS = HERE / "questions.json"
+
+_spec = importlib.util.spec_from_file_location("devmix", HERE.parent / "devmix" / "make_set.py")
+assert _spec is not None and _spec.loader is not None
+dm = importlib.util.module_from_spec(_spec)
+sys.modules["devmix"] = dm
+_spec.loader.exec_module(dm)
 KG = {"pounds": 0.45359237, "ounces": 0.028349523, "grams": 0.001, "kilograms": 1.0}
 
 L = "Inverse Queries"
@@ -130,39 +137,24 @@ def load() -> list[Item]:
     return out
 
 
-class Builder:
+class Builder(dm.Builder):
+    """devmix's question records; a list gold outside 1..max_len is skipped (the data decides)."""
+
     def __init__(self, items: list[Item]):
-        self.items, self.out = items, []
+        super().__init__([], [])
+        self.items = items
 
     def add(self, question: str, category: str, *, names=None, value=None, method="sparql", max_len=40):
-        is_list = names is not None
-        if is_list:
+        if names is not None:
             names = sorted(set(names))
-            if not 1 <= len(names) <= max_len:  # the data decides which questions have a usable gold
+            if not 1 <= len(names) <= max_len:
                 print(f"skipped ({len(names)} products): {question}", file=sys.stderr)
                 return
-        else:
-            assert value is not None, question
-        self.out.append(
-            {
-                "question": question,
-                "category": category,
-                "gt_retrieval_method": method,
-                "is_list": is_list,
-                "objectivity": True,
-                "source": None,
-                "gt_answer": ", ".join(names) if is_list else str(value),
-                "gt_answer_nl_generated": True,
-                "gt_answer_list": names if is_list else None,
-                "gt_value": None if is_list else value,
-            }
-        )
+        super().add(question, category, method, names=names, value=value, max_len=max_len)
 
     def best(self, pool, key, *, low=False):
-        scored = [(key(x), x) for x in pool if key(x) is not None]
-        top = (min if low else max)(v for v, _ in scored)
-        winners = [x.name for v, x in scored if v == top]
-        return winners, top
+        winners, top = super().best(pool, key, low=low)
+        return [x.name for x in winners], top
 
 
 def build_questions(items: list[Item]) -> list[dict]:
