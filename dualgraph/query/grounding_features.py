@@ -137,6 +137,9 @@ class FeatureGrounder(NumberGrounder):
                 c,
                 trace,
                 sure=s >= 0.9,
+                # "require batteries" named most of "Batteries required": the pages must state that
+                # fact, not merely mention a battery (a fuzzier match keeps the question's words)
+                name=p.name if 0.8 <= s < 1.0 and not c.context else None,
             )
         v = self._value_grounding(c, c.phrase, "", c.negated, trace, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.6:
@@ -183,15 +186,18 @@ class FeatureGrounder(NumberGrounder):
 
     _text_features: TextFeatureMatcher | None = None
 
-    def _or_prose(self, g: Grounding, c: FeatureConstraint, trace: list[str], *, sure: bool = True) -> Grounding:
+    def _or_prose(
+        self, g: Grounding, c: FeatureConstraint, trace: list[str], *, sure: bool = True, name: str | None = None
+    ) -> Grounding:
         """A spec fact, or the same fact stated in prose: a catalog where some pages say "NFC" only in
-        their text and others in a spec row answers from both (a product matches by either)."""
+        their text and others in a spec row answers from both (a product matches by either).
+        ``name``: the spec fact's own name, when the question said only part of it."""
         if g.filters or c.only or not self.text_features().features:
             return g
         # the longer phrase the question said ("infrared remote blaster") is specific enough to match
         # by meaning; the short spec name only by the very same name
         text = self.prose(
-            c, c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context, beside_spec=True
+            c, name or c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context, beside_spec=True
         )
         if text.kind != "text-feature":
             return g

@@ -169,6 +169,7 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             and (not current().attributes.fullmatch(word) or version is not None or re.search(r"\d", m.group()))
             and not current().categories.fullmatch(word)
             and word not in _Q_WORDS
+            and word.casefold() not in current().brands  # "HP desktops": a maker, not a term
             and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
             and not any(a <= m.start() < b for a, b, _ in current().value_families(q))
         ):
