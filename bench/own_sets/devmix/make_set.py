@@ -641,17 +641,25 @@ def build_questions(b: Builder) -> list[dict]:
 
 
 def write_catalog(phones: list[Phone], items: list[Item], out: Path) -> None:
+    rows = [
+        {"name": p.name, "category": "Smartphones", "price": p.raw["price"], "specs": p.specs, "page": p.page}
+        for p in phones
+    ]
+    for i in items:
+        price = f"{i.price} USD" if i.price is not None else ""
+        rows.append({"name": i.name, "category": i.category, "price": price, "specs": i.attrs, "page": i.description})
+    write_rows(rows, out, "devmix: one row per product; specs come as an object, prose as the page text")
+
+
+def write_rows(rows: list[dict], out: Path, about: str) -> None:
+    """``catalog.jsonl`` (one row per product: name, category, price, specs, page) and the
+    ``mapping.yaml`` that imports it; ``about`` heads the mapping as a comment."""
     out.mkdir(parents=True, exist_ok=True)
     with open(out / "catalog.jsonl", "w", encoding="utf-8") as f:
-        for p in phones:
-            row = {"name": p.name, "category": "Smartphones", "price": p.raw["price"], "specs": p.specs, "page": p.page}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        for i in items:
-            price = f"{i.price} USD" if i.price is not None else ""
-            row = {"name": i.name, "category": i.category, "price": price, "specs": i.attrs, "page": i.description}
+        for row in rows:
             f.write(json.dumps(row, ensure_ascii=False) + "\n")
     (out / "mapping.yaml").write_text(
-        "# devmix: one row per product; specs come as an object, prose as the page text\n"
+        f"# {about}\n"
         "name: name\ncategories: category\nprice: {column: price}\ngroup_by: name\n"
         "specs_from: specs\ntext: [page]\nunmapped: drop\n",
         encoding="utf-8",

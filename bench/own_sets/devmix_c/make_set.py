@@ -27,17 +27,14 @@ the full title, as the catalog names them.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-_spec = importlib.util.spec_from_file_location("devmix", HERE.parent / "devmix" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-dm = importlib.util.module_from_spec(_spec)
-sys.modules["devmix"] = dm
-_spec.loader.exec_module(dm)
+sys.path.insert(0, str(HERE.parent))
+from shared import AGGREGATION, GROUP, INVERSE, MULTI, REASONING  # noqa: E402
+from shared import devmix as dm  # noqa: E402
 
 QUESTIONS = HERE / "questions.json"
 MAX_LIST = 25  # list golds stay short enough to be answered and read
@@ -72,13 +69,7 @@ def num(i, key: str) -> float | None:
 
 def build_questions(b) -> list[dict]:
     ph, it = b.phones, b.items
-    L, M, G, R, A = (
-        "Inverse Queries",
-        "Multi-Condition Queries",
-        "Group Comparison Queries",
-        "Reasoning Queries",
-        "Aggregation Queries",
-    )
+    L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
     nfc = lambda brand, v: [p.name for p in b.by(brand) if p.nfc is v]  # noqa: E731
     irb = lambda brand, v: [p.name for p in b.by(brand) if p.ir is v]  # noqa: E731
     crd = lambda brand, v: [p.name for p in b.by(brand) if p.card is v]  # noqa: E731

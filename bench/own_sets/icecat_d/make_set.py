@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import json
 import re
 import sys
@@ -57,21 +56,15 @@ DATA = HERE.parents[2].parent / "shared" / "data" / "icecat-sample"
 QUESTIONS = HERE / "questions.json"
 MAX_LIST = 25
 
-_spec = importlib.util.spec_from_file_location("devmix", HERE.parent / "devmix" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-dm = importlib.util.module_from_spec(_spec)
-sys.modules["devmix"] = dm
-_spec.loader.exec_module(dm)
+sys.path.insert(0, str(HERE.parent))
+from shared import AGGREGATION, GROUP, INVERSE, MULTI, REASONING  # noqa: E402
+from shared import devmix as dm  # noqa: E402
 
 LAPTOPS, PCS, TVS, MOUNTS = "Laptops", "PCs/Workstations", "TVs", "TV Mounts & Stands"
 TABLETS, PARTS, CASES = "Tablets", "Laptop Spare Parts", "Mobile Phone Cases"
 SMARTPHONES, FEATURE_PHONES = "Smartphones", "Mobile Phones"
 
-L = "Inverse Queries"
-M = "Multi-Condition Queries"
-G = "Group Comparison Queries"
-R = "Reasoning Queries"
-A = "Aggregation Queries"
+L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 
 
 @dataclass
@@ -821,17 +814,11 @@ def build_questions(s: Set) -> list[dict]:
 
 def write_catalog(items: list[Product], out: Path) -> None:
     """One row per product, devmix's keys: name, category, price, specs (raw attribute strings), page."""
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "catalog.jsonl", "w", encoding="utf-8") as f:
-        for p in items:
-            row = {"name": p.name, "category": p.category, "price": p.price, "specs": p.attrs, "page": p.description}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    (out / "mapping.yaml").write_text(
-        "# icecat_d: one row per Icecat product; specs come as an object, prose as the page text\n"
-        "name: name\ncategories: category\nprice: {column: price}\ngroup_by: name\n"
-        "specs_from: specs\ntext: [page]\nunmapped: drop\n",
-        encoding="utf-8",
-    )
+    rows = [
+        {"name": p.name, "category": p.category, "price": p.price, "specs": p.attrs, "page": p.description}
+        for p in items
+    ]
+    dm.write_rows(rows, out, "icecat_d: one row per Icecat product; specs come as an object, prose as the page text")
 
 
 def validate(qs: list[dict]) -> list[str]:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import importlib.util
 import json
 import re
 import statistics
@@ -44,18 +43,13 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[2].parent / "shared" / "data" / "amazon-contextual-pqa" / "ePQA" / "dev.csv"
 QUESTIONS = HERE / "questions.json"
 
-_spec = importlib.util.spec_from_file_location("devmix", HERE.parent / "devmix" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-dm = importlib.util.module_from_spec(_spec)
-sys.modules["devmix"] = dm
-_spec.loader.exec_module(dm)
+sys.path.insert(0, str(HERE.parent))
+from shared import AGGREGATION, GROUP, INVERSE, MULTI, REASONING  # noqa: E402
+from shared import devmix as dm  # noqa: E402
+
 KG = {"pounds": 0.45359237, "ounces": 0.028349523, "grams": 0.001, "kilograms": 1.0}
 
-L = "Inverse Queries"
-M = "Multi-Condition Queries"
-G = "Group Comparison Queries"
-R = "Reasoning Queries"
-A = "Aggregation Queries"
+L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 
 
 @dataclass
@@ -285,19 +279,12 @@ def build_questions(items: list[Item]) -> list[dict]:
 
 
 def write_catalog(items: list[Item], out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / "catalog.jsonl", "w", encoding="utf-8") as f:
-        for i in items:
-            specs = {k.replace("_", " ").capitalize(): _render(k, v) for k, v in i.records.items()}
-            specs = {k: v for k, v in specs.items() if v}
-            row = {"name": i.name, "category": "Products", "price": "", "specs": specs, "page": "\n".join(i.prose)}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    (out / "mapping.yaml").write_text(
-        "# pqa_e: one row per Amazon item; attributes as specs, bullets and description as the page\n"
-        "name: name\ncategories: category\nprice: {column: price}\ngroup_by: name\n"
-        "specs_from: specs\ntext: [page]\nunmapped: drop\n",
-        encoding="utf-8",
-    )
+    rows = []
+    for i in items:
+        specs = {k.replace("_", " ").capitalize(): _render(k, v) for k, v in i.records.items()}
+        specs = {k: v for k, v in specs.items() if v}
+        rows.append({"name": i.name, "category": "Products", "price": "", "specs": specs, "page": "\n".join(i.prose)})
+    dm.write_rows(rows, out, "pqa_e: one row per Amazon item; attributes as specs, bullets and description as the page")
 
 
 def main() -> None:
