@@ -162,12 +162,11 @@ def read_products(
             ranked[p] = max(ranked.get(p, 0.0), c.score)
     out.candidates = sorted(ranked, key=lambda p: (-ranked[p], p))
 
+    generic = _GENERIC | current().category_words
     named = [
         e
         for e in exhaustive.entities
-        if e.lexical is not None
-        and fold(e.name)
-        and not set(fold(e.name).split()) <= _GENERIC | current().category_words
+        if e.lexical is not None and fold(e.name) and not set(fold(e.name).split()) <= generic
     ]
     if chunk_count is not None and total_chunks:
         hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]

@@ -315,11 +315,11 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
     vocab = current()
     cap = r"(?:[A-Z0-9][\w+.]*|[a-z][A-Z]\w*)"
     general = re.compile(rf"\b(?:a|an|with|running|by)\s+(?P<v>{cap}(?:\s+{cap})*)")
-    found = {(a, b): entry for a, b, entry in vocab.value_families(q) if not _after_model(q, a)}
+    found = {(a, b) for a, b, _ in vocab.value_families(q) if not _after_model(q, a)}
     for m in general.finditer(q):
         if (after := re.match(r"\s+", q[m.end("v") :])) and vocab.attributes.match(q, m.end("v") + after.end()):
-            found.setdefault(m.span("v"), "")
-    for (a, b), _entry in sorted(found.items()):
+            found.add(m.span("v"))
+    for a, b in sorted(found):
         while b > a and q[b - 1] in ".,":
             b -= 1
         phrase = q[a:b]

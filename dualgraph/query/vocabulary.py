@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from dualgraph.query.catalog_names import category_heads, singular
+from dualgraph.query.catalog_names import brand_words, category_heads, singular
 from dualgraph.query.english import general_words, how_adjectives
 from dualgraph.query.synonyms import synonym_words
 
@@ -126,6 +126,7 @@ class QuestionVocabulary:
         self.name_words = self.brands | frozenset(w.casefold() for w in lines)
         self._embed = embed
         self._word_vectors: dict[str, np.ndarray] = {}
+        self._families_of: tuple[str | None, list[tuple[int, int, str]]] = (None, [])
         self._category_vectors: np.ndarray | None = None
         self.category_words = frozenset(self._category_forms(self._category_names))
         self.categories = _compile(
@@ -181,7 +182,7 @@ class QuestionVocabulary:
             | general_words("capability_words")
         )
         products = [p.name or "" for p in patterns if p.kind == "product"]
-        brands = _brand_words(products)
+        brands = frozenset(brand_words(products))  # first words that start two products or more
         categories = [p.name or "" for p in patterns if p.kind == "category"]
         cat_words = {t for c in cls._category_forms(categories) for t in _tokens(c)}
         attributes: set[str] = set()
@@ -290,6 +291,11 @@ class QuestionVocabulary:
         """(start, end, entry) of each catalog value family the question names, with the capitalised
         or numbered words that follow it ("Snapdragon 8 Gen 3"). A family that is a plain word must
         be written with its capital ("a Black phone"): lower case it is the English word."""
+        if self._families_of[0] != q:  # the parser asks for the same question several times
+            self._families_of = (q, self._value_families(q))
+        return list(self._families_of[1])
+
+    def _value_families(self, q: str) -> list[tuple[int, int, str]]:
         out = []
         for m in self._value_re.finditer(q):
             lead = m.group(1)
@@ -373,15 +379,6 @@ def _plural(word: str) -> str:
     if not word.isalpha() or word.endswith("s"):
         return word
     return word + ("es" if word.endswith(("ch", "sh", "x")) else "s")
-
-
-def _brand_words(products: Iterable[str]) -> frozenset[str]:
-    """First words of product names that start at least two products (the catalog's makers)."""
-    counts: dict[str, int] = {}
-    for name in products:
-        first = name.split(maxsplit=1)[0].casefold() if name.strip() else ""
-        counts[first] = counts.get(first, 0) + 1
-    return frozenset(w for w, n in counts.items() if n >= 2 and w)
 
 
 def _name_tails(products: Iterable[str]) -> frozenset[str]:

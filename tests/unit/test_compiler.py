@@ -256,6 +256,11 @@ def store(tmp_path_factory) -> OxigraphStore:
 
 @pytest.fixture(scope="module")
 def compiler(store) -> Compiler:
+    return catalog_compiler(store)
+
+
+def catalog_compiler(store) -> Compiler:
+    """The compiler over an invented catalog's store, prices in GBP (shared by the compiler tests)."""
     return Compiler(store, PatternIndex.build(collect_patterns(store), catalog_embedder()), currency="GBP")
 
 

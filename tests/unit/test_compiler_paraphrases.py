@@ -15,17 +15,15 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, catalog_embedder, catalog_store, extra, names
+from test_compiler import CATALOG, catalog_compiler, catalog_store, extra, names
 
 from dualgraph.query.compiler import Compiler
-from dualgraph.query.patterns import PatternIndex, collect_patterns
 from dualgraph.query.safety import check_query
 
 
 @pytest.fixture(scope="module")
 def compiler(tmp_path_factory) -> Compiler:
-    store = catalog_store(tmp_path_factory.mktemp("skg-para"), cases=True)
-    return Compiler(store, PatternIndex.build(collect_patterns(store), catalog_embedder()), currency="GBP")
+    return catalog_compiler(catalog_store(tmp_path_factory.mktemp("skg-para"), cases=True))
 
 
 def phone(r: dict) -> bool:

@@ -13,19 +13,16 @@ import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from test_compiler import CATALOG, catalog_embedder, catalog_store, phones
+from test_compiler import CATALOG, catalog_compiler, catalog_store, phones
 from test_compiler_mixed_catalog import RECORDS
 from test_compiler_mixed_catalog import compiler as mixed_compiler  # noqa: F401  (a fixture, used by name)
 
 from dualgraph.query.compiler import Compiler
-from dualgraph.query.pattern_collection import collect_patterns
-from dualgraph.query.patterns import PatternIndex
 
 
 @pytest.fixture(scope="module")
 def compiler(tmp_path_factory) -> Compiler:
-    store = catalog_store(tmp_path_factory.mktemp("wording"), cases=True)
-    return Compiler(store, PatternIndex.build(collect_patterns(store), catalog_embedder()), currency="GBP")
+    return catalog_compiler(catalog_store(tmp_path_factory.mktemp("wording"), cases=True))
 
 
 def row(name: str) -> dict:
