@@ -1,8 +1,8 @@
 """Grounding features and spec values, with the prose mentions as the last resort.
 
 - A :class:`FeatureConstraint` → a ``feature`` pattern by name (``hasFeature``; negated →
-  ``lacksFeature``, so missing data never satisfies "no X"; ``only`` with a generation
-  feature such as "4G" → also lacks every *higher* generation feature, e.g. 5G); failing
+  ``lacksFeature``, so missing data never satisfies "no X"; ``only`` with a coded
+  feature such as "4G" → also lacks every code of the same letters and a higher number, e.g. 5G); failing
   that a ``spec_value`` value, failing that the prose facts (``skg:mentions``), low confidence.
 - A :class:`ValueConstraint` → a ``spec_value`` pattern whose values name the phrase
   (exact value IRIs when the value list has it, else a word-bounded REGEX on value names).
@@ -115,13 +115,13 @@ class FeatureGrounder(NumberGrounder):
             parts = [snippet or ""]  # feature patterns always carry both snippets (pattern_collection)
             note = "lacksFeature (explicit no only)" if c.negated else "hasFeature"
             if c.only and not c.negated:
-                gen = re.fullmatch(r"(\d+)g", _norm(c.phrase))
+                gen = re.fullmatch(r"(\d{1,2})([a-z]{1,2})", _norm(c.phrase))
                 if gen:
-                    for _, q in self._generations(int(gen.group(1))):
+                    for _, q in self._generations(int(gen.group(1)), gen.group(2)):
                         parts.append(q.lacks_sparql or "")
                         note += f"; lacks {q.name} (only)"
                 else:
-                    trace.append(f"'only' on {c.phrase!r}: not a generation feature, treated as plain")
+                    trace.append(f"'only' on {c.phrase!r}: not a coded feature, treated as plain")
             trace.append(
                 f"feature {c.phrase!r} → {p.name!r} ({note}; name score {s}, {p.count} have, {p.lacks_count} lack)"
             )
@@ -176,11 +176,13 @@ class FeatureGrounder(NumberGrounder):
         g.kind, g.source = "feature-numeric", c
         return g
 
-    def _generations(self, n: int) -> list[tuple[int, Pattern]]:
+    def _generations(self, n: int, letters: str) -> list[tuple[int, Pattern]]:
+        """Coded features of the same letters and a higher number ("5G" after "4G"): read as later
+        generations of the same thing, which "4G only" rules out."""
         out = []
         for p in self._by_kind.get("feature", []):
-            m = re.match(r"(\d+)g\b", (p.name or "").casefold())
-            if m and int(m.group(1)) > n and p.lacks_sparql:
+            m = re.match(r"(\d{1,2})([a-z]{1,2})\b", (p.name or "").casefold())
+            if m and m.group(2) == letters and int(m.group(1)) > n and p.lacks_sparql:
                 out.append((int(m.group(1)), p))
         return sorted(out, key=lambda x: (x[0], x[1].pattern_id))
 

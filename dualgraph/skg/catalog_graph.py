@@ -23,6 +23,9 @@ from dualgraph.skg.catalog_facts import (
     load_words,
     pick_brand_entries,
 )
+from dualgraph.skg.coded_terms import count_summary as coded_summary
+from dualgraph.skg.coded_terms import read_sources as read_coded_terms
+from dualgraph.skg.coded_terms import to_nquads as coded_nquads
 from dualgraph.skg.names import category_iri, slug
 from dualgraph.skg.terms import iri, literal, quad
 from dualgraph.stores.base import SparqlStore
@@ -204,7 +207,8 @@ def derive_catalog_facts(
     words: CatalogWords | None = None,
     **options: Any,
 ) -> dict[str, Any]:
-    """Derive brands, lines and types from the store and replace ``graph`` with them.
+    """Derive brands, lines, types and coded terms (:mod:`~dualgraph.skg.coded_terms`) from the
+    store and replace ``graph`` with them.
 
     ``page_size`` pages the reads (default: the store's row cap, if it declares one);
     ``options`` go to :func:`derive_facts`. Returns counts for the manifest.
@@ -217,7 +221,8 @@ def derive_catalog_facts(
     page_size = page_size or getattr(store, "max_rows", None)
     records, category_nodes = read_records(store, words=words, page_size=page_size)
     facts = derive_facts(records, **options)
-    text = to_nquads(facts, graph=graph, categories=category_nodes)
+    codes = read_coded_terms(store, page_size=page_size)
+    text = to_nquads(facts, graph=graph, categories=category_nodes) + coded_nquads(codes, graph=graph)
     store.drop_graph(graph)
     quads = 0
     if text:
@@ -240,6 +245,7 @@ def derive_catalog_facts(
         "example_lines": [
             (facts.brands[x.brand].name + " " if x.brand else "") + x.name + f" ({x.products})" for x in top_lines
         ],
+        "coded_terms": coded_summary(codes),
         "quads": quads,
         "seconds": round(time.time() - started, 3),
     }

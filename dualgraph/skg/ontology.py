@@ -69,10 +69,6 @@ HAS_COMMON_SPEC = SKG + "hasCommonSpec"
 FROM_ENTRY = SKG + "fromEntry"  # a feature read from a tag-list entry's value -> that entry
 PRICE_SUMMARY = SKGT + "PriceSummary"
 
-# Features named by the built-in rules (rules.yaml spells them as skg:feature-<slug>).
-FEATURE_5G = SKG + "feature-5g_support"
-FEATURE_4G = SKG + "feature-4g_support"
-FEATURE_8K_VIDEO = SKG + "feature-8k_video_recording"
 HAS_NUMERIC_VALUE = SKG + "hasNumericValue"
 HAS_DIM = (SKG + "hasDim1", SKG + "hasDim2", SKG + "hasDim3")
 HAS_UNIT = SKG + "hasUnit"

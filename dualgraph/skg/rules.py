@@ -134,7 +134,7 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
     id, a non-empty body and template, no blank nodes in its template, and parse.
 
     >>> [r.id for r in load_rules()][:3]
-    ['facts', 'yes-feature', 'no-feature']
+    ['yes-feature', 'no-feature', 'price']
     """
     path = Path(path) if path is not None else DEFAULT_RULES
     try:

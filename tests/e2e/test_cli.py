@@ -125,11 +125,9 @@ def test_storage_in_gb_and_tb_compares_across_products(index):
 
 def test_5g_feature_and_explicit_negatives(index):
     ix, _ = index
-    has = names_of(
-        sparql(ix, "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:hasFeature skg:feature-5g_support }")
-    )
+    has = names_of(sparql(ix, "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:hasFeature skg:feature-5g }"))
     lacks = names_of(
-        sparql(ix, "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:lacksFeature skg:feature-5g_support }")
+        sparql(ix, "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; skg:lacksFeature skg:feature-5g }")
     )
     rows = source_rows()
     assert has == {r["model"] for r in rows if r["has_5g"] == "True"}

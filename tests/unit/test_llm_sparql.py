@@ -30,7 +30,7 @@ from dualgraph.stores.oxigraph import OxigraphStore
 SKG = "https://w3id.org/dualgraph/skg#"
 HEAD = "SELECT DISTINCT ?p ?name WHERE { ?p a skgt:Product ; skg:hasName ?name . "
 PHONES = f"?p skg:belongs <{SKG}category-smartphones> . "
-Q_5G = HEAD + PHONES + f"?p skg:hasFeature <{SKG}feature-5g_support> . }}"
+Q_5G = HEAD + PHONES + f"?p skg:hasFeature <{SKG}entry-network.5g> . }}"
 Q_NFC = HEAD + PHONES + f"?p skg:hasFeature <{SKG}entry-connectivity.nfc> . }}"
 # the same product set as Q_NFC, written differently
 Q_NFC_ALT = (

@@ -25,7 +25,7 @@ from dualgraph.query.patterns import (
     collect_patterns,
 )
 from dualgraph.skg import names as N
-from dualgraph.skg import ontology as O
+from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
 from dualgraph.skg.triples import convert_document
 from dualgraph.stores.oxigraph import OxigraphStore
@@ -116,6 +116,7 @@ def _skg(variants: list[Variant], tmp: Path) -> OxigraphStore:
         f = tmp / f"doc{i}.nq"
         f.write_text(convert_document(f"doc-{v.name}", [v]).nquads, encoding="utf-8")
         store.bulk_load(f)
+    derive_catalog_facts(store)  # as the index does: coded terms ("5G") are features too
     apply_rules(store, load_rules())
     return store
 
@@ -189,12 +190,17 @@ def test_value_lists_with_counts(patterns):
     assert disp.text == "Display › Type: values like Dynamic AMOLED 2X, OLED, IPS LCD"
 
 
+def coded_5g(patterns: list[Pattern]) -> Pattern:
+    (p,) = [p for p in patterns if p.kind == "feature" and p.feature_iri == N.feature_iri("5G")]
+    return p
+
+
 def test_features_with_counts(patterns):
-    g5 = find(patterns, "feature", name="5G Support")
-    assert (g5.count, g5.lacks_count, g5.feature_iri) == (3, 1, O.FEATURE_5G)
-    assert g5.text == "feature: 5G Support"
-    entry_feature = find(patterns, "feature", name="5G")  # the yes-valued entry itself
-    assert entry_feature.section == "Network" and entry_feature.text == "feature: 5G (Network)"
+    g5 = coded_5g(patterns)  # the coded term, read from the entry's name
+    assert (g5.count, g5.lacks_count, g5.name) == (3, 1, "5G")
+    assert g5.text == "feature: 5G"
+    (entry_feature,) = [p for p in patterns if p.kind == "feature" and p.section == "Network"]
+    assert entry_feature.name == "5G" and entry_feature.text == "feature: 5G (Network)"  # the yes-valued entry
     assert (entry_feature.count, entry_feature.lacks_count) == (3, 1)
 
 
@@ -238,7 +244,7 @@ def test_snippets_return_exactly_the_right_products(store, patterns):
     inr = [p for p in patterns if p.kind == "spec_numeric" and p.unit == "INR"][0]
     assert run(inr) == {P["Beta Two"], P["Gamma Tab"]}
     assert run(find(patterns, "spec_numeric", "Refresh Rate")) == ALL - {P["Delta Mini"]}
-    g5 = find(patterns, "feature", name="5G Support")
+    g5 = coded_5g(patterns)
     assert run(g5) == {P["Alpha One 128GB"], P["Alpha One 1TB"], P["Gamma Tab"]}
     assert products_of(store, g5.lacks_sparql) == {P["Beta Two"]}
     assert run(find(patterns, "category", name="tablets")) == {P["Gamma Tab"]}
@@ -268,7 +274,7 @@ def test_search_finds_entries_features_and_filters_kinds(index):
     assert hits[3][0][0].kind == "category" and hits[3][0][0].name == "tablets"
     feat = index.search(["5G"], k=5, kinds=["feature"])[0]
     assert feat and all(p.kind == "feature" for p, _ in feat)
-    assert {p.name for p, _ in feat[:2]} == {"5G Support", "5G"}
+    assert [p.name for p, _ in feat[:2]] == ["5G", "5G"]  # the coded term and the yes-valued entry
     num = index.search(["battery capacity"], k=1, kinds=("spec_numeric",))[0]
     assert num[0][0].kind == "spec_numeric" and num[0][0].entry == "Capacity"
     scores = [s for _, s in hits[0]]
