@@ -36,7 +36,7 @@ range ranges lineup product products model models device devices option options 
 listing listings item items unit units available offered sold sell sells selling come comes coming offer
 offers support supports supported feature features featuring include includes including have has got
 recommend recommended suggest suggested worth which one ones kind kinds type types sort sorts
-listed among amongst
+listed among amongst lack lacks lacking missing cannot can't don't doesn't take takes accept accepts
 """.split()
 )
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)

@@ -109,6 +109,17 @@ def keep_in_scope(cands: list, scope: Scope | LazyScope | None, pattern_of=lambd
     return (kept, len(cands) - len(kept)) if kept else (cands, 0)
 
 
+def none_in_scope(cands: list, scope: Scope | LazyScope | None, pattern_of=lambda c: c[1]) -> bool:
+    """Whether a scope is known and no product in it holds any of ``cands``' entries (the question's
+    brand never fills the entry these values were listed under)."""
+    if not cands or scope is None:
+        return False
+    resolved = _resolve(scope, [pattern_of(c) for c in cands])
+    if resolved is None:
+        return False
+    return not any(pattern_of(c).entry_iri is None or _in(pattern_of(c), resolved) for c in cands)
+
+
 def _name(p: Pattern) -> str:
     return re.sub(r"\s+", " ", (p.entry or p.name or "").casefold()).strip()
 

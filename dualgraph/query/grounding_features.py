@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from dualgraph.query.entry_choice import keep_in_scope
+from dualgraph.query.entry_choice import keep_in_scope, none_in_scope
 from dualgraph.query.entry_presence import present_entry
 from dualgraph.query.grounding_base import AnyScope, Grounding, _fail, _lit
 from dualgraph.query.grounding_numbers import NumberGrounder
@@ -117,9 +117,10 @@ class FeatureGrounder(NumberGrounder):
             if c.only and not c.negated:
                 gen = re.fullmatch(r"(\d{1,2})([a-z]{1,2})", _norm(c.phrase))
                 if gen:
-                    for _, q in self._generations(int(gen.group(1)), gen.group(2)):
-                        parts.append(q.lacks_sparql or "")
-                        note += f"; lacks {q.name} (only)"
+                    for name, group in self._generations(int(gen.group(1)), gen.group(2)):
+                        # any feature of that name stated as lacking (a tag list, a coded term) rules it out
+                        parts.append(" UNION ".join("{ " + (q.lacks_sparql or "") + " }" for q in group))
+                        note += f"; lacks {name} (only)"
                 else:
                     trace.append(f"'only' on {c.phrase!r}: not a coded feature, treated as plain")
             trace.append(
@@ -176,15 +177,16 @@ class FeatureGrounder(NumberGrounder):
         g.kind, g.source = "feature-numeric", c
         return g
 
-    def _generations(self, n: int, letters: str) -> list[tuple[int, Pattern]]:
-        """Coded features of the same letters and a higher number ("5G" after "4G"): read as later
-        generations of the same thing, which "4G only" rules out."""
-        out = []
+    def _generations(self, n: int, letters: str) -> list[tuple[str, list[Pattern]]]:
+        """Coded features of the same letters and a higher number ("5G" after "4G"), read as later
+        generations of the same thing, which "4G only" rules out; grouped by name, since a catalog
+        can state one code as several features (a tag-list value and a coded term)."""
+        groups: dict[tuple[int, str], list[Pattern]] = {}
         for p in self._by_kind.get("feature", []):
-            m = re.match(r"(\d{1,2})([a-z]{1,2})\b", (p.name or "").casefold())
+            m = re.fullmatch(r"(\d{1,2})([a-z]{1,2})", _norm(p.name or ""))
             if m and m.group(2) == letters and int(m.group(1)) > n and p.lacks_sparql:
-                out.append((int(m.group(1)), p))
-        return sorted(out, key=lambda x: (x[0], x[1].pattern_id))
+                groups.setdefault((int(m.group(1)), m.group(0)), []).append(p)
+        return [(name, sorted(ps, key=lambda p: p.pattern_id)) for (_, name), ps in sorted(groups.items())]
 
     _text_features: TextFeatureMatcher | None = None
 
@@ -370,6 +372,11 @@ class FeatureGrounder(NumberGrounder):
             level = 2 if exact else 1 if partial else 0
             cands.append(((level, self.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
         cands = [x for x in cands if x[0][0] > 0]
+        if none_in_scope(cands, scope):
+            # "Snapdragon" listed under one shop's "Processor family", while the brand asked about
+            # states its chips inside another entry's longer values: the store says which
+            trace.append(f"value {phrase!r}: the entries listing it hold no product in scope")
+            cands = []
         if not cands:
             # beyond an entry's most common values: ask the store which entries hold a value naming it
             held = self._entries_holding(wtok)

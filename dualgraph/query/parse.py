@@ -77,9 +77,10 @@ Least Most Best First Last Cheapest""".split()
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
-    r"(?:\b(?:no|not|non|without|lacks?|lacking|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not)"
+    r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not"
+    r"|\bcannot)"
     r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
-    r"|with))*[\s-]+$",
+    r"|with|take|accept|fit|hold))*[\s-]+$",
     re.I,
 )
 _WITH = re.compile(
@@ -87,7 +88,7 @@ _WITH = re.compile(
     # (or lacks: "lacks a", "without", "no"; _NEG reads the polarity), or needs ("requires batteries")
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
     r"|lacks?|lacking|without|missing|no|requires?|required|needs?|needed"
-    r"|comes\s+with|accepts?|can\s+take|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
+    r"|comes\s+with|accepts?|can(?:'t|not|\s+not)?\s+(?:take|accept|fit|hold)|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
     r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
     re.I,
 )

@@ -43,8 +43,9 @@ __all__ = ["QuestionVocabulary", "catalog_values", "current", "general_words", "
 
 _NEVER = re.compile(r"(?!x)x")
 _SEP = r"[\s-]*"
-# "NFC-enabled", "5G-capable": a hyphen before an ability suffix does not glue the feature into a word
-_ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered)\b"
+# "NFC-enabled", "5G-capable", "4G-only": a hyphen before an ability (or restricting) suffix does not
+# glue the feature into a word
+_ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered|only)\b"
 CATEGORY_COSINE = 0.6
 """A lower-case question word names a category when MiniLM puts it this close to a category's name
 ("handsets" ~ Mobile Phones 0.65, "notebooks" ~ Laptops 0.78; "cameras" ~ TVs 0.52 does not)."""

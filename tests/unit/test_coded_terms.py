@@ -101,3 +101,30 @@ def test_catalog_graph_holds_the_coded_features() -> None:
     names = store.select(f"SELECT ?n WHERE {{ <{N.feature_iri('5G')}> skg:hasName ?n }}")["results"]["bindings"]
     assert [r["n"]["value"] for r in names] == ["5G"]
     assert read_sources(store).entries["5G"][0].endswith("network_type")
+
+
+def test_only_rules_out_a_higher_code_however_the_catalog_states_it(tmp_path: Path) -> None:
+    """A tag list ("4G, 5G, VoLTE") states 5G twice: as a tag (whose absence is a stated lack) and as a
+    coded term (which lacks only where a product says no). "4G only" needs either lack, not both."""
+    from dualgraph.corpus.model import Variant
+    from dualgraph.query.compiler import Compiler
+    from dualgraph.query.patterns import PatternIndex, collect_patterns
+    from dualgraph.skg.rules import apply_rules, load_rules
+    from dualgraph.skg.triples import convert_document
+    from tests.unit.test_compiler import catalog_embedder
+
+    lists = {"Aster 1": "4G, 5G, VoLTE", "Aster 2": "4G, 5G, VoLTE", "Birch 1": "4G, VoLTE", "Birch 2": "4G, VoLTE"}
+    store = OxigraphStore.in_memory()
+    for i, (name, tags) in enumerate(lists.items()):
+        v = Variant(name, name, ("Smartphones",), (("Network:Connectivity", tags), ("Price", f"{100 + i} GBP")))
+        f = tmp_path / f"d{i}.nq"
+        f.write_text(convert_document(f"d{i}", [v]).nquads, encoding="utf-8")
+        store.bulk_load(f)
+    derive_catalog_facts(store)
+    apply_rules(store, load_rules())
+    patterns = collect_patterns(store)
+    assert [p.name for p in patterns if p.kind == "feature"].count("5G") == 2  # the tag and the coded term
+    compiler = Compiler(store, PatternIndex.build(patterns, catalog_embedder()), currency="GBP")
+    for question in ("Which phones are 4G-only?", "phones with 4G only"):
+        ans = compiler.answer(question)
+        assert sorted(ans.answer_list) == ["Birch 1", "Birch 2"], (question, ans.trace)

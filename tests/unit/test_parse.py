@@ -97,6 +97,11 @@ FEATURES = [
     ("phones that are not 5G", [("5G", True, False)]),
     ("phones with 4G only", [("4G", False, True)]),
     ("only 4G phones", [("4G", False, True)]),
+    ("tablets that are 4G-only", [("4G", False, True)]),  # a hyphen before "only" is no word
+    ("watches missing NFC", [("NFC", True, False)]),
+    ("phones that can't take a memory card", [("memory card", True, False)]),
+    ("cameras that cannot accept an SD card", [("SD card", True, False)]),
+    ("phones that can take a memory card", [("memory card", False, False)]),
     ("phones without NFC or eSIM", [("NFC", True, False), ("eSIM", True, False)]),
     (
         "phones with an IR blaster and a headphone jack",
