@@ -21,6 +21,7 @@ from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueCon
 from dualgraph.query.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.query.text_features import TextFeatureMatcher, feature_constraint, lexical_score
+from dualgraph.skg.coded_terms import split_code
 from dualgraph.skg.quantities import parse_quantity
 
 __all__ = ["FeatureGrounder"]
@@ -115,9 +116,9 @@ class FeatureGrounder(NumberGrounder):
             parts = [snippet or ""]  # feature patterns always carry both snippets (pattern_collection)
             note = "lacksFeature (explicit no only)" if c.negated else "hasFeature"
             if c.only and not c.negated:
-                gen = re.fullmatch(r"(\d{1,2})([a-z]{1,2})", _norm(c.phrase))
+                gen = split_code(c.phrase)
                 if gen:
-                    for name, group in self._generations(int(gen.group(1)), gen.group(2)):
+                    for name, group in self._generations(*gen):
                         # any feature of that name stated as lacking (a tag list, a coded term) rules it out
                         parts.append(" UNION ".join("{ " + (q.lacks_sparql or "") + " }" for q in group))
                         note += f"; lacks {name} (only)"
@@ -181,12 +182,12 @@ class FeatureGrounder(NumberGrounder):
         """Coded features of the same letters and a higher number ("5G" after "4G"), read as later
         generations of the same thing, which "4G only" rules out; grouped by name, since a catalog
         can state one code as several features (a tag-list value and a coded term)."""
-        groups: dict[tuple[int, str], list[Pattern]] = {}
+        groups: dict[int, list[Pattern]] = {}
         for p in self._by_kind.get("feature", []):
-            m = re.fullmatch(r"(\d{1,2})([a-z]{1,2})", _norm(p.name or ""))
-            if m and m.group(2) == letters and int(m.group(1)) > n and p.lacks_sparql:
-                groups.setdefault((int(m.group(1)), m.group(0)), []).append(p)
-        return [(name, sorted(ps, key=lambda p: p.pattern_id)) for (_, name), ps in sorted(groups.items())]
+            code = split_code(p.name or "")
+            if code and code[1] == letters and code[0] > n and p.lacks_sparql:
+                groups.setdefault(code[0], []).append(p)
+        return [(ps[0].name or "", sorted(ps, key=lambda p: p.pattern_id)) for _, ps in sorted(groups.items())]
 
     _text_features: TextFeatureMatcher | None = None
 

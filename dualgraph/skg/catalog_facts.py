@@ -83,7 +83,7 @@ __all__ = [
     "pick_brand_entries",
 ]
 
-CATALOG_FACTS_VERSION = "2"  # 2: coded terms as features
+CATALOG_FACTS_VERSION = "3"  # 2: coded terms as features; 3: their "no" is the rules' negative
 """Bumped when the derivation changes, so indexes built before recompute the catalog graph."""
 
 WORDS_FILE = Path(__file__).with_name("catalog_facts.yaml")

@@ -5,7 +5,6 @@ replaced as a whole after every load, like the derived graph).
 
 from __future__ import annotations
 
-import json
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -28,7 +27,7 @@ from dualgraph.skg.coded_terms import read_sources as read_coded_terms
 from dualgraph.skg.coded_terms import to_nquads as coded_nquads
 from dualgraph.skg.names import category_iri, slug
 from dualgraph.skg.terms import iri, literal, quad
-from dualgraph.stores.base import SparqlStore
+from dualgraph.stores.base import SparqlStore, select_paged
 
 __all__ = ["brand_iri", "derive_catalog_facts", "line_iri", "read_records", "to_nquads"]
 
@@ -135,30 +134,6 @@ GROUP BY ?p
 """
 
 
-def _select(store: SparqlStore, query: str, key: str, page_size: int | None) -> list[dict[str, str]]:
-    """All rows of an aggregate query, one page of ``page_size`` keys at a time if given.
-
-    Pages by key (``STR(?key) >`` the last one seen) rather than OFFSET, which some servers
-    refuse past their row cap; the ``#page`` comment in the query is where the filter goes.
-    """
-
-    def run(q: str) -> list[dict[str, str]]:
-        res = store.select(q)
-        return [{k: v["value"] for k, v in b.items()} for b in res["results"]["bindings"]]
-
-    if not page_size:
-        return run(query)
-    rows: list[dict[str, str]] = []
-    after: str | None = None
-    while True:
-        flt = f"FILTER(STR(?{key}) > {json.dumps(after, ensure_ascii=False)})" if after is not None else ""
-        page = run(query.replace("#page", flt) + f"ORDER BY STR(?{key}) LIMIT {int(page_size)}\n")
-        rows += page
-        if len(page) < page_size:
-            return rows
-        after = page[-1][key]
-
-
 def read_records(
     store: SparqlStore, *, words: CatalogWords | None = None, page_size: int | None = None
 ) -> tuple[list[ProductRecord], dict[str, str]]:
@@ -168,18 +143,18 @@ def read_records(
     one per brand-named entry for its values.
     """
     words = words or load_words()
-    products = _select(store, Q_PRODUCTS, "p", page_size)
-    cat_names = {r["c"]: r.get("name", "") for r in _select(store, Q_CATEGORIES, "c", page_size)}
+    products = select_paged(store, Q_PRODUCTS, "p", page_size)
+    cat_names = {r["c"]: r.get("name", "") for r in select_paged(store, Q_CATEGORIES, "c", page_size)}
     cats: dict[str, list[str]] = {}
-    for r in _select(store, Q_PRODUCT_CATEGORIES, "p", page_size):
+    for r in select_paged(store, Q_PRODUCT_CATEGORIES, "p", page_size):
         cats[r["p"]] = sorted({cat_names[c] for c in r.get("cats", "").split() if cat_names.get(c)})
     names = {r["p"]: r.get("name", "") for r in products}
     entries: dict[str, tuple[str, Mapping[str, Sequence[str]]]] = {}
-    for r in _select(store, Q_ENTRIES, "e", page_size):
+    for r in select_paged(store, Q_ENTRIES, "e", page_size):
         if words.is_brand_entry(r.get("name", "")):
             values = {
                 v["p"]: [unquote(x) for x in v.get("values", "").split() if x]
-                for v in _select(store, Q_ENTRY_VALUES % r["e"], "p", page_size)
+                for v in select_paged(store, Q_ENTRY_VALUES % r["e"], "p", page_size)
             }
             entries[r["e"]] = (r.get("section", ""), values)
     brands: dict[str, list[str]] = defaultdict(list)

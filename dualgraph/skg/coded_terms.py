@@ -29,17 +29,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from urllib.parse import unquote
 
 from dualgraph.skg import ontology as O
 from dualgraph.skg.names import feature_iri
 from dualgraph.skg.quantities import parse_quantity
+from dualgraph.skg.rules import def_regex
 from dualgraph.skg.terms import iri, literal, quad
+from dualgraph.stores.base import SparqlStore, select_paged
 
-__all__ = ["CodedTerms", "code_tokens", "derive_coded_terms", "read_sources", "to_nquads"]
+__all__ = [
+    "CodedTerms",
+    "code_tokens",
+    "count_summary",
+    "derive_coded_terms",
+    "read_sources",
+    "split_code",
+    "to_nquads",
+]
 
 # not inside a word, a decimal ("2.4G", "2,4G"), a time ("00:01Z") or a hyphenated code; a list
 # comma is fine ("4G,5G")
@@ -53,6 +63,20 @@ MIN_PRODUCTS = 2
 @lru_cache(maxsize=4096)
 def _is_code(token: str) -> bool:
     return not _ORDINAL.match(token) and parse_quantity(token) is None
+
+
+def split_code(text: str) -> tuple[int, str] | None:
+    """(number, letters) when ``text`` is one code and nothing else, else None.
+
+    >>> split_code("5G"), split_code("wi-fi 6e"), split_code("5V")
+    ((5, 'G'), None, None)
+    """
+    codes = code_tokens(text)
+    if len(codes) != 1 or codes[0] != text.strip().upper():
+        return None
+    m = _CODE.match(text.strip())
+    assert m is not None
+    return int(m.group(1)), m.group(2).upper()
 
 
 def code_tokens(text: str) -> list[str]:
@@ -81,17 +105,10 @@ class CodedTerms:
     """Code -> the entries that count for it, the main one first."""
 
 
-_NEGATIVE = re.compile(
-    r"^\s*(no|none|0|not supported|unsupported|not available|unavailable|not included|false|absent|"
-    r"not present|disabled|n/a|✗|✘)\s*([(\[].*)?$",
-    re.IGNORECASE,
-)
-
-
 def derive_coded_terms(
     value_rows: Iterable[tuple[str, str, str]],
     name_rows: Iterable[tuple[str, str, str, list[str]]],
-    entry_products: Mapping[str, set[str]] | None = None,
+    entry_products: Callable[[str], Iterable[str]] | None = None,
     *,
     sections: Mapping[str, str] | None = None,
     agreement: float = AGREEMENT,
@@ -99,7 +116,7 @@ def derive_coded_terms(
 ) -> CodedTerms:
     """The pure part: ``value_rows`` are (product, entry, value) for values holding a code,
     ``name_rows`` (product, entry, entry name, values) for entries whose name holds one, and
-    ``entry_products`` every product of an entry (default: the products seen in the rows),
+    ``entry_products`` gives every product of an entry (default: the products seen in the rows),
     ``sections`` each entry's section. A product's stated "no" outweighs a secondary entry that
     mentions the code; a secondary entry no product vouches for counts only when its name holds
     the code or it sits in the main entry's section.
@@ -110,6 +127,8 @@ def derive_coded_terms(
     >>> sorted(t.has["5G"]), sorted(t.lacks["5G"]), t.entries["5G"]
     (['a', 'b'], ['d'], ['net'])
     """
+    no = def_regex("negative")  # the "no" of the rules (no-feature), so both read a value alike
+    sections = sections or {}
     held: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     named: set[str] = set()  # entries whose own name holds a code
     lacks: dict[str, set[str]] = defaultdict(set)
@@ -122,13 +141,13 @@ def derive_coded_terms(
         seen[e].add(p)
         codes = code_tokens(name)
         named.add(e)
-        negative = bool(values) and all(_NEGATIVE.match(v) for v in values)
+        negative = bool(values) and all(no.match(v) for v in values)
         for code in codes:
             if negative:
                 lacks[code].add(p)
             elif values:
                 held[code][e].add(p)
-    everyone = entry_products if entry_products is not None else seen
+    everyone = entry_products or (lambda e: seen.get(e, ()))
     out = CodedTerms()
     for code in sorted(set(held) | set(lacks)):
         by_entry = held.get(code, {})
@@ -140,10 +159,10 @@ def derive_coded_terms(
             kept.append(main)
             has |= by_entry[main]
             # what the catalog already says: the main entry's products, and explicit negatives
-            judged = set(everyone.get(main, ())) | lacks.get(code, set())
+            judged = set(everyone(main)) | lacks.get(code, set())
             for e in ranked[1:]:
                 both = by_entry[e] & judged
-                if not both and e not in named and (sections or {}).get(e, "") != (sections or {}).get(main, "-"):
+                if not both and e not in named and sections.get(e, "") != sections.get(main, "-"):
                     continue  # a value elsewhere that nothing vouches for: maybe another sense
                 if both and len(both & has) < agreement * len(both):
                     continue  # the main entry or a stated "no" disagrees for the products both describe
@@ -203,46 +222,29 @@ SELECT DISTINCT ?p WHERE { <%s> skg:hasName ?n . ?e skg:hasName ?n ; a skgt:Entr
 """
 
 
-def read_sources(store, *, page_size: int | None = None) -> CodedTerms:
+def read_sources(store: SparqlStore, *, page_size: int | None = None) -> CodedTerms:
     """Read the rows from ``store`` (paged by spec) and derive the codes."""
-    from dualgraph.skg.catalog_graph import _select
 
     def split(values: str) -> list[str]:
         return [unquote(x) for x in values.split() if x]
 
     sections: dict[str, str] = {}
     value_rows = []
-    for r in _select(store, Q_VALUES, "s", page_size):
+    for r in select_paged(store, Q_VALUES, "s", page_size):
         sections[r["entry"]] = r.get("section", "")
         value_rows += [(r["product"], r["entry"], v) for v in split(r.get("values", ""))]
     name_rows = []
-    for r in _select(store, Q_NAMED, "s", page_size):
+    for r in select_paged(store, Q_NAMED, "s", page_size):
         if code_tokens(r.get("name", "")):
             sections[r["entry"]] = r.get("section", "")
             name_rows.append((r["product"], r["entry"], r.get("name", ""), split(r.get("values", ""))))
-    # Agreement asks which products have a code's main entry at all; those few entries are read whole.
-    return derive_coded_terms(value_rows, name_rows, _SeenEntries(store, page_size), sections=sections)
 
+    @cache
+    def entry_products(entry: str) -> frozenset[str]:
+        # asked only for each code's main entry: a few queries, not one per entry
+        return frozenset(r["p"] for r in select_paged(store, Q_ENTRY_PRODUCTS % entry, "p", page_size))
 
-class _SeenEntries(Mapping[str, set[str]]):
-    """Every product of an entry (or of one named the same), read from the store on first use."""
-
-    def __init__(self, store, page_size: int | None) -> None:
-        self._store, self._page = store, page_size
-        self._cache: dict[str, set[str]] = {}
-
-    def __getitem__(self, entry: str) -> set[str]:
-        if entry not in self._cache:
-            from dualgraph.skg.catalog_graph import _select
-
-            self._cache[entry] = {r["p"] for r in _select(self._store, Q_ENTRY_PRODUCTS % entry, "p", self._page)}
-        return self._cache[entry]
-
-    def __iter__(self):
-        return iter(self._cache)
-
-    def __len__(self) -> int:
-        return len(self._cache)
+    return derive_coded_terms(value_rows, name_rows, entry_products, sections=sections)
 
 
 def count_summary(terms: CodedTerms, *, examples: int = 8) -> dict[str, object]:

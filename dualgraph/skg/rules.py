@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +256,19 @@ def _run(store: SparqlStore, rule: Rule, graph: str, report: RulesReport) -> int
     report.runs += 1
     report.seconds[rule.id] += time.perf_counter() - t0
     return n
+
+
+@cache
+def def_regex(name: str, path: str | None = None) -> re.Pattern[str]:
+    """A ``defs`` entry of a rules file (default: the packaged one) as a Python regex, so code that
+    reads values outside SPARQL says "yes" and "no" exactly as the rules do.
+
+    >>> bool(def_regex("negative").match("Not supported")), bool(def_regex("negative").match("N/A"))
+    (True, False)
+    """
+    doc = yaml.safe_load(Path(path or DEFAULT_RULES).read_text(encoding="utf-8"))
+    # written for a SPARQL "..." string, where "\\s" is the regex \s
+    return re.compile(doc["defs"][name].replace("\\\\", "\\"), re.IGNORECASE)
 
 
 def _expand(text: Any, defs: dict[str, str]) -> Any:

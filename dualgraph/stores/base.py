@@ -10,6 +10,7 @@ deliberately no per-triple ``add``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,3 +89,27 @@ class SparqlStore(Protocol):
     def close(self) -> None:
         """Flush and release the store."""
         ...
+
+
+def select_paged(store: SparqlStore, query: str, key: str, page_size: int | None) -> list[dict[str, str]]:
+    """All rows of an aggregate query, one page of ``page_size`` keys at a time if given.
+
+    Pages by key (``STR(?key) >`` the last one seen) rather than OFFSET, which some servers
+    refuse past their row cap; the ``#page`` comment in the query is where the filter goes.
+    """
+
+    def run(q: str) -> list[dict[str, str]]:
+        res = store.select(q)
+        return [{k: v["value"] for k, v in b.items()} for b in res["results"]["bindings"]]
+
+    if not page_size:
+        return run(query)
+    rows: list[dict[str, str]] = []
+    after: str | None = None
+    while True:
+        flt = f"FILTER(STR(?{key}) > {json.dumps(after, ensure_ascii=False)})" if after is not None else ""
+        page = run(query.replace("#page", flt) + f"ORDER BY STR(?{key}) LIMIT {int(page_size)}\n")
+        rows += page
+        if len(page) < page_size:
+            return rows
+        after = page[-1][key]
