@@ -13,6 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualgraph.corpus.limits import ReadLimits
 from dualgraph.models.factory import ModelsConfig
 
 
@@ -117,6 +118,11 @@ class IndexConfig(BaseModel):
     models: ModelsConfig = Field(default_factory=ModelsConfig, description="Embedder and (optional) LLM.")
     cache_dir: Path | None = Field(
         None, description="Model response cache; default INDEX/cache, so re-indexing unchanged text costs nothing."
+    )
+    limits: ReadLimits = Field(
+        default_factory=ReadLimits,
+        description="Size limits while reading the dataset (per file, per value, per rawspecs file); "
+        "what goes over a limit is quarantined with the limit named.",
     )
 
     @classmethod

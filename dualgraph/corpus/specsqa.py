@@ -6,7 +6,8 @@
     DATASET/file-<id>/part-<id>.md        the page text (Markdown)
     DATASET/file-<id>/inject-<id>.json    rawspecs: a JSON list of variant records
 
-Paths inside the metadata are relative to the dataset root. Reading never stops at a
+Paths inside the metadata are relative to the dataset root and never lead out of it
+(:mod:`dualgraph.corpus.paths`). Reading never stops at a
 bad record: whatever cannot be used is returned as :class:`Quarantine` entries next
 to the part of the document that could be read.
 """
@@ -17,9 +18,13 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from dualgraph.corpus.clean import clean_text, shown
+from dualgraph.corpus.limits import ReadLimits
 from dualgraph.corpus.model import Document, Quarantine, Variant
+from dualgraph.corpus.paths import FileMissing, PathRefused, parse_json, read_limited, resolve_inside
 
 KNOWN_PRESCIENCE = {"rawspecs"}
 
@@ -28,30 +33,123 @@ class DocumentError(Exception):
     """The document as a whole cannot be read (its metadata is unusable)."""
 
 
-def iter_metadata_files(root: str | os.PathLike) -> Iterator[Path]:
-    """Every ``file-*/file-*.json`` metadata file under ``root``, in a stable order."""
+@dataclass
+class DatasetScan:
+    """What a dataset directory holds: document metadata paths (relative to the root) and
+    every other entry with the reason it is not a document, so nothing is skipped unseen."""
+
+    documents: list[str] = field(default_factory=list)
+    ignored: list[dict[str, str]] = field(default_factory=list)
+
+
+def scan_dataset(root: str | os.PathLike) -> DatasetScan:
+    """Sort the entries of a dataset directory into documents and ignored entries (with reasons).
+
+    A ``file-<id>/`` directory is a document even when its metadata is missing or broken:
+    reading it then quarantines it with the reason. An empty one is ignored.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> for sub in ("file-a", "file-b", "notes"):
+    ...     (d / sub).mkdir()
+    >>> _ = (d / "file-a" / "file-a.json").write_text("{}")
+    >>> _ = (d / "README.txt").write_text("x")
+    >>> s = scan_dataset(d)
+    >>> s.documents
+    ['file-a/file-a.json']
+    >>> [(i["path"], i["reason"]) for i in s.ignored]  # doctest: +NORMALIZE_WHITESPACE
+    [('README.txt', 'not a document directory (documents are file-<id>/ directories)'),
+     ('file-b', 'empty document directory'),
+     ('notes', 'not a document directory (documents are file-<id>/ directories)')]
+    """
     root = Path(root)
+    scan = DatasetScan()
     for sub in sorted(root.iterdir()):
-        if sub.is_dir() and sub.name.startswith("file-"):
-            meta = sub / f"{sub.name}.json"
-            if meta.is_file():
-                yield meta
+        name = sub.name
+        try:
+            name.encode("utf-8")
+        except UnicodeEncodeError:
+            # undecodable bytes in a file name: no graph name, state key or Arrow column can hold it
+            scan.ignored.append({"path": ascii(name), "reason": "name is not valid UTF-8 (rename it to index it)"})
+            continue
+        if not name.startswith("file-"):
+            scan.ignored.append(
+                {"path": name, "reason": "not a document directory (documents are file-<id>/ directories)"}
+            )
+            continue
+        try:
+            is_dir = sub.is_dir()
+            empty = is_dir and next(sub.iterdir(), None) is None
+        except OSError as e:
+            scan.ignored.append({"path": name, "reason": f"cannot list: {e}"})
+            continue
+        if not is_dir:
+            scan.ignored.append({"path": name, "reason": "named like a document directory but not a directory"})
+        elif empty:
+            scan.ignored.append({"path": name, "reason": "empty document directory"})
+        else:
+            scan.documents.append(f"{name}/{name}.json")
+    return scan
 
 
-def content_hash(meta_path: str | os.PathLike, root: str | os.PathLike, salt: str = "") -> str:
-    """A digest of the metadata file and every file it points to (missing ones included by name)."""
-    h = hashlib.sha256(salt.encode())
+def iter_metadata_files(root: str | os.PathLike) -> Iterator[Path]:
+    """The metadata path of every document directory under ``root``, in a stable order."""
+    root = Path(root)
+    for rel in scan_dataset(root).documents:
+        yield root / rel
+
+
+def metadata_path(meta_path: str | os.PathLike, given_root: str | os.PathLike) -> Path:
+    """The metadata file, confined to the dataset root; :class:`DocumentError` saying why not."""
     meta_path = Path(meta_path)
-    raw = meta_path.read_bytes()
+    root = Path(given_root).resolve()
+    rel = meta_path
+    for base in (Path(given_root), root, Path(given_root).absolute()):
+        if meta_path.is_relative_to(base):
+            rel = meta_path.relative_to(base)
+            break
+    try:
+        return resolve_inside(root, str(rel))
+    except FileMissing:
+        try:
+            held = sorted(p.name for p in meta_path.parent.iterdir())[:5]
+        except OSError:
+            held = []
+        raise DocumentError(
+            f"{meta_path}: no metadata file {meta_path.name} in the document directory"
+            + (f" (it holds {', '.join(held)})" if held else "")
+        ) from None
+    except (PathRefused, ValueError) as e:
+        raise DocumentError(f"{meta_path}: metadata {e}") from e
+
+
+def content_hash(
+    meta_path: str | os.PathLike, root: str | os.PathLike, salt: str = "", *, limits: ReadLimits | None = None
+) -> str:
+    """A digest of the metadata file and every file it points to.
+
+    A referenced path that is refused (missing, outside the root, too large) enters the
+    digest as its reason, so fixing it counts as a change.
+    """
+    limits = limits or ReadLimits()
+    meta = metadata_path(meta_path, root)
+    root = Path(root).resolve()
+    h = hashlib.sha256(salt.encode())
+    try:
+        raw = read_limited(meta, limits.max_metadata_bytes)
+    except (OSError, PathRefused) as e:
+        raise DocumentError(f"{meta}: metadata {e}") from e
     h.update(raw)
     try:
-        meta = json.loads(raw)
+        parsed = parse_json(raw)
     except ValueError:
         return h.hexdigest()
-    for rel in _referenced_paths(meta):
-        p = Path(root) / rel
-        h.update(rel.encode())
-        h.update(p.read_bytes() if p.is_file() else b"\0missing")
+    for rel in _referenced_paths(parsed):
+        h.update(rel.encode("utf-8", "surrogatepass"))
+        try:
+            h.update(read_limited(resolve_inside(root, rel), limits.max_file_bytes))
+        except (OSError, PathRefused) as e:
+            h.update(b"\0" + str(e).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
 
@@ -67,8 +165,13 @@ def _referenced_paths(meta: object) -> list[str]:
     return out
 
 
-def read_document(meta_path: str | os.PathLike, root: str | os.PathLike) -> tuple[Document, list[Quarantine]]:
+def read_document(
+    meta_path: str | os.PathLike, root: str | os.PathLike, *, limits: ReadLimits | None = None
+) -> tuple[Document, list[Quarantine]]:
     """Read one dataset document; raises :class:`DocumentError` if its metadata is unusable.
+
+    Every path the metadata names must resolve inside ``root``; files and values over
+    ``limits`` are refused. Either way the part is left out with a :class:`Quarantine` record.
 
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -77,18 +180,19 @@ def read_document(meta_path: str | os.PathLike, root: str | os.PathLike) -> tupl
     >>> (doc.doc_id, doc.variants[0].name, problems)
     ('file-p1', 'Phone X', [])
     """
-    meta_path = Path(meta_path)
-    root = Path(root)
-    src = str(meta_path)
+    limits = limits or ReadLimits()
+    meta_file = metadata_path(meta_path, root)
+    root = Path(root).resolve()
+    src = str(meta_file)
     try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
+        meta = parse_json(read_limited(meta_file, limits.max_metadata_bytes))
+    except (OSError, PathRefused) as e:
         raise DocumentError(f"{src}: cannot read metadata: {e}") from e
     except ValueError as e:
         raise DocumentError(f"{src}: malformed metadata JSON: {e}") from e
     if not isinstance(meta, dict):
         raise DocumentError(f"{src}: metadata is a {type(meta).__name__}, not an object")
-    doc_id = meta.get("id") or meta_path.parent.name
+    doc_id = meta.get("id") or meta_file.parent.name
     if not isinstance(doc_id, str):
         raise DocumentError(f"{src}: metadata 'id' is not a string")
     problems: list[Quarantine] = []
@@ -96,24 +200,44 @@ def read_document(meta_path: str | os.PathLike, root: str | os.PathLike) -> tupl
     def bad(record: str, reason: str, file: str = src) -> None:
         problems.append(Quarantine(file=file, record=record, stage="read", reason=reason))
 
+    def part(record: str, rel: str, what: str) -> bytes | None:
+        shown_path = str(root / rel) if not Path(rel).is_absolute() else rel
+        try:
+            return read_limited(resolve_inside(root, rel), limits.max_file_bytes)
+        except FileMissing:
+            bad(record, f"{what} file is missing", file=shown_path)
+        except PathRefused as e:
+            bad(record, f"{what} path {rel!r} refused: {e}", file=shown_path)
+        except OSError as e:
+            bad(record, f"cannot read {what}: {e}", file=shown_path)
+        return None
+
     texts: list[str] = []
     if meta.get("type") not in ("fs:directory", "ignore"):
         content = meta.get("content") or []
         if not isinstance(content, list):
             bad("content", "'content' is not a list")
             content = []
-        for i, part in enumerate(content):
-            rel = part.get("path_textualized") if isinstance(part, dict) else None
+        for i, item in enumerate(content):
+            rel = item.get("path_textualized") if isinstance(item, dict) else None
             if not isinstance(rel, str):
                 bad(f"content[{i}]", "content part has no 'path_textualized'")
                 continue
-            path = root / rel
+            data = part(f"content[{i}]", rel, "markdown")
+            if data is None:
+                continue
             try:
-                texts.append(path.read_text(encoding="utf-8"))
-            except FileNotFoundError:
-                bad(f"content[{i}]", "markdown file is missing", file=str(path))
-            except (OSError, UnicodeDecodeError) as e:
-                bad(f"content[{i}]", f"cannot read markdown: {e}", file=str(path))
+                text, changes = clean_text(data.decode("utf-8-sig"))
+            except UnicodeDecodeError as e:
+                bad(f"content[{i}]", f"cannot read markdown: not UTF-8 ({e})", file=str(root / rel))
+                continue
+            if changes:
+                bad(
+                    f"content[{i}]",
+                    f"markdown: {', '.join(changes)} removed (the rest is indexed)",
+                    file=str(root / rel),
+                )
+            texts.append(text)
 
     variants: list[Variant] = []
     prescience = meta.get("prescience") or []
@@ -125,39 +249,46 @@ def read_document(meta_path: str | os.PathLike, root: str | os.PathLike) -> tupl
             bad(f"prescience[{i}]", "prescience entry has no 'path'")
             continue
         fmt = pre.get("format")
-        path = root / pre["path"]
+        rel = pre["path"]
+        where = str(root / rel) if not Path(rel).is_absolute() else rel
         if fmt not in KNOWN_PRESCIENCE:
             bad(
-                f"prescience[{i}]",
-                f"unknown prescience format {fmt!r} (known: {sorted(KNOWN_PRESCIENCE)})",
-                file=str(path),
+                f"prescience[{i}]", f"unknown prescience format {fmt!r} (known: {sorted(KNOWN_PRESCIENCE)})", file=where
             )
             continue
-        try:
-            records = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            bad(f"prescience[{i}]", "prescience file is missing", file=str(path))
+        data = part(f"prescience[{i}]", rel, "prescience")
+        if data is None:
             continue
+        try:
+            records = parse_json(data)
         except ValueError as e:
-            bad(f"prescience[{i}]", f"malformed or truncated JSON: {e}", file=str(path))
+            bad(f"prescience[{i}]", f"malformed or truncated JSON: {e}", file=where)
             continue
         if isinstance(records, dict):
             records = [records]
         if not isinstance(records, list):
-            bad(f"prescience[{i}]", f"rawspecs is a {type(records).__name__}, not a list", file=str(path))
+            bad(f"prescience[{i}]", f"rawspecs is a {type(records).__name__}, not a list", file=where)
             continue
+        if len(records) > limits.max_variants_per_file:
+            bad(
+                f"prescience[{i}]",
+                f"{len(records):,} variant records, over the limit of {limits.max_variants_per_file:,}: "
+                f"records {limits.max_variants_per_file:,} onwards are not read",
+                file=where,
+            )
+            records = records[: limits.max_variants_per_file]
         for j, rec in enumerate(records):
             label = f"variant[{j}]"
             if isinstance(rec, dict) and isinstance(rec.get("name"), str):
-                label += f" {rec['name']!r}"
+                label += f" {shown(rec['name'], 80)}"
             notes: list[str] = []
             try:
-                variants.append(Variant.from_record(rec, notes))
+                variants.append(Variant.from_record(rec, notes, max_chars=limits.max_value_chars))
             except ValueError as e:
-                bad(label, str(e), file=str(path))
+                bad(label, str(e), file=where)
                 continue
             for note in notes:
-                bad(label, note, file=str(path))
+                bad(label, note, file=where)
     doc = Document(doc_id=doc_id, source=src, text="\n\n".join(texts), variants=variants)
     return doc, problems
 

@@ -20,8 +20,9 @@ from typing import Any
 from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
-from dualgraph.corpus.specsqa import iter_metadata_files
+from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.models.base import TokenMeter
+from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
@@ -88,7 +89,10 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     state = IndexState.open(layout.state)
     known = state.documents
 
-    metas = [str(p.relative_to(root)) for p in iter_metadata_files(root)]
+    # every entry of the dataset directory is a document or is listed as ignored, with why
+    scan = scan_dataset(root)
+    metas = scan.documents
+    fault_point("scan")
     previous = {k: v["hash"] for k, v in known.items() if v.get("loaded")}
     # One response cache per index unless configured: re-indexing unchanged text costs nothing.
     models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
@@ -96,7 +100,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     salt = CONVERTER_VERSION
     if config.tkg.enabled:
         salt += "|" + extraction_signature(config.tkg, config.models)
-    stages = [read_stage(str(root), previous, salt=salt)]
+    stages = [read_stage(str(root), previous, salt=salt, limits=config.limits)]
     if config.tkg.enabled:
         stages += [chunk_stage(config.tkg), extract_stage(config.tkg, config.models)]
     stages += [convert_stage, shard_stage(str(layout.shards))]
@@ -118,30 +122,39 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     )
     # patterns describe derived facts too (features), so they follow the rules
     state.check_signature("patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig]))
-    t0 = time.time()
-    rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
-    t_convert = time.time() - t0
-
-    for r in rows:
-        for stage, fields in json.loads(r.get("extract_usage_json") or "{}").get("usage", {}).items():
-            meter.record(stage, **fields)
-    by_meta = {r["meta_path"]: r for r in rows}
-    removed = [m for m in known if m not in by_meta]
-    to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]
-    t0 = time.time()
     save_store_config(config.store, layout.root)
     # Queries must embed with the model the index was built with: remember it (never the API key).
     (layout.root / "models.json").write_text(config.models.model_dump_json(indent=1), encoding="utf-8")
+    # The store is opened before converting: a store that is down fails the run now, not after hours.
     with closing(open_store(config.store, layout.root)) as store:
+        orphans = reconcile_document_graphs(store, state)
+        t0 = time.time()
+        rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
+        t_convert = time.time() - t0
+
+        for r in rows:
+            for stage, fields in json.loads(r.get("extract_usage_json") or "{}").get("usage", {}).items():
+                meter.record(stage, **fields)
+        by_meta = {r["meta_path"]: r for r in rows}
+        removed = [m for m in known if m not in by_meta]
+        to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]
+        t0 = time.time()
         if removed or to_replace:
-            state.set_stale(True)
+            # write-ahead: the clean-up below is recorded as due before anything is dropped
+            state.set_stale(True, views=state.VIEWS)
             for m in removed + to_replace:
-                store.drop_graph(O.document_graph(known[m]["doc_id"]))
+                store.drop_graph(_graph_of(known[m]))
+                fault_point("drop")
             state.drop(removed + to_replace)
+            fault_point("forget")
+        if state.stale["vocabulary"]:
+            # derived graphs point at shared nodes too: they go first, and are rebuilt below
+            state.set_stale(True)
             store.drop_graph(O.DERIVED_GRAPH)
             store.drop_graph(O.CATALOG_GRAPH)
             store.drop_graph(O.TEXT_GRAPH)
             collect_vocabulary_garbage(store)
+            state.set_stale(False, views=("vocabulary",))
         if any(r["status"] == "ok" for r in rows):
             state.set_stale(True)  # new text alone (a page without specs) changes the TKG too
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
@@ -163,8 +176,10 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         for group in _load_groups(shards, config.load_group_quads):
             state.set_stale(True)
             loaded_quads += store.bulk_load(group, format="nquads")
+            fault_point("load")
             docs = [r for path in group for r in shards[path]]
             state.record({r["meta_path"]: _doc_state(r, loaded=True) for r in docs})
+            fault_point("record")
             bar.update(len(docs))
         bar.close()
         t_load = time.time() - t0
@@ -173,18 +188,22 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         rules_report = catalog_report = None
         if state.stale["rules"]:
             catalog_report = derive_catalog_facts(store)
+            fault_point("catalog")
             rules_report = apply_rules(store, rules, progress=config.progress)
+            fault_point("rules")
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
         tkg_report = patterns_report = None
         lazy = _LazyModels(config, meter)
         if config.tkg.enabled and state.stale["tkg"]:
             tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
+            fault_point("tkg")
             state.set_stale(False, views=("tkg",))
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index
 
             patterns_report = build_pattern_index(store, lazy.embedder, layout.root / "patterns")
+            fault_point("patterns")
             state.set_stale(False, views=("patterns",))
         lexicon_report = None
         if config.tkg.enabled and config.patterns and (tkg_report is not None or patterns_report is not None):
@@ -192,7 +211,9 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
             # page words beside spec values, read once here rather than by every question-answering process
             lexicon_report = mine_index(layout.root, store)
+        fault_point("checkpoint")
         state.checkpoint()
+        fault_point("manifest")
         _remove_dead_shards(layout, known)
         counts = _store_counts(store)
 
@@ -212,7 +233,12 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             "unchanged": status_counts["unchanged"],
             "quarantined": status_counts["quarantined"],
             "removed": len(removed),
+            "ignored": len(scan.ignored),
+            "orphan_graphs_dropped": len(orphans),
         },
+        # entries of the dataset directory that are not documents, each with the reason
+        "ignored": scan.ignored,
+        "limits": config.limits.model_dump(),
         "quarantined_records": len(problems),
         "statements_read_this_run": loaded_quads,
         "values_kept_as_text": len(kept),
@@ -344,9 +370,34 @@ def _load_groups(shards: dict[str, list[Row]], max_quads: int) -> list[list[str]
     return groups
 
 
+def reconcile_document_graphs(store, state: IndexState) -> list[str]:
+    """Drop every document graph the state does not list as loaded; returns the graphs dropped.
+
+    A run killed between a bulk load and the journal line that records it leaves a graph
+    no record accounts for; left alone, a later edit of that document would load beside
+    its old triples and a removal would never drop it. The derived views are marked stale
+    first (write-ahead), since they may hold facts from the dropped graphs.
+    """
+    prefix = O.document_graph("")
+    accounted = {_graph_of(d) for d in state.documents.values() if d.get("loaded")}
+    orphans = sorted(g for g in store.graphs() if g.startswith(prefix) and g not in accounted)
+    if orphans:
+        state.set_stale(True, views=state.VIEWS)
+        for g in orphans:
+            store.drop_graph(g)
+            fault_point("reconcile")
+    return orphans
+
+
+def _graph_of(doc: dict[str, Any]) -> str:
+    # the graph name is recorded, so a change of naming scheme never loses track of a graph
+    return doc.get("graph") or O.document_graph(doc["doc_id"])
+
+
 def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
     return {
         "doc_id": row["doc_id"],
+        "graph": O.document_graph(row["doc_id"]) if row.get("shard_path") else "",
         "hash": row["content_hash"],
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),

@@ -13,8 +13,10 @@ import json
 import os
 from pathlib import Path
 
+from dualgraph.corpus.limits import ReadLimits
 from dualgraph.corpus.model import Document, Quarantine
 from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
+from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.stage import Row, Stage
 from dualgraph.skg.names import product_iri
 from dualgraph.skg.triples import CONVERTER_VERSION, convert_document
@@ -24,58 +26,21 @@ def _problems(items: list[Quarantine]) -> str:
     return json.dumps([q.to_dict() for q in items], ensure_ascii=False)
 
 
-def read_stage(root: str, previous: dict[str, str], *, salt: str = CONVERTER_VERSION) -> Stage:
+def read_stage(
+    root: str, previous: dict[str, str], *, salt: str = CONVERTER_VERSION, limits: ReadLimits | None = None
+) -> Stage:
     """Reads each document, or marks it unchanged when its content hash matches ``previous``.
 
     ``previous`` maps a metadata path (relative to ``root``) to its last content hash;
     ``salt`` names everything else that decides the output (converter and extractor
-    versions), so changing them re-processes every document.
+    versions), so changing them re-processes every document. Whatever goes wrong with
+    one document (a directory where a file should be, a symlink loop, JSON nested past
+    the recursion limit, a file over ``limits``) quarantines that document alone.
     """
+    limits = limits or ReadLimits()
 
     def fn(rows: list[Row]) -> list[Row]:
-        out = []
-        for row in rows:
-            meta = Path(root) / row["meta_path"]
-            base = {
-                "doc_id": meta.parent.name,
-                "source": str(meta),
-                "variants_json": "[]",
-                "problems_json": "[]",
-                "text": "",
-                "products_json": "[]",
-            }
-            try:
-                digest = content_hash(meta, root, salt=salt)
-            except OSError as e:
-                q = Quarantine(file=str(meta), record="document", stage="read", reason=f"cannot read: {e}")
-                out.append({**base, "content_hash": "", "status": "quarantined", "problems_json": _problems([q])})
-                continue
-            if previous.get(row["meta_path"]) == digest:
-                out.append({**base, "content_hash": digest, "status": "unchanged"})
-                continue
-            try:
-                doc, problems = read_document(meta, root)
-            except DocumentError as e:
-                q = Quarantine(file=str(meta), record="document", stage="read", reason=str(e))
-                out.append({**base, "content_hash": digest, "status": "quarantined", "problems_json": _problems([q])})
-                continue
-            out.append(
-                {
-                    # The directory name, unique by construction, keys the graph, not the
-                    # metadata 'id' (two files could claim the same id).
-                    "doc_id": meta.parent.name,
-                    "source": doc.source,
-                    "content_hash": digest,
-                    "status": "ok",
-                    "variants_json": doc.variants_json(),
-                    "problems_json": _problems(problems),
-                    "text": doc.text,
-                    "products_json": json.dumps(
-                        [[product_iri(v.name, v.model_code), v.name] for v in doc.variants], ensure_ascii=False
-                    ),
-                }
-            )
-        return out
+        return [_read_one(Path(root), row["meta_path"], previous, salt, limits) for row in rows]
 
     return Stage(
         "read",
@@ -85,43 +50,106 @@ def read_stage(root: str, previous: dict[str, str], *, salt: str = CONVERTER_VER
     )
 
 
+def _read_one(root: Path, rel: str, previous: dict[str, str], salt: str, limits: ReadLimits) -> Row:
+    meta = root / rel
+    # The directory name keys the graph and the state, not the metadata 'id' (two
+    # files could claim the same id); the scan only passes names that are valid UTF-8.
+    base = {
+        "doc_id": Path(rel).parent.name,
+        "source": str(meta),
+        "content_hash": "",
+        "variants_json": "[]",
+        "problems_json": "[]",
+        "text": "",
+        "products_json": "[]",
+    }
+
+    def quarantined(reason: str) -> Row:
+        q = Quarantine(file=str(meta), record="document", stage="read", reason=reason)
+        return {**base, "status": "quarantined", "problems_json": _problems([q])}
+
+    try:
+        fault_point("read")
+        base["content_hash"] = digest = content_hash(meta, root, salt=salt, limits=limits)
+        if previous.get(rel) == digest:
+            return {**base, "status": "unchanged"}
+        doc, problems = read_document(meta, root, limits=limits)
+        return {
+            **base,
+            "source": doc.source,
+            "status": "ok",
+            "variants_json": doc.variants_json(),
+            "problems_json": _problems(problems),
+            "text": doc.text,
+            "products_json": json.dumps(
+                [[product_iri(v.name, v.model_code), v.name] for v in doc.variants], ensure_ascii=False
+            ),
+        }
+    except DocumentError as e:
+        return quarantined(str(e))
+    except OSError as e:
+        return quarantined(f"cannot read: {e}")
+    except Exception as e:  # one document's failure must not end the run; it is reported
+        return quarantined(f"{type(e).__name__} while reading: {e}")
+
+
 def _convert(rows: list[Row]) -> list[Row]:
     out = []
     for row in rows:
-        if row["status"] != "ok":
-            out.append(
-                {
-                    "nquads": "",
-                    "n_quads": 0,
-                    "n_products": 0,
-                    "n_specs": 0,
-                    "problems_json": row["problems_json"],
-                    "kept_as_text_json": "[]",
-                    "coverage_json": "{}",
-                }
-            )
-            continue
-        variants = Document.variants_from_json(row["variants_json"])
-        conv = convert_document(row["doc_id"], variants, source=row["source"])
-        problems = json.loads(row["problems_json"]) + [q.to_dict() for q in conv.problems]
+        if row["status"] == "ok":
+            try:
+                out.append(_convert_one(row))
+                continue
+            except Exception as e:  # isolate the document, report it, go on
+                q = Quarantine(
+                    file=row["source"], record="document", stage="convert", reason=f"{type(e).__name__}: {e}"
+                )
+                row = {**row, "status": "quarantined", "problems_json": _problems([q])}
         out.append(
             {
-                "nquads": conv.nquads,
-                "n_quads": conv.n_quads,
-                "n_products": conv.n_products,
-                "n_specs": conv.n_specs,
-                "problems_json": json.dumps(problems, ensure_ascii=False),
-                "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
-                "coverage_json": json.dumps(conv.coverage, ensure_ascii=False),
+                "status": row["status"],
+                "nquads": "",
+                "n_quads": 0,
+                "n_products": 0,
+                "n_specs": 0,
+                "problems_json": row["problems_json"],
+                "kept_as_text_json": "[]",
+                "coverage_json": "{}",
             }
         )
     return out
 
 
+def _convert_one(row: Row) -> Row:
+    fault_point("convert")
+    variants = Document.variants_from_json(row["variants_json"])
+    conv = convert_document(row["doc_id"], variants, source=row["source"])
+    problems = json.loads(row["problems_json"]) + [q.to_dict() for q in conv.problems]
+    return {
+        "status": "ok",
+        "nquads": conv.nquads,
+        "n_quads": conv.n_quads,
+        "n_products": conv.n_products,
+        "n_specs": conv.n_specs,
+        "problems_json": json.dumps(problems, ensure_ascii=False),
+        "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
+        "coverage_json": json.dumps(conv.coverage, ensure_ascii=False),
+    }
+
+
 convert_stage = Stage(
     "convert",
     needs=("doc_id", "source", "status", "variants_json", "problems_json"),
-    adds=("nquads", "n_quads", "n_products", "n_specs", "problems_json", "kept_as_text_json", "coverage_json"),
+    adds=(
+        "status",
+        "nquads",
+        "n_quads",
+        "n_products",
+        "n_specs",
+        "problems_json",
+        "kept_as_text_json",
+        "coverage_json",
+    ),
     fn=_convert,
     drops=("variants_json", "text"),
 )

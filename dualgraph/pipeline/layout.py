@@ -50,9 +50,20 @@ class IndexLayout:
         self.tkg_shards.mkdir(parents=True, exist_ok=True)
 
 
+def json_text(data: Any, **options: Any) -> str:
+    """JSON that can always be written as UTF-8: readable text, or ASCII escapes when ``data``
+    holds something UTF-8 cannot encode (a lone surrogate from a hostile input)."""
+    text = json.dumps(data, ensure_ascii=False, **options)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, ensure_ascii=True, **options)
+    return text
+
+
 def write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+    tmp.write_text(json_text(data, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)
 
 
@@ -60,5 +71,5 @@ def write_jsonl_atomic(path: Path, rows: list[dict]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8") as fh:
         for r in rows:
-            fh.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+            fh.write(json_text(r, sort_keys=True) + "\n")
     os.replace(tmp, path)

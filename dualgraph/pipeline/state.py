@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
-from dualgraph.pipeline.layout import write_json_atomic
+from dualgraph.pipeline.layout import json_text, write_json_atomic
 
 STATE_VERSION = 2
 
@@ -22,7 +22,7 @@ class IndexState:
     """Per-document records (keyed by metadata path) plus which derived views are stale.
 
     A view (``"rules"``: the rule-derived graph, ``"tkg"``: the merged Textual KG,
-    ``"patterns"``: the graph pattern index) is stale
+    ``"patterns"``: the graph pattern index; ``"vocabulary"``: shared nodes to collect) is stale
     from the moment a document changes until it has been rebuilt.
 
     >>> import tempfile, pathlib
@@ -33,7 +33,11 @@ class IndexState:
     'h'
     """
 
-    VIEWS = ("rules", "tkg", "patterns")
+    # "vocabulary" is not a view but a pending clean-up: shared nodes (values, entries) left
+    # without a referrer once document graphs were dropped. It comes last, so that a journal
+    # cut short after its line has the lines of the real views too.
+    VIEWS = ("rules", "tkg", "patterns", "vocabulary")
+    DERIVED = ("rules", "tkg", "patterns")
 
     def __init__(self, path: Path, documents: dict[str, dict[str, Any]], stale: dict[str, bool]) -> None:
         self.path = path
@@ -77,7 +81,7 @@ class IndexState:
     def _append(self, entries: list[dict[str, Any]]) -> None:
         if self._fh is None:
             self._fh = open(self.journal, "a", encoding="utf-8")  # noqa: SIM115 -- kept open for appends; close() closes it
-        self._fh.write("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries))
+        self._fh.write("".join(json_text(e) + "\n" for e in entries))
         self._fh.flush()
         for e in entries:
             self._apply(e)
@@ -89,7 +93,7 @@ class IndexState:
     def drop(self, metas: list[str]) -> None:
         self._append([{"drop": m} for m in metas])
 
-    def set_stale(self, stale: bool, *, views: tuple[str, ...] = VIEWS) -> None:
+    def set_stale(self, stale: bool, *, views: tuple[str, ...] = DERIVED) -> None:
         changes = [{"view": v, "stale": stale} for v in views if self.stale[v] != stale]
         if changes:
             self._append(changes)

@@ -137,7 +137,18 @@ CATALOG_GRAPH = GRAPH + "catalog"
 
 
 def document_graph(doc_id: str) -> str:
-    """The named graph holding the triples of one source document."""
-    from dualgraph.skg.names import slug
+    """The named graph holding the triples of one source document.
 
-    return GRAPH + "doc/" + slug(doc_id, keep="-.")
+    The document's directory name, percent-encoded byte for byte: two names that differ
+    only in case or Unicode normalisation get two graphs (a slug would merge them).
+
+    >>> document_graph("file-Case") != document_graph("file-case")
+    True
+    >>> document_graph("file-caf\u00e9") != document_graph("file-cafe\u0301")
+    True
+    >>> document_graph("file-a b").rsplit("/", 1)[-1]
+    'file-a%20b'
+    """
+    from urllib.parse import quote
+
+    return GRAPH + "doc/" + quote(doc_id.encode("utf-8", "surrogateescape"), safe="-._~")

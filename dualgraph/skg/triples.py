@@ -20,7 +20,7 @@ from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, so re-indexing
 # notices that every document must be converted again.
-CONVERTER_VERSION = "skg-2"
+CONVERTER_VERSION = "skg-3"
 
 
 @dataclass(slots=True)

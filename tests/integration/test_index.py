@@ -50,7 +50,15 @@ BIG_CHEAP = """SELECT DISTINCT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n ; s
 def test_index_builds_and_answers(tmp_path):
     write_dataset(tmp_path / "ds", PAGES)
     m = build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
-    assert m["documents"] == {"total": 3, "converted": 3, "unchanged": 0, "quarantined": 0, "removed": 0}
+    assert m["documents"] == {
+        "total": 3,
+        "converted": 3,
+        "unchanged": 0,
+        "quarantined": 0,
+        "removed": 0,
+        "ignored": 0,
+        "orphan_graphs_dropped": 0,
+    }
     assert m["products"] == 4 and m["quarantined_records"] == 0
     assert names(tmp_path / "ix", BIG_CHEAP) == ["Alpha 1", "Gamma 1"]
     manifest = json.loads((tmp_path / "ix" / "manifest.json").read_text())
