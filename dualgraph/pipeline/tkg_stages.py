@@ -45,22 +45,40 @@ def chunk_stage(tkg: TkgConfig) -> Stage:
         out = []
         for row in rows:
             if row["status"] != "ok" or not row["text"].strip():
-                out.append({"chunks_json": "[]"})
+                out.append({"chunks_json": "[]", "problems_json": row["problems_json"]})
                 continue
             products = tuple(name for _, name in json.loads(row["products_json"]))
-            chunks = chunk_document(
-                row["doc_id"],
-                row["text"],
-                products=products,
-                max_tokens=tkg.chunk_tokens,
-                overlap_tokens=tkg.overlap_tokens,
+            try:
+                chunks = chunk_document(
+                    row["doc_id"],
+                    row["text"],
+                    products=products,
+                    max_tokens=tkg.chunk_tokens,
+                    overlap_tokens=tkg.overlap_tokens,
+                )
+            except Exception as e:  # the page text is left out; its specs still load
+                problems = [*json.loads(row["problems_json"]), _problem(row, "chunk", e)]
+                out.append({"chunks_json": "[]", "problems_json": json.dumps(problems, ensure_ascii=False)})
+                continue
+            out.append(
+                {
+                    "chunks_json": json.dumps([asdict(c) for c in chunks], ensure_ascii=False),
+                    "problems_json": row["problems_json"],
+                }
             )
-            out.append({"chunks_json": json.dumps([asdict(c) for c in chunks], ensure_ascii=False)})
         return out
 
     return Stage(
-        "chunk", needs=("doc_id", "status", "text", "products_json"), adds=("chunks_json",), fn=fn, drops=("text",)
+        "chunk",
+        needs=("doc_id", "source", "status", "text", "products_json", "problems_json"),
+        adds=("chunks_json", "problems_json"),
+        fn=fn,
+        drops=("text",),
     )
+
+
+def _problem(row: Row, stage: str, error: BaseException) -> dict[str, str]:
+    return {"file": row["source"], "record": "text", "stage": stage, "reason": f"{type(error).__name__}: {error}"}
 
 
 class _Extractors:
@@ -100,8 +118,17 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
         ]
         flat = [c for cs in per_row for c in cs]
         mentions, problems, counts = [], [], {}
+        broken: dict[str, BaseException] = {}
         if ex.heuristic is not None:
-            found = ex.heuristic.extract(flat)
+            try:
+                found = ex.heuristic.extract(flat)
+            except Exception:  # find the document that breaks it; the others keep their mentions
+                found = []
+                for r, cs in zip(rows, per_row):
+                    try:
+                        found.extend(ex.heuristic.extract(cs))
+                    except Exception as e:
+                        broken[r["doc_id"]] = e
             counts["heuristic"] = {"chunks": len(flat), "mentions": len(found)}
             mentions.extend(found)
         if ex.llm is not None:
@@ -124,6 +151,8 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
                 {"file": r["source"], "record": p["chunk_id"], "stage": "extract", "reason": p["error"]}
                 for p in bad.get(r["doc_id"], [])
             ]
+            if r["doc_id"] in broken:
+                failed.append(_problem(r, "extract", broken[r["doc_id"]]))
             out.append(
                 {
                     "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
