@@ -73,7 +73,7 @@ def parse_json(data: bytes) -> Any:
     """JSON text (a UTF-8 byte-order mark allowed); ``ValueError`` with the reason when it is not usable.
 
     Nesting deeper than the interpreter's recursion limit is a ``ValueError`` here, not a
-    ``RecursionError`` escaping from the reader.
+    ``RecursionError`` escaping from the reader; so are ``NaN`` and ``Infinity``.
 
     >>> parse_json(b"[" * 100_000)
     Traceback (most recent call last):
@@ -85,6 +85,11 @@ def parse_json(data: bytes) -> Any:
     except UnicodeDecodeError as e:
         raise ValueError(f"not UTF-8 text: {e}") from e
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except RecursionError:
         raise ValueError("JSON nested too deeply to read") from None
+
+
+def _not_json(token: str) -> Any:
+    # Python's reader takes NaN and Infinity, which JSON does not have; taken, they become "nan" text.
+    raise ValueError(f"{token} is not a JSON value")

@@ -207,7 +207,8 @@ def read_document(
         except FileMissing:
             bad(record, f"{what} file is missing", file=shown_path)
         except PathRefused as e:
-            bad(record, f"{what} path {rel!r} refused: {e}", file=shown_path)
+            # the record names the metadata that holds the path: the path itself may lie outside
+            bad(record, f"{what} path {shown(rel)} refused: {e}")
         except OSError as e:
             bad(record, f"cannot read {what}: {e}", file=shown_path)
         return None

@@ -318,10 +318,18 @@ class _Text:
     def clause_start(self, pos: int) -> int:
         return self.cuts[bisect.bisect_right(self.cuts, pos) - 1]
 
+    @functools.cached_property
+    def _word_spans(self) -> tuple[list[int], list[int]]:
+        # every date word once, so each year looks its word up by bisection, not by a rescan of
+        # its clause (a value of many bare years was quadratic)
+        spans = [m.span() for m in _DATE_WORD.finditer(self.s)]
+        return [a for a, _ in spans], [b for _, b in spans]
+
     def dated_by_words(self, lo: int, hi: int) -> bool:
         """Whether a date word stands just before lo in its clause, or right after hi ("2020 release")."""
-        words = list(_DATE_WORD.finditer(self.s, self.clause_start(lo), lo))
-        if words and _GAP.fullmatch(self.s, words[-1].end(), lo):
+        starts, ends = self._word_spans
+        last = bisect.bisect_right(ends, lo) - 1
+        if last >= 0 and starts[last] >= self.clause_start(lo) and _GAP.fullmatch(self.s, ends[last], lo):
             return True
         return (m := _AFTER_STATUS.match(self.s, hi)) is not None and _DATE_WORD.match(self.s, m.end()) is not None
 

@@ -41,7 +41,8 @@ def canonical(text: str) -> str:
 
 def short_hash(*parts: str, length: int = 10) -> str:
     """A hex digest of the exact parts (joined unambiguously)."""
-    h = hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()
+    # surrogatepass: a lone surrogate from a hostile input still hashes, to its own digest
+    h = hashlib.sha1("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
     return h[:length]
 
 

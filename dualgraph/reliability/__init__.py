@@ -1,0 +1,1 @@
+"""Reliability tooling: hostile inputs, store faults, kill points."""
