@@ -103,18 +103,32 @@ def test_names_and_values_are_cleaned_and_the_change_reported(tmp_path):
     root = dataset(tmp_path)
     rec = {
         "name": "Phone\u202e \ud800Y\x00",
-        "specs": {"Bat\u200btery:Capacity": "5000\x1b mAh", "A:B": float("nan"), "A:C": "x" * 50, "": "v"},
+        "specs": {"Bat\u200btery:Capacity": "5000\x1b mAh", "A:B": ["nested"], "A:C": "x" * 50, "": "v"},
     }
     (root / "file-p1" / "inject-p1.json").write_text(json.dumps([rec]))
     doc, problems = read_document(meta_of(root), root, limits=ReadLimits(max_value_chars=40))
     [v] = doc.variants
     assert v.name == "Phone \ufffdY" and v.specs == (("Battery:Capacity", "5000 mAh"),)
     text = reasons(problems)
-    for expected in ("lone surrogate", "control character", "invisible character", "nan", "over the limit of 40"):
+    for expected in (
+        "lone surrogate",
+        "control character",
+        "invisible character",
+        "list value",
+        "over the limit of 40",
+    ):
         assert expected in text
     assert "empty key" in text
     # the original stays in the report, escaped
     assert "\\u202e" in text and "\\ud800" in text
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_not_json_and_never_become_text(tmp_path, token):
+    root = dataset(tmp_path)
+    (root / "file-p1" / "inject-p1.json").write_text(f'[{{"name": "P", "specs": {{"A:B": {token}}}}}]')
+    doc, problems = read_document(meta_of(root), root)
+    assert doc.variants == [] and f"{token.lstrip('-')} is not a JSON value" in reasons(problems)
 
 
 def test_variants_over_the_limit_are_reported_not_dropped_silently(tmp_path):
