@@ -46,6 +46,18 @@ class StoreConfig(BaseModel):
         None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported."
     )
     timeout_s: float = Field(60.0, gt=0, description="Timeout of one request to the endpoint, in seconds.")
+    retry_attempts: int = Field(
+        4,
+        ge=1,
+        description="Tries per request to the endpoint when it fails transiently (refused, reset, "
+        "timed out, HTTP 429/502/503/504); other errors are not retried.",
+    )
+    retry_backoff_s: float = Field(
+        0.5, gt=0, description="Wait before the second try, in seconds; doubled for each further one, with jitter."
+    )
+    retry_budget_s: float = Field(
+        30.0, gt=0, description="No new try starts this many seconds after the first one; then the request fails."
+    )
 
     def with_password_from_env(self) -> StoreConfig:
         """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.

@@ -127,6 +127,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     (layout.root / "models.json").write_text(config.models.model_dump_json(indent=1), encoding="utf-8")
     # The store is opened before converting: a store that is down fails the run now, not after hours.
     with closing(open_store(config.store, layout.root)) as store:
+        store.check_reachable()
         orphans = reconcile_document_graphs(store, state)
         t0 = time.time()
         rows = run_stages(stages, [{"meta_path": m} for m in metas], config)

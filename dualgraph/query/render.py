@@ -37,10 +37,11 @@ def render_markdown(result: QueryResult, *, max_rows: int = 50, title: str | Non
         lines.append("| " + " | ".join(_cell(row.get(v)) for v in result.vars) + " |")
     lines.append("")
     total = result.total_rows
-    note = f"{total} row{'s' if total != 1 else ''}"
+    # a cut result was read only up to one row past the cap: its true size is unknown
+    note = f"more than {result.row_cap} rows" if result.truncated else f"{total} row{'s' if total != 1 else ''}"
     if len(shown) < total:
         note += f" ({len(shown)} shown"
-        note += f"; the query's result was cut at {result.row_cap} rows)" if result.truncated else ")"
+        note += "; the query's result was cut there)" if result.truncated else ")"
     lines.append(f"{note} from:")
     lines += ["```sparql", result.query.strip(), "```"]
     return "\n".join(lines)

@@ -21,6 +21,10 @@ class StoreError(RuntimeError):
     """A store could not do what was asked (down, malformed query, refused update)."""
 
 
+class QueryTimeout(StoreError):
+    """A query ran past its ``timeout_s``; the caller stopped waiting for it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Capabilities:
     """What a backend can do; callers branch on these, never on the class."""
@@ -51,16 +55,23 @@ class SparqlStore(Protocol):
         """Load whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) files; returns quads read."""
         ...
 
-    def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:
-        """Run a read-only SELECT; returns SPARQL 1.1 JSON results (``head``/``results``)."""
+    def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> dict[str, Any]:
+        """Run a read-only SELECT; returns SPARQL 1.1 JSON results (``head``/``results``).
+
+        With ``max_rows``, at most ``max_rows + 1`` rows come back: one more than the cap
+        tells the caller the result was cut. A query past ``timeout_s`` raises
+        :class:`QueryTimeout`.
+        """
         ...
 
     def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
         """Run a read-only ASK."""
         ...
 
-    def construct(self, query: str, *, timeout_s: float | None = None) -> list[tuple[str, str, str]]:
-        """Run a read-only CONSTRUCT/DESCRIBE; returns triples as N-Triples terms."""
+    def construct(
+        self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Run a read-only CONSTRUCT/DESCRIBE; returns triples as N-Triples terms (``max_rows`` as in select)."""
         ...
 
     def insert_where(self, template: str, where: str, *, graph: str) -> int:
@@ -84,6 +95,14 @@ class SparqlStore(Protocol):
 
     def count(self, *, graph: str | None = None) -> int:
         """Quads in one named graph, or in the whole store."""
+        ...
+
+    def check_reachable(self) -> None:
+        """Raise :class:`StoreError` unless the store answers a trivial query now.
+
+        Cheap (one request, retried like any other); commands call it before long work
+        so that a dead or misconfigured server fails them at once, not hours in.
+        """
         ...
 
     def close(self) -> None:

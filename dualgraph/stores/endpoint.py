@@ -11,6 +11,8 @@ gives, so callers cannot tell the backends apart. A result cut at the server's r
 from __future__ import annotations
 
 import ast
+import functools
+import http.client
 import json
 import math
 import os
@@ -19,9 +21,9 @@ import socket
 import urllib.error
 import urllib.parse
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import requests
 from rdflib import BNode, Graph, Literal, URIRef
@@ -30,11 +32,16 @@ from SPARQLWrapper.SPARQLExceptions import QueryBadFormed, SPARQLWrapperExceptio
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import Capabilities, StoreError
-from dualgraph.stores.guard import UPDATE_WORDS, check_read_query, sparql_words
+from dualgraph.stores.guard import read_query
+from dualgraph.stores.retry import TRANSIENT_HTTP, RetryPolicy, TimedOut, Transient, with_retries
+
+T = TypeVar("T")
 
 GSP_CHUNK = 50_000  # triples per Graph Store Protocol POST
 INSERT_CHUNK = 1_000  # triples per INSERT DATA: Virtuoso refuses larger ones (SP031)
 _FORMS = {"SELECT": "SELECT", "ASK": "ASK", "CONSTRUCT": "CONSTRUCT", "DESCRIBE": "CONSTRUCT"}
+# A lost connection, a cut body or a garbled status line: the next attempt may go through.
+_TRANSIENT_ERRORS = (OSError, http.client.HTTPException)
 _DECLARED = re.compile(r"\bPREFIX\s+([A-Za-z][\w.-]*)?:", re.IGNORECASE)
 _BAD_IRI = re.compile(r'[\x00-\x20<>"{}|^`\\]')
 # One N-Triples/N-Quads statement: subject predicate object [graph] "." [comment].
@@ -60,6 +67,11 @@ class SparqlEndpointStore:
     ``graph_namespace``: ``graphs()``/``count()`` see only graphs under this prefix, as
     Virtuoso keeps system graphs (``virtrdf#``, ``DAV/``, ...) in the same store.
     ``connect_timeout_s`` bounds the first TCP connect, so a dead host fails fast.
+    ``retry``: transient failures (refused or reset connections, timeouts, HTTP 429, 502,
+    503, 504) are retried with backoff inside a time budget; the final error names the
+    endpoint, the attempts and the last failure. Updates are retried too: the ones the
+    store sends (INSERT DATA, DROP SILENT, INSERT ... WHERE) give the same graph when
+    applied twice, except for blank nodes, which a repeated load would mint again.
 
     >>> store = SparqlEndpointStore("http://127.0.0.1:9/sparql", read_only=True)
     >>> store.capabilities.update, store.capabilities.bulk_load_files
@@ -81,12 +93,14 @@ class SparqlEndpointStore:
         max_rows: int | None = None,
         union_default_graph: bool = True,
         graph_namespace: str | None = O.GRAPH,
+        retry: RetryPolicy | None = None,
     ) -> None:
         self.query_url, self.update_url = query_url, update_url or query_url
         self.graph_store_url, self.graph_param = graph_store_url, graph_param
         self.user, self.password, self.read_only = user, password, read_only
         self.timeout_s, self.connect_timeout_s, self.max_rows = timeout_s, connect_timeout_s, max_rows
         self.graph_namespace = graph_namespace
+        self.retry = retry or RetryPolicy()
         self.capabilities = Capabilities(
             bulk_load_files=graph_store_url is not None,
             union_default_graph=union_default_graph,
@@ -98,11 +112,15 @@ class SparqlEndpointStore:
 
     # -- reads ----------------------------------------------------------------------
 
-    def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:
-        """Run a SELECT; returns W3C SPARQL 1.1 JSON (Virtuoso's ``typed-literal`` and ``xsd:string`` normalised)."""
+    def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> dict[str, Any]:
+        """Run a SELECT; returns W3C SPARQL 1.1 JSON (Virtuoso's ``typed-literal`` and ``xsd:string`` normalised).
+
+        ``max_rows`` cuts the answer at ``max_rows + 1`` rows (the server computed them all).
+        """
         raw = self._read(query, "SELECT", timeout_s)
-        rows = [{k: _term_json(v) for k, v in row.items()} for row in raw.get("results", {}).get("bindings", [])]
-        self._check_cap(query, len(rows), "rows")
+        bindings = raw.get("results", {}).get("bindings", [])
+        self._check_cap(query, len(bindings), "rows")
+        rows = [{k: _term_json(v) for k, v in row.items()} for row in bindings[: _cut(max_rows)]]
         return {"head": {"vars": list(raw.get("head", {}).get("vars", []))}, "results": {"bindings": rows}}
 
     def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
@@ -112,18 +130,24 @@ class SparqlEndpointStore:
             raise StoreError(f"the endpoint at {self.query_url} answered an ASK without a boolean")
         return answer
 
-    def construct(self, query: str, *, timeout_s: float | None = None) -> list[tuple[str, str, str]]:
+    def construct(
+        self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None
+    ) -> list[tuple[str, str, str]]:
         """Run a CONSTRUCT or DESCRIBE; returns triples as N-Triples terms, as the embedded store does."""
-        body, headers = self._checked(query, "CONSTRUCT", timeout_s, accept="application/n-triples,text/turtle;q=0.5")
-        ctype = headers.get("Content-Type", "")
-        try:
-            fmt = "nt" if "n-triples" in ctype or "text/plain" in ctype else "turtle"
-            graph = Graph().parse(data=body.decode("utf-8"), format=fmt)
-        except Exception as e:  # rdflib raises parser-specific types
-            raise StoreError(f"unreadable CONSTRUCT result ({ctype}) from {self.query_url}: {e}") from e
+        accept = "application/n-triples,text/turtle;q=0.5"
+        graph = self._checked(query, "CONSTRUCT", timeout_s, accept=accept, decode=_graph)
         triples = [(_nt(s), _nt(p), _nt(o)) for s, p, o in graph]
         self._check_cap(query, len(triples), "triples")
-        return triples
+        return triples[: _cut(max_rows)]
+
+    def check_reachable(self) -> None:
+        """Raise :class:`StoreError` unless the query endpoint answers ``ASK {}`` and the
+        update and Graph Store URLs accept connections (each retried as usual)."""
+        self._open()
+        self.ask("ASK {}")
+        for url in (self.update_url, self.graph_store_url):
+            if url is not None and url != self.query_url:
+                with_retries(self.retry, f"connecting to {url}", functools.partial(self._reach, url))
 
     def graphs(self) -> list[str]:
         """IRIs of the named graphs (under ``graph_namespace``), sorted.
@@ -184,8 +208,9 @@ class SparqlEndpointStore:
         ``graph_store_url``, into ``INSERT DATA`` requests of :data:`INSERT_CHUNK`. ``graph``
         receives N-Triples (and N-Quads lines without a graph); ``None`` is the endpoint's
         default graph, which Virtuoso does not have. Blank node labels are scoped per
-        request, so one split across chunks becomes two. Not transactional: after an
-        error, drop and reload the affected graphs.
+        request, so one split across chunks becomes two. All or nothing per graph: when a
+        load fails (a bad line, or the server after retries), every named graph this call
+        wrote to is dropped, including what it held before, and the error says so.
         """
         self._writable()
         if format not in ("nquads", "ntriples"):
@@ -195,7 +220,20 @@ class SparqlEndpointStore:
         for p in paths:
             if not p.is_file():
                 raise StoreError(f"no such file: {p}")
+        touched: list[str | None] = []
+        try:
+            return self._load(paths, format, target, touched)
+        except StoreError as e:
+            raise StoreError(f"{e}; {self._undo(touched)}") from e
+
+    def _load(self, paths: list[Path], format: str, target: str | None, touched: list[str | None]) -> int:
         chunk, read = GSP_CHUNK if self.graph_store_url else INSERT_CHUNK, 0
+
+        def upload(path: Path, key: str | None, triples: list[str]) -> None:
+            if key not in touched:
+                touched.append(key)  # before the upload: a failed one may have landed in part
+            self._upload(path, key, triples)
+
         for p in paths:
             buffers: dict[str | None, list[str]] = {}
             held = 0
@@ -206,14 +244,29 @@ class SparqlEndpointStore:
                 buf.append(triple)
                 if len(buf) >= chunk:
                     held -= len(buf)
-                    self._upload(p, key, buffers.pop(key))
+                    upload(p, key, buffers.pop(key))
                 elif held >= 4 * chunk:  # many interleaved graphs: bound the memory
                     for k in list(buffers):
-                        self._upload(p, k, buffers.pop(k))
+                        upload(p, k, buffers.pop(k))
                     held = 0
             for k, rest in buffers.items():
-                self._upload(p, k, rest)
+                upload(p, k, rest)
         return read
+
+    def _undo(self, touched: list[str | None]) -> str:
+        """Drop the graphs a failed load wrote to, so none stays half loaded; says what became of them."""
+        named = [g for g in touched if g is not None]
+        if not named:
+            return "nothing was written" if not touched else "the default graph may hold part of the load"
+        failed = []
+        for g in named:
+            try:
+                self.drop_graph(g)
+            except StoreError as e:
+                failed.append(f"<{g}> ({e})")
+        if failed:
+            return f"could not drop the partly loaded {', '.join(failed)}: drop them before querying"
+        return f"dropped the graph(s) it had written to, so none is half loaded: {', '.join(f'<{g}>' for g in named)}"
 
     def close(self) -> None:
         """Release the HTTP session; later calls raise."""
@@ -255,30 +308,43 @@ class SparqlEndpointStore:
             )
 
     def _read(self, query: str, form: str, timeout_s: float | None) -> dict[str, Any]:
-        try:
-            return json.loads(self._checked(query, form, timeout_s, accept=None)[0])
-        except ValueError as e:
-            raise StoreError(f"the endpoint at {self.query_url} did not answer SPARQL JSON: {e}") from e
+        return self._checked(query, form, timeout_s, accept=None, decode=lambda body, _: json.loads(body))
 
-    def _checked(self, query: str, form: str, timeout_s: float | None, accept: str | None) -> tuple[bytes, Any]:
-        check_read_query(query)
-        words = [w for w in sparql_words(query) if w.isalpha() and w not in ("PREFIX", "BASE")]
-        first = words[0] if words else ""
-        if first in UPDATE_WORDS:
-            raise StoreError(f"{first} refused: queries are read-only (use insert_where or bulk_load to write)")
-        if first == "DEFINE":
-            raise StoreError("DEFINE pragmas are refused: they can make the server fetch remote data")
-        if first not in _FORMS:
-            raise StoreError(f"malformed SPARQL query: expected SELECT, ASK, CONSTRUCT or DESCRIBE, got {first!r}")
-        if _FORMS[first] != form:
+    def _checked(
+        self, query: str, form: str, timeout_s: float | None, accept: str | None, decode: Callable[[bytes, Any], T]
+    ) -> T:
+        checked = read_query(query)
+        if _FORMS[checked.form] != form:
             wanted = "CONSTRUCT or DESCRIBE" if form == "CONSTRUCT" else form
-            raise StoreError(f"expected a {wanted} query, got {_FORMS[first]}")
-        return self._send(_with_prologue(query), update=False, timeout_s=timeout_s, accept=accept)
+            raise StoreError(f"expected a {wanted} query, got {_FORMS[checked.form]}")
+        text = _with_prologue(checked.text)
+        return self._send(text, update=False, timeout_s=timeout_s, accept=accept, decode=decode)
 
     def _send(
-        self, text: str, *, update: bool, timeout_s: float | None, accept: str | None = None
-    ) -> tuple[bytes, Any]:
+        self,
+        text: str,
+        *,
+        update: bool,
+        timeout_s: float | None,
+        accept: str | None = None,
+        decode: Callable[[bytes, Any], Any] = lambda body, headers: None,
+    ) -> Any:
+        """Send one request (retried); ``decode(body, headers)`` runs inside each try, so an
+        answer cut short or garbled on the way counts as a failed try."""
         self._open()
+        url, what = (self.update_url, "update") if update else (self.query_url, "query")
+
+        def attempt() -> Any:
+            body, headers = self._send_once(text, update, timeout_s, accept)
+            try:
+                return decode(body, headers)
+            except Exception as e:  # json and rdflib raise parser-specific types
+                ctype = headers.get("Content-Type", "")
+                raise Transient(f"unreadable answer ({ctype}, {len(body)} bytes) from {url}: {e}") from e
+
+        return with_retries(self.retry, f"{what} at {url}", attempt)
+
+    def _send_once(self, text: str, update: bool, timeout_s: float | None, accept: str | None) -> tuple[bytes, Any]:
         url, what = (self.update_url, "update") if update else (self.query_url, "query")
         self._reach(url)
         sw = SPARQLWrapper(self.query_url, updateEndpoint=self.update_url, returnFormat=TURTLE if accept else JSON)
@@ -302,17 +368,19 @@ class SparqlEndpointStore:
             finally:
                 result.response.close()
         except QueryBadFormed as e:
-            raise StoreError(f"malformed SPARQL {what}: {_server_text(e)}") from e
+            raise StoreError(f"malformed SPARQL {what} at {url}: {_server_text(e)}") from e
         except Unauthorized as e:
             raise StoreError(f"not authorised for this {what} at {url}: {_server_text(e)}") from e
         except SPARQLWrapperException as e:
             raise StoreError(f"{what} failed at {url}: {_server_text(e)}") from e
         except urllib.error.HTTPError as e:
+            if e.code in TRANSIENT_HTTP:
+                raise Transient(f"HTTP {e.code} {e.reason} from {url}") from e
             raise StoreError(f"{what} failed at {url}: HTTP {e.code} {e.reason}") from e
-        except OSError as e:  # URLError, timeouts, resets
+        except _TRANSIENT_ERRORS as e:  # URLError, timeouts, resets, a body cut short
             if isinstance(e, TimeoutError) or isinstance(getattr(e, "reason", None), TimeoutError):
-                raise StoreError(f"{what} timed out after {timeout} s at {url}") from e
-            raise StoreError(f"cannot reach SPARQL endpoint at {url}: {getattr(e, 'reason', e)}") from e
+                raise TimedOut(f"{what} timed out after {timeout} s at {url}") from e
+            raise Transient(f"cannot reach SPARQL endpoint at {url}: {getattr(e, 'reason', e)!s}") from e
         if headers.get("X-SQL-State"):  # Virtuoso's partial "anytime" answer
             raise StoreError(f"partial result from {url}: {headers.get('X-SQL-Message') or headers['X-SQL-State']}")
         return body, headers
@@ -324,9 +392,12 @@ class SparqlEndpointStore:
         parts = urllib.parse.urlsplit(url)
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError as e:
+            raise StoreError(f"not a usable endpoint URL {url!r}: {e}") from e
+        try:
             socket.create_connection((parts.hostname or "", port), timeout=self.connect_timeout_s).close()
-        except (OSError, ValueError) as e:
-            raise StoreError(f"cannot reach SPARQL endpoint at {url}: {e}") from e
+        except OSError as e:
+            raise Transient(f"cannot reach SPARQL endpoint at {url}: {e}") from e
         self._reached.add(url)
 
     def _upload(self, path: Path, graph: str | None, triples: list[str]) -> None:
@@ -341,22 +412,33 @@ class SparqlEndpointStore:
                 except StoreError as e:
                     raise StoreError(f"cannot load {path} into {where}: {e}") from e
             return
-        self._reach(self.graph_store_url)
+        gsp = self.graph_store_url
+        try:
+            with_retries(self.retry, f"POST to {gsp}", lambda: self._post(gsp, graph, triples))
+        except StoreError as e:
+            raise StoreError(f"cannot load {path} into {where}: {e}") from e
+
+    def _post(self, url: str, graph: str | None, triples: list[str]) -> None:
+        """One Graph Store Protocol POST; failures worth another try raise :class:`Transient`."""
+        self._reach(url)
         auth = requests.auth.HTTPDigestAuth(self.user, self.password or "") if self.user is not None else None
         try:
             r = self._open().post(
-                self.graph_store_url,
+                url,
                 params={self.graph_param: graph} if graph else {"default": ""},
                 data="".join(triples).encode("utf-8"),
                 headers={"Content-Type": "application/n-triples"},
                 auth=auth,
                 timeout=(self.connect_timeout_s, self.timeout_s),
             )
+        except (requests.ConnectionError, requests.Timeout) as e:
+            raise Transient(f"{type(e).__name__}: {e}") from e
         except requests.RequestException as e:
-            raise StoreError(f"cannot load {path} into {where} via {self.graph_store_url}: {e}") from e
+            raise StoreError(f"load failed at {url}: {e}") from e
+        if r.status_code in TRANSIENT_HTTP:
+            raise Transient(f"HTTP {r.status_code} from {url}")
         if r.status_code not in (200, 201, 204):
-            msg = f"HTTP {r.status_code} from {self.graph_store_url}: {r.text[:300]}"
-            raise StoreError(f"cannot load {path} into {where}: {msg}")
+            raise StoreError(f"HTTP {r.status_code} from {url}: {r.text[:300]}")
 
 
 def _statements(path: Path, *, quads: bool) -> Iterator[tuple[str | None, str]]:
@@ -384,6 +466,16 @@ def _statements(path: Path, *, quads: bool) -> Iterator[tuple[str | None, str]]:
 def _with_prologue(query: str) -> str:
     declared = {p or "" for p in _DECLARED.findall(query)}
     return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in O.PREFIXES.items() if p not in declared) + query
+
+
+def _graph(body: bytes, headers: Any) -> Graph:
+    ctype = headers.get("Content-Type", "")
+    fmt = "nt" if "n-triples" in ctype or "text/plain" in ctype else "turtle"
+    return Graph().parse(data=body.decode("utf-8"), format=fmt)
+
+
+def _cut(max_rows: int | None) -> int | None:
+    return None if max_rows is None else max_rows + 1
 
 
 def _own_limit(query: str) -> int | None:

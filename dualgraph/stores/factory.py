@@ -28,6 +28,7 @@ def open_store(config: StoreConfig, index_dir: str | Path, *, read_only: bool = 
         raise StoreError("store kind 'endpoint' needs query_url (--sparql-url)")
     try:
         from dualgraph.stores.endpoint import SparqlEndpointStore
+        from dualgraph.stores.retry import RetryPolicy
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})"
@@ -41,6 +42,7 @@ def open_store(config: StoreConfig, index_dir: str | Path, *, read_only: bool = 
         read_only=read_only,
         timeout_s=config.timeout_s,
         max_rows=config.max_rows,
+        retry=RetryPolicy(config.retry_attempts, config.retry_backoff_s, config.retry_budget_s),
     )
 
 

@@ -12,29 +12,34 @@ False
 
 from __future__ import annotations
 
+import functools
 import io
 import os
-import time
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, TypeVar, cast
 
 import pyoxigraph as ox
 
 from dualgraph.skg import ontology as O
-from dualgraph.stores.base import Capabilities, StoreError
-from dualgraph.stores.guard import check_read_query, update_keyword
+from dualgraph.stores.base import Capabilities, QueryTimeout, StoreError
+from dualgraph.stores.guard import read_query
+
+T = TypeVar("T")
 
 _FORMATS = {"nquads": ox.RdfFormat.N_QUADS, "ntriples": ox.RdfFormat.N_TRIPLES}
-_CHECK_EVERY = 256  # solutions between two deadline checks
 
 
 class OxigraphStore:
     """A :class:`~dualgraph.stores.base.SparqlStore` on an embedded Oxigraph database.
 
-    ``timeout_s`` is checked between result rows, so a query that streams its results
-    stops at the deadline; a blocking step (ORDER BY, GROUP BY, a large join) cannot be
-    interrupted from Python and runs to its end first. Pyoxigraph has no query timeout.
+    Pyoxigraph has no query timeout, so with ``timeout_s`` a query runs in a worker
+    thread (Oxigraph releases the GIL) that the caller stops waiting for at the deadline,
+    raising :class:`~dualgraph.stores.base.QueryTimeout`. The worker stops at its next
+    result row; a blocking step (ORDER BY, GROUP BY) cannot be interrupted and finishes
+    in the background first. ``max_rows`` stops reading after ``max_rows + 1`` rows, so a
+    huge result is never held and the caller still sees that it was cut.
 
     >>> store = OxigraphStore.in_memory()
     >>> store.capabilities.persistent
@@ -176,54 +181,50 @@ class OxigraphStore:
 
     # -- reads ----------------------------------------------------------------------
 
-    def select(self, query: str, *, timeout_s: float | None = None) -> dict[str, Any]:
-        """Run a SELECT; returns W3C SPARQL 1.1 JSON results as a dict.
+    def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> dict[str, Any]:
+        """Run a SELECT; returns W3C SPARQL 1.1 JSON results as a dict (at most ``max_rows + 1`` rows).
 
         >>> OxigraphStore.in_memory().select("SELECT (1.5 AS ?x) {}")["results"]["bindings"]
         [{'x': {'type': 'literal', 'value': '1.5', 'datatype': 'http://www.w3.org/2001/XMLSchema#decimal'}}]
+        >>> len(OxigraphStore.in_memory().select("SELECT ?x { VALUES ?x { 1 2 3 4 } }", max_rows=1)["results"]["bindings"])
+        2
         """
-        deadline = _deadline(timeout_s)
-        result = self._query(query, ox.QuerySolutions, "SELECT")
-        names = [v.value for v in result.variables]
-        rows = []
-        for i, solution in enumerate(result):
-            if i % _CHECK_EVERY == 0:
-                _check(deadline, timeout_s)
-            row = {}
-            for name in names:
-                term = solution[name]
-                if term is not None:
-                    row[name] = term_json(term)
-            rows.append(row)
-        return {"head": {"vars": names}, "results": {"bindings": rows}}
+        names: list[str] = []
+
+        def rows(result: ox.QuerySolutions) -> Iterable[dict[str, Any]]:
+            names.extend(v.value for v in result.variables)
+            for solution in result:
+                yield {n: term_json(t) for n in names if (t := solution[n]) is not None}
+
+        bindings = self._run(query, ox.QuerySolutions, "SELECT", rows, timeout_s, max_rows)
+        return {"head": {"vars": names}, "results": {"bindings": bindings}}
 
     def ask(self, query: str, *, timeout_s: float | None = None) -> bool:
-        """Run an ASK (``timeout_s`` is not enforced: ASK cannot be interrupted).
+        """Run an ASK.
 
         >>> OxigraphStore.in_memory().ask("ASK { FILTER(1 < 2) }")
         True
         """
-        return bool(self._query(query, ox.QueryBoolean, "ASK"))
+        return self._run(query, ox.QueryBoolean, "ASK", lambda r: [bool(r)], timeout_s, None)[0]
 
-    def construct(self, query: str, *, timeout_s: float | None = None) -> list[tuple[str, str, str]]:
-        """Run a CONSTRUCT or DESCRIBE; returns triples as N-Triples terms.
+    def construct(
+        self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None
+    ) -> list[tuple[str, str, str]]:
+        """Run a CONSTRUCT or DESCRIBE; returns triples as N-Triples terms (at most ``max_rows + 1``).
 
         >>> OxigraphStore.in_memory().construct('CONSTRUCT { skg:a skg:p "x" } {}')
         [('<https://w3id.org/dualgraph/skg#a>', '<https://w3id.org/dualgraph/skg#p>', '"x"')]
         """
         return [
-            (str(t.subject), str(t.predicate), str(t.object)) for t in self.construct_terms(query, timeout_s=timeout_s)
+            (str(t.subject), str(t.predicate), str(t.object))
+            for t in self.construct_terms(query, timeout_s=timeout_s, max_rows=max_rows)
         ]
 
-    def construct_terms(self, query: str, *, timeout_s: float | None = None) -> list[ox.Triple]:
+    def construct_terms(
+        self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None
+    ) -> list[ox.Triple]:
         """Like :meth:`construct`, but returns pyoxigraph triples (no string round trip)."""
-        deadline = _deadline(timeout_s)
-        out = []
-        for i, triple in enumerate(self._query(query, ox.QueryTriples, "CONSTRUCT or DESCRIBE")):
-            if i % _CHECK_EVERY == 0:
-                _check(deadline, timeout_s)
-            out.append(triple)
-        return out
+        return self._run(query, ox.QueryTriples, "CONSTRUCT or DESCRIBE", iter, timeout_s, max_rows)
 
     def graphs(self) -> list[str]:
         """IRIs of the named graphs, sorted."""
@@ -241,6 +242,14 @@ class OxigraphStore:
         q = f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {_named_node(graph)} {{ ?s ?p ?o }} }}"
         solutions = cast(ox.QuerySolutions, self._db.query(q))  # a SELECT query
         return int(next(iter(solutions))["n"].value)
+
+    def check_reachable(self) -> None:
+        """The embedded store is in this process: only a closed one is unreachable.
+
+        >>> OxigraphStore.in_memory().check_reachable()
+        """
+        if self._store is None:
+            raise StoreError("the store is closed")
 
     def close(self) -> None:
         """Flush writes to disk and release the database (and its lock)."""
@@ -264,24 +273,23 @@ class OxigraphStore:
         if self.read_only:
             raise StoreError(f"the store at {self.path} is open read-only")
 
-    def _query(self, query: str, kind: type, expected: str) -> Any:
-        check_read_query(query)
-        db = self._db
-        try:
-            result = db.query(query, prefixes=O.PREFIXES, use_default_graph_as_union=True)
-        except SyntaxError as e:
-            word = update_keyword(query)
-            if word:
-                raise StoreError(
-                    f"{word} refused: queries are read-only (use insert_where or bulk_load to write)"
-                ) from e
-            raise StoreError(f"malformed SPARQL query: {e}") from e
-        except (OSError, RuntimeError, ValueError) as e:
-            raise StoreError(f"query failed: {e}") from e
-        if not isinstance(result, kind):
-            got = {ox.QuerySolutions: "SELECT", ox.QueryBoolean: "ASK"}.get(type(result), "CONSTRUCT")
+    def _run(
+        self,
+        query: str,
+        kind: type,
+        expected: str,
+        items: Callable[[Any], Iterable[T]],
+        timeout_s: float | None,
+        max_rows: int | None,
+    ) -> list[T]:
+        checked = read_query(query)  # in the caller's thread: a refused query never starts
+        got = {"SELECT": "SELECT", "ASK": "ASK"}.get(checked.form, "CONSTRUCT")
+        if got not in expected.split(" or "):
             raise StoreError(f"expected a {expected} query, got {got}")
-        return result
+        # a partial, not a closure: closure cells holding the store end up in a reference
+        # cycle, and the store (with its RocksDB lock) would live until the next gc pass
+        work = functools.partial(_evaluate, self._db, checked.text, kind, expected, items, max_rows)
+        return _within(work, timeout_s)
 
     @property
     def _db(self) -> ox.Store:
@@ -379,10 +387,57 @@ def _locate(paths: list[Path], lines: list[int], lineno: int | None) -> tuple[Pa
     return paths[-1], lineno
 
 
-def _deadline(timeout_s: float | None) -> float | None:
-    return None if timeout_s is None else time.monotonic() + timeout_s
+def _evaluate(
+    db: ox.Store,
+    text: str,
+    kind: type,
+    expected: str,
+    items: Callable[[Any], Iterable[T]],
+    max_rows: int | None,
+    stop: threading.Event,
+) -> list[T]:
+    """The items of one query, stopping at ``max_rows + 1`` or when ``stop`` is set."""
+    try:
+        result = db.query(text, prefixes=O.PREFIXES, use_default_graph_as_union=True)
+    except SyntaxError as e:
+        raise StoreError(f"malformed SPARQL query: {e}") from e
+    except (OSError, RuntimeError, ValueError) as e:
+        raise StoreError(f"query failed: {e}") from e
+    if not isinstance(result, kind):  # the guard and Oxigraph disagree on the form
+        raise StoreError(f"expected a {expected} query, got {type(result).__name__}")
+    out: list[T] = []
+    try:
+        for item in items(result):
+            if stop.is_set() or (max_rows is not None and len(out) > max_rows):
+                break
+            out.append(item)
+    except (OSError, RuntimeError, ValueError) as e:
+        raise StoreError(f"query failed: {e}") from e
+    return out
 
 
-def _check(deadline: float | None, timeout_s: float | None) -> None:
-    if deadline is not None and time.monotonic() > deadline:
-        raise StoreError(f"query timed out after {timeout_s} s")
+def _within(work: Callable[[threading.Event], T], timeout_s: float | None) -> T:
+    """``work(stop)``, given up on after ``timeout_s``: ``stop`` is set so it ends at its next row."""
+    stop = threading.Event()
+    if timeout_s is None:
+        return work(stop)
+    if timeout_s <= 0:  # no time at all: do not let a fast query win a race against it
+        raise QueryTimeout(f"query timed out after {timeout_s} s")
+    box: list[Any] = []
+
+    def target() -> None:
+        try:
+            box.append((True, work(stop)))
+        except BaseException as e:  # handed to the waiting caller
+            box.append((False, e))
+
+    worker = threading.Thread(target=target, name="oxigraph-query", daemon=True)
+    worker.start()
+    worker.join(max(0.0, timeout_s))
+    if not box:
+        stop.set()
+        raise QueryTimeout(f"query timed out after {timeout_s} s")
+    ok, value = box[0]
+    if not ok:
+        raise value
+    return value

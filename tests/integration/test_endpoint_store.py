@@ -26,9 +26,10 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
 from dualgraph.skg.triples import convert_document
-from dualgraph.stores.base import SparqlStore, StoreError
+from dualgraph.stores.base import QueryTimeout, SparqlStore, StoreError
 from dualgraph.stores.endpoint import SparqlEndpointStore
 from dualgraph.stores.oxigraph import OxigraphStore
+from dualgraph.stores.retry import RetryPolicy
 
 pytestmark = pytest.mark.network
 
@@ -124,10 +125,12 @@ def test_down_server_names_the_url(tmp_path: Path) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/sparql"
-    down = SparqlEndpointStore(url, graph_store_url=f"http://127.0.0.1:{port}/gsp")
+    retry = RetryPolicy(attempts=3, backoff_s=0.05, budget_s=5)  # a refused connection is retried, briefly
+    down = SparqlEndpointStore(url, graph_store_url=f"http://127.0.0.1:{port}/gsp", retry=retry)
     t0 = time.monotonic()
-    for call in (lambda: down.ask("ASK {}"), down.graphs, lambda: down.drop_graph(G_S25), lambda: down.bulk_load(S25)):
-        with pytest.raises(StoreError, match=f"cannot reach SPARQL endpoint at http://127.0.0.1:{port}/"):
+    calls = (down.check_reachable, lambda: down.ask("ASK {}"), down.graphs, lambda: down.drop_graph(G_S25))
+    for call in (*calls, lambda: down.bulk_load(S25)):
+        with pytest.raises(StoreError, match=f"cannot reach SPARQL endpoint at http://127.0.0.1:{port}/.*3 attempts"):
             call()
     assert time.monotonic() - t0 < 5
 
@@ -136,9 +139,10 @@ def test_silent_server_times_out() -> None:
     with socket.socket() as s:  # accepts connections (kernel backlog), never answers
         s.bind(("127.0.0.1", 0))
         s.listen(8)
-        store = SparqlEndpointStore(f"http://127.0.0.1:{s.getsockname()[1]}/sparql", timeout_s=1)
+        retry = RetryPolicy(attempts=2, backoff_s=0.1, budget_s=5)
+        store = SparqlEndpointStore(f"http://127.0.0.1:{s.getsockname()[1]}/sparql", timeout_s=1, retry=retry)
         t0 = time.monotonic()
-        with pytest.raises(StoreError, match="timed out after 1 s"):
+        with pytest.raises(QueryTimeout, match="timed out after 1 s.*2 attempts"):
             store.ask("ASK {}")
         assert time.monotonic() - t0 < 10
 

@@ -175,7 +175,8 @@ def test_large_result_is_kept_and_flagged(store, index):
     _, g = gen(store, index, [Q_ALL], row_cap=3)
     (out,) = g.generate(["list every product"])
     assert out.source == "llm" and len(out.rows) == 3
-    assert out.truncated and out.total_rows == len(CATALOG)
+    # the store stops reading one row past the cap, so the total is only known to exceed it
+    assert out.truncated and 3 < out.total_rows <= len(CATALOG)
     assert all(c.truncated and c.status == "ok" for c in out.candidates)
 
 
