@@ -46,7 +46,10 @@ Section = dict[str, Any]
 
 
 def hostile_section(work: Path, tier: str) -> Section:
-    limits = hostile.QUICK_LIMITS if tier == "quick" else hostile.HostileLimits()
+    # full: 10 MB files and values; the variant limit is the indexer's default (each variant
+    # under it is converted, so a generator default of 100k would time the converter instead)
+    full = hostile.HostileLimits(max_file_bytes=10_000_000, max_variants=ReadLimits().max_variants_per_file)
+    limits = hostile.QUICK_LIMITS if tier == "quick" else full
     manifest = hostile.write_hostile_dataset(work / "ds", good=20, seed=0, limits=limits)
     # the indexer is told the limits the generator wrote just past
     read = ReadLimits(

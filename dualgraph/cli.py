@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -34,50 +33,73 @@ def _cmd_index(args: argparse.Namespace) -> int:
         llm_api_key_env=args.llm_api_key_env,
         embedder_name=args.embedder,
     )
-    manifest = build_index(args.dataset, args.index, config)
+    from dualgraph.pipeline.ray_session import ray_session
+
+    # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
+    from dualgraph.stores.base import StoreError
+
+    try:
+        with ray_session():
+            manifest = build_index(args.dataset, args.index, config)
+    except (StoreError, FileNotFoundError) as e:
+        print(f"dualgraph index: {e}", file=sys.stderr)
+        return 2
     print(json.dumps(manifest, indent=2, ensure_ascii=False))
     return 0
 
 
-_FORM = re.compile(r"\b(SELECT|ASK|CONSTRUCT|DESCRIBE)\b", re.IGNORECASE)
-
-
-def _strip_comments_and_strings(q: str) -> str:
-    q = re.sub(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', '""', q)
-    q = re.sub(r"<[^>\s]*>", "<>", q)
-    return re.sub(r"#[^\n]*", "", q)
+# Exit statuses of `dualgraph sparql` beyond 0 (done) and 2 (refused, malformed, store down).
+SPARQL_TRUNCATED, SPARQL_TIMED_OUT = 3, 4
 
 
 def _cmd_sparql(args: argparse.Namespace) -> int:
-    from dualgraph.stores.base import StoreError
+    from dualgraph.stores.base import QueryTimeout, StoreError
     from dualgraph.stores.factory import load_store_config, open_store
+    from dualgraph.stores.guard import read_query
 
     query = args.query
     if query == "-":
         query = sys.stdin.read()
     elif query.startswith("@"):
         query = Path(query[1:]).read_text(encoding="utf-8")
+    cap, limits = args.max_rows, {"timeout_s": args.timeout}
+    out: dict
     try:
+        form = read_query(query).form  # the stores' own check, on the parsed query
         config = load_store_config(args.index).with_password_from_env()
         with closing(open_store(config, args.index, read_only=True)) as store:
-            m = _FORM.search(_strip_comments_and_strings(query))
-            form = m.group(1).upper() if m else "SELECT"
             if form == "ASK":
-                out = {"head": {}, "boolean": store.ask(query)}
+                out = {"head": {}, "boolean": store.ask(query, **limits)}
             elif form in ("CONSTRUCT", "DESCRIBE"):
-                for s, p, o in store.construct(query):
+                triples = store.construct(query, max_rows=cap, **limits)
+                for s, p, o in triples[:cap]:
                     print(f"{s} {p} {o} .")
-                return 0
+                return _cut_report(len(triples) > cap, cap, "triples")
             else:
-                out = store.select(query)
+                out = store.select(query, max_rows=cap, **limits)
+    except QueryTimeout as e:
+        print(f"dualgraph sparql: {e} (--timeout {args.timeout})", file=sys.stderr)
+        return SPARQL_TIMED_OUT
     except StoreError as e:
         print(f"dualgraph sparql: {e}", file=sys.stderr)
         return 2
+    cut = "results" in out and len(out["results"]["bindings"]) > cap
+    if cut:
+        out["results"]["bindings"] = out["results"]["bindings"][:cap]
+        out["truncated"] = True  # outside the W3C keys, which have no such flag
+        out["max_rows"] = cap
     if args.format == "table" and "results" in out:
         print(_table(out))
     else:
         print(json.dumps(out, indent=args.indent, ensure_ascii=False))
-    return 0
+    return _cut_report(cut, cap, "rows")
+
+
+def _cut_report(cut: bool, cap: int, what: str) -> int:
+    if not cut:
+        return 0
+    print(f"dualgraph sparql: result cut at {cap} {what} (--max-rows); add a LIMIT or raise the cap", file=sys.stderr)
+    return SPARQL_TRUNCATED
 
 
 def _table(results: dict) -> str:
@@ -166,7 +188,26 @@ def _ask_config(args: argparse.Namespace):
         if not args.llm_model:
             raise ValueError("--llm-url needs --llm-model")
         llm = LLMConfig(base_url=args.llm_url, model=args.llm_model, api_key_env=args.llm_api_key_env)
-    return AskConfig(strategy=args.strategy, currency=args.currency, llm=llm, names=args.names)
+    cap = args.max_question_chars
+    return AskConfig(
+        strategy=args.strategy,
+        currency=args.currency,
+        llm=llm,
+        names=args.names,
+        max_question_chars=cap if cap is None or cap > 0 else None,  # 0 lifts the cap
+    )
+
+
+API_KEY_ENV_NAME = "DUALGRAPH_API_KEY"  # dualgraph.serve.app.API_KEY_ENV, without importing Ray Serve for --help
+
+
+def _question_cap_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-question-chars",
+        type=int,
+        default=1000,
+        help="longest question read; longer ones get an error record (default 1000; 0: no cap)",
+    )
 
 
 def _print_answer(record, *, explain: bool) -> None:
@@ -225,10 +266,15 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             resume=not args.no_resume,
             progress=not args.no_progress,
         )
+        from dualgraph.pipeline.ray_session import ray_session
+
         spec = EngineSpec(index_dir=Path(args.index).resolve(), config=config)
         try:
             spec.config.model_validate(spec.config.model_dump())
-            report = bulk_answer(args.questions, args.out, engine_factory=spec, strategy=config.strategy, config=bulk)
+            with ray_session():  # SIGTERM / Ctrl-C: the Ray this run started is shut down, not left running
+                report = bulk_answer(
+                    args.questions, args.out, engine_factory=spec, strategy=config.strategy, config=bulk
+                )
         except (FileNotFoundError, StoreError, ValueError) as e:
             print(f"dualgraph ask: {e}", file=sys.stderr)
             return 2
@@ -254,7 +300,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import ray.serve  # noqa: F401 - fail early when the extra is missing
 
-        from dualgraph.serve.app import ServeConfig, run
+        from dualgraph.serve.app import API_KEY_ENV, ServeConfig, run
     except ImportError as e:
         print(f"dualgraph serve: Ray Serve is not installed ({e}); pip install 'dualgraph[serve]'", file=sys.stderr)
         return 2
@@ -267,11 +313,28 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     if not (index / "manifest.json").is_file():
         print(f"dualgraph serve: {index} is not an index directory (no manifest.json)", file=sys.stderr)
         return 2
-    print(f"serving {index} on http://{args.host}:{args.port}{'/'} (strategy {config.strategy}); Ctrl-C stops")
-    run(
-        EngineSpec(index_dir=index, config=config),
-        ServeConfig(host=args.host, port=args.port, replicas=args.replicas, max_batch_size=args.max_batch),
+    try:
+        serve_config = ServeConfig(
+            host=args.host,
+            port=args.port,
+            replicas=args.replicas,
+            max_batch_size=args.max_batch,
+            max_body_bytes=args.max_body_bytes,
+            request_timeout_s=args.request_timeout,
+            api_key_env=args.api_key_env or API_KEY_ENV,
+        )
+    except ValueError as e:
+        print(f"dualgraph serve: {e}", file=sys.stderr)
+        return 2
+    if args.api_key_env and serve_config.key_digest() is None:
+        print(f"dualgraph serve: --api-key-env names {args.api_key_env}, which is not set", file=sys.stderr)
+        return 2
+    auth = "API key required" if serve_config.key_digest() else "no API key"
+    print(
+        f"serving {index} on http://{args.host}:{args.port}/ (strategy {config.strategy}; {auth}); Ctrl-C stops",
+        flush=True,
     )
+    run(EngineSpec(index_dir=index, config=config), serve_config)  # SIGTERM / Ctrl-C: Serve and Ray shut down
     return 0
 
 
@@ -328,6 +391,19 @@ def build_parser() -> argparse.ArgumentParser:
     sq.add_argument("--indent", type=int, default=None, help="indent the JSON output")
     sq.add_argument(
         "--format", choices=["json", "table"], default="json", help="SPARQL 1.1 JSON results (default) or a text table"
+    )
+    sq.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        help="give up after this many seconds (default 30): message on stderr, exit status 4",
+    )
+    sq.add_argument(
+        "--max-rows",
+        type=int,
+        default=10_000,
+        help="print at most this many rows or triples (default 10000); when cut, the JSON gets "
+        '"truncated": true, stderr says so and the exit status is 3',
     )
     sq.set_defaults(func=_cmd_sparql)
 
@@ -394,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--llm-url", help="an OpenAI-compatible server: LLM SPARQL, router, agent and answer text")
     ak.add_argument("--llm-model", help="model name sent to the LLM server")
     ak.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
+    _question_cap_argument(ak)
     ak.set_defaults(func=_cmd_ask)
 
     sv = sub.add_parser("serve", help="answer questions over HTTP with Ray Serve (batched; the `serve` extra)")
@@ -408,6 +485,18 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--llm-url", help="an OpenAI-compatible server")
     sv.add_argument("--llm-model", help="model name sent to the LLM server")
     sv.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
+    _question_cap_argument(sv)
+    sv.add_argument(
+        "--max-body-bytes", type=int, default=64 * 1024, help="largest request body (HTTP 413 beyond; default 64 KiB)"
+    )
+    sv.add_argument(
+        "--request-timeout", type=float, default=120.0, help="seconds per request (HTTP 504 beyond; default 120)"
+    )
+    sv.add_argument(
+        "--api-key-env",
+        help=f"environment variable holding the API key clients must send (default {API_KEY_ENV_NAME}: "
+        "a key is required when it is set)",
+    )
     sv.set_defaults(func=_cmd_serve)
 
     from dualgraph.eval.cli import add_eval_parser

@@ -16,7 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.answer.names import AnswerNames
-from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts
+from dualgraph.answer.question_text import QuestionRefused, screen_question
+from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts, error_record
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
@@ -65,6 +66,12 @@ class AskConfig(BaseModel):
         "given to the answer writer and, per observation, to the agent (fit the model's window).",
     )
     rows_in_record: int = Field(200, ge=0, description="Result rows copied into each answer record.")
+    max_question_chars: int | None = Field(
+        1000,
+        ge=1,
+        description="Longest question read, in characters; a longer one gets an error record "
+        "(None: no cap, for measuring). Questions are also refused when empty or not valid Unicode.",
+    )
     names: Literal["product", "range", "auto"] = Field(
         "auto",
         description="What answers name: catalog products "
@@ -215,9 +222,24 @@ class QAEngine:
         return self.answer_batch([(qid, question)], strategy=strategy)[0]
 
     def answer_batch(self, items: list[tuple[str, str]], *, strategy: str | None = None) -> list[AnswerRecord]:
-        """One :class:`AnswerRecord` per ``(id, question)``, in order; strategies run batched."""
+        """One :class:`AnswerRecord` per ``(id, question)``, in order; strategies run batched.
+
+        A question refused by :func:`~dualgraph.answer.question_text.screen_question` (too long,
+        empty, not valid Unicode) gets an error record; the others are read cleaned.
+        """
         name = strategy or self.config.strategy
-        questions = [q for _, q in items]
+        refused: dict[int, AnswerRecord] = {}
+        read: list[tuple[str, str, str]] = []  # (id, question as asked, question as read)
+        for i, (qid, q) in enumerate(items):
+            try:
+                read.append((qid, q, screen_question(q, max_chars=self.config.max_question_chars)))
+            except QuestionRefused as e:
+                refused[i] = error_record(qid, q, name, f"question refused: {e}")
+        records = iter(self._answer_read(read, name) if read else [])
+        return [refused[i] if i in refused else next(records) for i in range(len(items))]
+
+    def _answer_read(self, items: list[tuple[str, str, str]], name: str) -> list[AnswerRecord]:
+        questions = [q for _, _, q in items]
         t0 = time.perf_counter()
         with use(self.vocabulary):  # the catalog's words, for every source that reads the question
             outcomes = run_strategy(name, questions, self.kit)
@@ -228,9 +250,12 @@ class QAEngine:
                 o.trace.append("answers name product ranges (the catalog's pages offer option pickers)")
         texts, writer_tokens = self._texts(questions, outcomes)
         share = (time.perf_counter() - t0) / max(1, len(items))  # batched work: each question's share
+        for (_, asked, q), o in zip(items, outcomes):
+            if q != asked:
+                o.trace.append("question cleaned: Unicode NFC, control and invisible characters removed")
         return [
-            self._record(qid, q, name, o, text, wt, share)
-            for (qid, q), o, text, wt in zip(items, outcomes, texts, writer_tokens)
+            self._record(qid, asked, name, o, text, wt, share)
+            for (qid, asked, _), o, text, wt in zip(items, outcomes, texts, writer_tokens)
         ]
 
     def _texts(self, questions: list[str], outcomes: list[Outcome]) -> tuple[list[str], list[TokenCounts]]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from dualgraph.answer.question_text import safe_text
 
 __all__ = ["AnswerRecord", "Evidence", "TokenCounts", "error_record"]
 
@@ -72,9 +74,27 @@ class AnswerRecord(BaseModel):
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens spent on this answer")
     latency_s: float = Field(0.0, description="wall-clock seconds to answer")
     error: str | None = Field(None, description="why no answer could be produced (the run goes on); null on success")
+    question_escaped: str | None = Field(
+        None,
+        description="the question exactly as given, with backslash escapes, when it was not valid Unicode "
+        "(lone surrogates); 'question' then holds U+FFFD in their place. Null otherwise.",
+    )
+
+    @model_validator(mode="after")
+    def _storable_question(self) -> AnswerRecord:
+        # a lone surrogate cannot be written as UTF-8: one such question would fail the whole file
+        text, escaped = safe_text(self.question)
+        if escaped is not None:
+            self.question, self.question_escaped = text, escaped
+        self.answer = safe_text(self.answer)[0]
+        if self.error is not None:
+            self.error = safe_text(self.error)[0]
+        return self
 
     def to_json_line(self) -> str:
-        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, default=str)
+        line = json.dumps(self.model_dump(mode="json"), ensure_ascii=False, default=str)
+        # elsewhere (an error message quoting the question, say) the text is not kept: replaced
+        return safe_text(line)[0]
 
 
 def error_record(

@@ -109,7 +109,24 @@ def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
     return any(all(any(abs(j - i) < window for j in where[w]) for w in where if w != rarest) for i in where[rarest])
 
 
-def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
+class _Runs:
+    """Which runs of words some text holds (as whole words), each run looked up once."""
+
+    def __init__(self, texts: list[str]) -> None:
+        # one string to search: a run of words holds no newline, so a match never spans two texts
+        self._haystack = "\n".join(f" {t} " for t in texts)
+        self._known: dict[tuple[str, ...], bool] = {}
+        self.lookups = 0  # runs asked about, known or not (the work of a question)
+
+    def held(self, run: list[str]) -> bool:
+        self.lookups += 1
+        key = tuple(run)
+        if key not in self._known:
+            self._known[key] = f" {' '.join(run)} " in self._haystack
+        return self._known[key]
+
+
+def _expand(words: list[str], phrase: str, texts: list[str], runs: _Runs | None = None) -> str:
     """The longest run of the question's words around ``phrase`` that the text still contains.
 
     Extraction often keeps only part of a phrase ("bamboo" of "bamboo-fibre casing"); the
@@ -125,16 +142,22 @@ def _expand(words: list[str], phrase: str, texts: list[str]) -> str:
     starts = [i for i in range(len(words) - n + 1) if words[i : i + n] == target]
     if not starts:
         return phrase
-    best = phrase
+    runs = runs or _Runs(texts)
+    # A text holding a run holds each shorter run inside it, so once a run is missing every run
+    # around it is too: the loops stop there instead of trying every (start, end) pair, which made
+    # a long question cubic. The runs tried, and their order, are otherwise those of the full scan.
+    best, best_len = phrase, n
     for i in starts:
         for a in range(i, -1, -1):
+            if not runs.held(words[a : i + n]):
+                break
             for b in range(i + n, len(words) + 1):
                 run = words[a:b]
-                if len(run) <= len(best.split()) or run[0] in _STOP or run[-1] in _STOP:
+                if not runs.held(run):
+                    break
+                if len(run) <= best_len or run[0] in _STOP or run[-1] in _STOP:
                     continue
-                cand = " ".join(run)
-                if any(_contains(t, cand) for t in texts):
-                    best = cand
+                best, best_len = " ".join(run), len(run)
     return best
 
 

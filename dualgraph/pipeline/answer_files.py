@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from dualgraph.answer.question_text import has_surrogates
 from dualgraph.answer.record import AnswerRecord
 
 __all__ = ["AnswerLog", "AnswerWriter", "QuestionsError", "read_answers", "read_questions", "write_answers_atomic"]
@@ -79,6 +80,8 @@ def read_questions(path: str | os.PathLike) -> list[tuple[str, str]]:
     for qid, value, label in entries:
         if qid == "":
             raise QuestionsError(f"{path}: {label} has an empty id")
+        if has_surrogates(qid):  # ids key the answers file: unlike a question, one cannot be replaced
+            raise QuestionsError(f"{path}: {label}: the id is not valid Unicode text")
         if qid in where:
             raise QuestionsError(f"{path}: id {qid!r} is given twice ({where[qid]} and {label})")
         where[qid] = label
@@ -105,9 +108,7 @@ def _question_text(path: Path, label: str, value: Any) -> str:
     text = value["question"]
     if not isinstance(text, str):
         raise QuestionsError(f'{path}: {label}: "question" must be a string, got {type(text).__name__}')
-    if not text.strip():
-        raise QuestionsError(f'{path}: {label}: "question" is empty')
-    return text
+    return text  # an empty question gets its own error record: the file is still answerable
 
 
 @dataclass

@@ -38,12 +38,14 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import closing
+from itertools import chain
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from tqdm import tqdm
 
+from dualgraph.answer.question_text import QuestionRefused, has_surrogates, safe_text, screen_question
 from dualgraph.answer.record import AnswerRecord, TokenCounts, error_record
 from dualgraph.pipeline.answer_files import (
     AnswerWriter,
@@ -223,10 +225,14 @@ def bulk_answer(
     kept, retried, foreign = _prepare_out(out, questions, strategy, config)
     pending = [(qid, q) for qid, q in questions if qid not in kept]
     skipped = len(questions) - len(pending)
+    # Ray Data carries questions as Arrow strings, which must be valid UTF-8: a question that is not
+    # gets its error record here, before any runner sees it (it used to fail the whole run)
+    unsendable = [(qid, q) for qid, q in pending if has_surrogates(q)]
+    pending = [(qid, q) for qid, q in pending if not has_surrogates(q)]
 
     done: list[AnswerRecord] = []
     seen: set[str] = set()
-    wanted = {qid for qid, _ in pending}
+    wanted = {qid for qid, _ in pending + unsendable}
     bar = tqdm(
         total=len(questions), initial=skipped, unit="q", desc=f"answer [{strategy}]", disable=not config.progress
     )
@@ -234,7 +240,8 @@ def bulk_answer(
     try:
         # closing(): a failed write must stop the actors (and close the engine) now, not at GC
         with AnswerWriter(out) as writer, closing(_batches(pending, engine_factory, strategy, config)) as batches:
-            for records in batches:
+            refused = [[_refused(qid, q, strategy) for qid, q in unsendable]] if unsendable else []
+            for records in chain(refused, batches):
                 ids = [r.id for r in records]
                 stray = [q for q in ids if q not in wanted or q in seen] + [q for q, n in Counter(ids).items() if n > 1]
                 if stray:
@@ -302,7 +309,7 @@ def _prepare_out(
             kept[qid] = record  # not ours to judge: the ordered rewrite drops it, a plain append keeps it
         elif record.error is not None and config.retry_errors:
             retried += 1
-        elif record.question != text[qid]:
+        elif (record.question_escaped or record.question) != (safe_text(text[qid])[1] or text[qid]):
             changed += 1  # the answer is to a question the file no longer asks
         else:
             kept[qid] = record
@@ -411,6 +418,15 @@ def _ray_batches(
             if fatal:
                 raise ContractError(fatal[0])
             yield [AnswerRecord.model_validate_json(line) for line in frame["line"].tolist()]
+
+
+def _refused(qid: str, question: str, strategy: str) -> AnswerRecord:
+    try:
+        screen_question(question, max_chars=None)
+        reason = "the question cannot be sent to the answering workers"
+    except QuestionRefused as e:
+        reason = str(e)
+    return error_record(qid, question, strategy, f"question refused: {reason}")
 
 
 def _close(engine: Any) -> None:

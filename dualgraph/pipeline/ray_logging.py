@@ -72,6 +72,9 @@ def init_ray(address: str | None = None) -> None:
         log_to_driver=loud,
         logging_level=logging.INFO if loud else logging.WARNING,
     )
+    from dualgraph.pipeline.ray_session import reclaim_signals
+
+    reclaim_signals()  # inside a ray_session, SIGTERM must shut down the Ray just started
 
 
 @contextmanager

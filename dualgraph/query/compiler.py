@@ -224,15 +224,20 @@ class Compiler:
 
         # the entries the products in scope have (category, named products, brand): see entry_choice
         within = [ge for ge in named + scope if ge.resolved]
+        scope_snippets = list(dict.fromkeys(gr.snippet for gr in within if gr.snippet))  # a scope said twice is one
         in_scope = scope_entries(
             self.store,
-            [gr.snippet.replace("{s}", f"?sc{i}") for i, gr in enumerate(within) if gr.snippet]
+            [snippet.replace("{s}", f"?sc{i}") for i, snippet in enumerate(scope_snippets)]
             + (
-                ["VALUES ?p { " + " ".join(f"<{p}>" for ge in named if ge.resolved for p in ge.products) + " }"]
+                [
+                    "VALUES ?p { "
+                    + " ".join(dict.fromkeys(f"<{p}>" for ge in named if ge.resolved for p in ge.products))
+                    + " }"
+                ]
                 if any(ge.resolved and ge.products for ge in named)
                 else []
             ),
-            [gr.name_filter for gr in within if gr.name_filter],
+            list(dict.fromkeys(gr.name_filter for gr in within if gr.name_filter)),
         )
         for c in constraints:
             if isinstance(c, NumericConstraint):

@@ -2,7 +2,10 @@
 
 Each grounding's snippet gets its own variables (``?s1``/``?v1``, ``?s2``/``?v2`` …), so two
 conditions never have to hold of one spec; the ordering attribute is ``?so``/``?val`` and a
-tie-breaker ``?so2``/``?val2``.
+tie-breaker ``?so2``/``?val2``. A condition the question states twice is written once: a
+conjunction of one condition with itself selects the same products, while each extra join made
+the store's planning and evaluation grow faster than the question (a long pasted question
+repeating itself took minutes).
 """
 
 from __future__ import annotations
@@ -20,12 +23,18 @@ def where_clauses(products: list[str], named: list[Grounding], rest: list[Ground
     filters: list[str] = []
     if products:
         blocks.append("VALUES ?p { " + " ".join(f"<{p}>" for p in products) + " }")
-    filters += [ge.name_filter for ge in named if ge.resolved and ge.name_filter]
+    filters += dict.fromkeys(ge.name_filter for ge in named if ge.resolved and ge.name_filter)
+    seen: set[tuple[str | None, str | None, tuple[str, ...]]] = set()
     i = 0
     for gr in rest:
         if not gr.resolved:
             continue
-        if gr.name_filter:
+        # the templates, before variables are numbered: equal templates are one condition
+        key = (gr.name_filter, gr.snippet, tuple(gr.filters))
+        if key in seen:
+            continue
+        seen.add(key)
+        if gr.name_filter and gr.name_filter not in filters:
             filters.append(gr.name_filter)
         if gr.snippet:
             i += 1

@@ -295,7 +295,7 @@ def test_bad_questions_files_name_the_file_and_entry(name, message):
     "content, message",
     [
         ('{"q1": "just a string"}', r"entry 'q1' is a JSON str, not an object"),
-        ('{"q1": {"question": "   "}}', r"entry 'q1': \"question\" is empty"),
+        ('{"q\\ud800": {"question": "a"}}', r"entry 'q\\ud800': the id is not valid Unicode text"),
         ('{"q1": {"question": 42}}', r"entry 'q1': \"question\" must be a string, got int"),
         ('{"q1": {"question": "a"}, "q1": {"question": "b"}}', r"id 'q1' is given more than once"),
         ('[{"question": "no id"}]', r"item 0 needs an \"id\""),

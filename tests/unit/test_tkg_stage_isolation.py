@@ -35,9 +35,10 @@ def test_a_page_that_breaks_the_chunker_is_reported_and_the_others_are_chunked(m
 
 def test_a_page_that_breaks_the_extractor_is_reported_and_the_others_keep_their_mentions(monkeypatch):
     chunked = chunk_stage(TkgConfig()).run(rows())
-    stage = extract_stage(TkgConfig(extractor="heuristic"), ModelsConfig())
+    tkg, models = TkgConfig(extractor="heuristic"), ModelsConfig()
+    stage = extract_stage(tkg, models)
     stage.run(chunked[:1])  # builds this worker's extractor
-    [ex] = [e for k, e in tkg_stages._WORKER_EXTRACTORS.items() if '"extractor":"heuristic"' in k]
+    ex = tkg_stages._WORKER_EXTRACTORS[tkg.model_dump_json() + models.model_dump_json()]
     real = ex.heuristic.extract
 
     def fragile(chunks):
