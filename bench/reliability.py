@@ -126,9 +126,211 @@ def kill_section(work: Path, tier: str) -> Section:
     }
 
 
+def guard_section(work: Path, tier: str) -> Section:
+    import re
+
+    from dualgraph.reliability.probes import REFUSAL, CountingServer, guard_probes
+    from dualgraph.stores.base import StoreError
+    from dualgraph.stores.guard import read_query
+    from dualgraph.stores.oxigraph import OxigraphStore
+
+    cases = []
+    with CountingServer() as server, OxigraphStore.in_memory() as store:
+        for name, query in guard_probes(server.url).items():
+            outcomes = []
+            for check in (read_query, store.select, store.ask, store.construct):
+                try:
+                    check(query)
+                    outcomes.append("ran")
+                except StoreError as e:  # QueryRefused is a StoreError
+                    outcomes.append("refused" if re.search(REFUSAL, str(e)) else f"error: {e}")
+            time.sleep(0.02)  # a request in flight would land by now
+            refused = all(o == "refused" for o in outcomes)
+            cases.append((name, "refused" if refused else ", ".join(outcomes), refused))
+        hits = len(server.hits)
+    return {
+        "ok": all(ok for _, _, ok in cases) and hits == 0,
+        "probes": len(cases),
+        "refused": sum(ok for _, _, ok in cases),
+        "requests_reaching_the_server": hits,
+        "cases": cases,
+    }
+
+
+def store_faults_section(work: Path, tier: str) -> Section:
+    """A real Virtuoso behind the fault proxy: an index run through each fault schedule ends in the
+    clean store, or in a clear error after which a rerun without faults gives the clean store."""
+    sys.path.insert(0, str(ROOT / "tests" / "integration"))
+    from virtuoso import VirtuosoServer, free_port, virtuoso_missing  # the test suite's launcher
+
+    from dualgraph.pipeline.index import build_index
+    from dualgraph.reliability.fault_proxy import Fault, FaultProxy, after, always, every, first
+
+    missing = virtuoso_missing()
+    if missing:
+        # CI installs Virtuoso; a machine without it reports the section as not run
+        return {"ok": tier == "quick", "skipped": f"Virtuoso cannot run here: {missing}"}
+    schedules = {
+        "first 2 requests answered 503": first(2, Fault.status(503)),
+        "first request answered 429": first(1, Fault.status(429)),
+        "every 3rd connection dropped": every(3, Fault.drop()),
+        "every 4th answer cut in half": every(4, Fault.cut()),
+        "every 3rd request answered 502": every(3, Fault.status(502)),
+        "first request delayed past the timeout": first(1, Fault.delay(3.0)),
+        "every request from the 8th on answered 503 (down mid-load)": after(8, Fault.status(503)),
+        "always 503 (server down)": always(Fault.status(503)),
+        "every connection dropped": always(Fault.drop()),
+    }
+    kill_points.write_v1(work / "ds")
+    server = VirtuosoServer(root=work / "virtuoso", isql_port=free_port(), http_port=free_port())
+    server.start()
+    gsp_path = server.graph_store_url.removeprefix(server.base_url)
+    cases = []
+    try:
+        direct = _endpoint_config(server.sparql_url, server.graph_store_url)
+        build_index(work / "ds", work / "clean", direct)
+        clean = _graph_dump(direct, work / "clean")
+        for name, schedule in schedules.items():
+            index = work / name.replace(" ", "_")
+            _empty(direct, index)
+            with FaultProxy("127.0.0.1", server.http_port, schedule) as proxy:
+                try:
+                    build_index(work / "ds", index, _endpoint_config(proxy.url("/sparql"), proxy.url(gsp_path)))
+                    outcome, clear = "completed", True
+                except Exception as e:  # a clear error is a right outcome if a rerun then completes
+                    outcome = f"{type(e).__name__}: {str(e)[:160]}"
+                    clear = type(e).__name__ == "StoreError" and "attempt" in str(e)
+            left = _graph_dump(direct, index)
+            first_same = outcome == "completed" and left == clean
+            # after an error, each document graph on the server is whole or absent, never half loaded
+            half = sorted(_half_graphs(left, clean)) if outcome != "completed" else []
+            if half:
+                clear, outcome = False, outcome + f"; HALF-LOADED graphs {half}"
+            build_index(work / "ds", index, direct)
+            rerun_same = _graph_dump(direct, index) == clean
+            ok = clear and rerun_same and (outcome != "completed" or first_same)
+            note = "the clean store" if rerun_same else "a store that DIFFERS from the clean one"
+            cases.append((name, f"{outcome}; the rerun without faults gives {note}", ok))
+    finally:
+        server.stop()
+    return {
+        "ok": all(ok for _, _, ok in cases),
+        "schedules": len(cases),
+        "completed": sum(1 for _, o, _ in cases if o.startswith("completed")),
+        "clear_errors": sum(1 for _, o, _ in cases if not o.startswith("completed")),
+        "survived": sum(ok for _, _, ok in cases),
+        "cases": cases,
+    }
+
+
+def _half_graphs(left: list[str], clean: list[str]) -> set[str]:
+    from dualgraph.skg import ontology as O
+
+    def by_graph(rows: list[str]) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for r in rows:
+            out.setdefault(r.split("|", 1)[0], set()).add(r)
+        return out
+
+    docs = O.document_graph("")
+    want, have = by_graph(clean), by_graph(left)
+    return {g for g, rows in have.items() if g.startswith(docs) and rows != want.get(g)}
+
+
+def _endpoint_config(url: str, gsp: str) -> IndexConfig:
+    from dualgraph.config import StoreConfig
+
+    store = StoreConfig(
+        kind="endpoint", query_url=url, graph_store_url=gsp, user="dba", password="dba", timeout_s=2.0,
+        retry_attempts=4, retry_backoff_s=0.05, retry_budget_s=8.0,
+    )  # fmt: skip
+    config = IndexConfig(runner="inline", progress=False, store=store, patterns=False, batch_size=1)
+    return config.model_copy(update={"tkg": config.tkg.model_copy(update={"enabled": False})})
+
+
+def _graph_dump(config: IndexConfig, index: Path) -> list[str]:
+    from dualgraph.skg import ontology as O
+    from dualgraph.stores.factory import open_store
+
+    prefix = json.dumps(O.GRAPH)
+    query = f"SELECT ?g ?s ?p ?o WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), {prefix})) }}"
+    with open_store(config.store, index) as st:
+        rows = st.select(query)["results"]["bindings"]
+    return sorted("|".join(r[k]["value"] for k in ("g", "s", "p", "o")) for r in rows)
+
+
+def _empty(config: IndexConfig, index: Path) -> None:
+    """Every DualGraph graph dropped from the server, so each schedule starts from nothing."""
+    from dualgraph.skg import ontology as O
+    from dualgraph.stores.factory import open_store
+
+    index.mkdir(parents=True, exist_ok=True)
+    with open_store(config.store, index) as st:
+        for g in st.graphs():
+            if g.startswith(O.GRAPH):
+                st.drop_graph(g)
+
+
+def questions_section(work: Path, tier: str) -> Section:
+    from dualgraph.answer.engine import AskConfig, EngineSpec
+    from dualgraph.pipeline.answer_files import read_answers
+    from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+    from dualgraph.pipeline.index import build_index
+
+    kill_points.write_v1(work / "ds")
+    build_index(work / "ds", work / "ix", IndexConfig(runner="inline", progress=False))
+    good = "Which phones have at least 5000 mAh?"
+    hostile_questions = {
+        "good": (good, None),
+        "over-long": (good + " " + "and a long tail of words " * 60, "characters long"),
+        "empty": ("", "empty"),
+        "whitespace": (" \t\n ", "empty"),
+        "invisible-only": ("\u200b\u200e", "empty"),
+        "lone-surrogate": (good[:-1] + "\ud800?", "not valid Unicode"),
+        "controls": ("Which\x00 phones\u202e have\u200b at least 5000 mAh?\x07", None),
+    }
+    path = work / "questions.json"
+    # json.dumps escapes the lone surrogate, as a client's file would carry it
+    path.write_text(json.dumps({k: {"question": q} for k, (q, _) in hostile_questions.items()}), encoding="utf-8")
+    spec = EngineSpec(index_dir=work / "ix", config=AskConfig(strategy="skg"))
+    report = bulk_answer(
+        path,
+        work / "out.jsonl",
+        engine_factory=spec,
+        strategy="skg",
+        config=BulkAnswerConfig(runner="inline", progress=False),
+    )
+    records = read_answers(work / "out.jsonl").records
+    cases = []
+    for qid, (_, why) in hostile_questions.items():
+        r = records.get(qid)
+        if r is None:
+            cases.append((qid, "no record", False))
+        elif why is None:
+            cases.append((qid, f"answered: {', '.join(r.answer_list) or r.error}", r.error is None))
+        else:
+            cases.append(
+                (
+                    qid,
+                    r.error or "answered",
+                    bool(r.error and r.error.startswith("question refused") and why in r.error),
+                )
+            )
+    return {
+        "ok": all(ok for _, _, ok in cases) and report.total == len(records) == len(hostile_questions),
+        "questions": report.total,
+        "records": len(records),
+        "refused_with_reason": sum(ok for (qid, _, ok) in cases if hostile_questions[qid][1]),
+        "cases": cases,
+    }
+
+
 SECTIONS: dict[str, Callable[[Path, str], Section]] = {
     "hostile dataset": hostile_section,
     "kill points": kill_section,
+    "guard probes": guard_section,
+    "store faults": store_faults_section,
+    "hostile questions": questions_section,
 }
 
 
