@@ -19,8 +19,7 @@ the question is 11 characters long; at most 10 are read
 
 from __future__ import annotations
 
-import re
-import unicodedata
+from dualgraph.corpus.clean import clean_name, first_lone_surrogate, has_lone_surrogate
 
 __all__ = ["QuestionRefused", "clean_question", "has_surrogates", "safe_text", "screen_question"]
 
@@ -29,39 +28,34 @@ class QuestionRefused(ValueError):
     """A question that is not read; the message says why (it never repeats the question)."""
 
 
-# Lone surrogates: JSON lets a client send one ("\ud800"), but no UTF-8 writer can store it.
-_SURROGATES = re.compile("[\ud800-\udfff]")
-# Zero-width characters and bidirectional controls: invisible, yet they split or reorder words.
-_INVISIBLE = "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
-# C0 and C1 controls other than the whitespace ones, which are read as spaces
-_DROP = re.compile(f"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f{_INVISIBLE}]")
-
-
 def has_surrogates(text: str) -> bool:
-    return _SURROGATES.search(text) is not None
+    return has_lone_surrogate(text)
 
 
 def safe_text(text: str) -> tuple[str, str | None]:
     """``text`` with each lone surrogate replaced by U+FFFD, and (when any was) the original with
     Python-style escapes, which keeps it exactly and can be stored anywhere."""
-    if not has_surrogates(text):
+    if not has_lone_surrogate(text):
         return text, None
     escaped = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return _SURROGATES.sub("\ufffd", text), escaped
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text), escaped
 
 
 def clean_question(text: str) -> str:
-    """``text`` in NFC with controls and invisible characters removed (whitespace kept)."""
-    return _DROP.sub("", unicodedata.normalize("NFC", text))
+    """``text`` in NFC with controls and invisible characters removed, line breaks read as spaces:
+    the same cleaning as catalog names (:func:`dualgraph.corpus.clean.clean_name`), so a question
+    and the names it mentions compare alike."""
+    return clean_name(text)[0]
 
 
 def screen_question(text: str, *, max_chars: int | None) -> str:
     """The question to read, cleaned (see :func:`clean_question`); raises :class:`QuestionRefused`
     for text that is not valid Unicode, empty, or longer than ``max_chars`` (None: no cap)."""
-    if has_surrogates(text):
-        at = _SURROGATES.search(text)
-        where = f"U+{ord(at.group()):04X} at character {at.start()}" if at else ""
-        raise QuestionRefused(f"the question is not valid Unicode text (a lone surrogate, {where})")
+    at = first_lone_surrogate(text)
+    if at is not None:
+        raise QuestionRefused(
+            f"the question is not valid Unicode text (a lone surrogate, U+{ord(at[1]):04X} at character {at[0]})"
+        )
     if max_chars is not None and len(text) > max_chars:
         # counted before cleaning: the cap bounds the work of cleaning too
         raise QuestionRefused(f"the question is {len(text)} characters long; at most {max_chars} are read")

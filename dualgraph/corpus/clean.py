@@ -12,14 +12,25 @@ import re
 import unicodedata
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# C0 and C1 controls; tab, newline and carriage return are whitespace and handled per use.
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_LINE_BREAKS = re.compile("[\t\n\r\u2028\u2029]")
+# C0 and C1 controls; tab, newline, carriage return and NEL are whitespace and handled per use.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
+# NEL (U+0085) is a C1 control but also a line break: read as one
+_LINE_BREAKS = re.compile("[\t\n\r\x85\u2028\u2029]")
 # Zero-width and bidi-control characters: invisible, but they change what compares equal.
 # Joiners (U+200C/U+200D) are left in running text, where some scripts and emoji need them.
 _BIDI = "\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c"
 _INVISIBLE_TEXT = re.compile(f"[\u200b\u2060-\u2064\ufeff\u00ad{_BIDI}]")
 _INVISIBLE_NAME = re.compile(f"[\u200b-\u200d\u2060-\u2064\ufeff\u00ad{_BIDI}]")
+
+
+def has_lone_surrogate(value: str) -> bool:
+    return _SURROGATE.search(value) is not None
+
+
+def first_lone_surrogate(value: str) -> tuple[int, str] | None:
+    """(position, character) of the first lone surrogate, if any."""
+    m = _SURROGATE.search(value)
+    return (m.start(), m.group()) if m else None
 
 
 def clean_name(value: str) -> tuple[str, list[str]]:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 import socket
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, models_where
+from answer_support import catalog_index, http_json, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.pipeline.answer_files import read_answers
@@ -84,15 +82,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _call(url: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, dict]:
-    req = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json", **(headers or {})})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
     """Two applications on one proxy: '/' with an API key and a small body limit, '/slow' with a
@@ -122,27 +111,27 @@ def guarded(tmp_path_factory):
 @pytest.mark.network
 def test_serve_asks_for_the_key_and_compares_it(guarded):
     ask = json.dumps({"question": GOOD}).encode()
-    assert _call(guarded + "/", ask)[0] == 401
-    assert _call(guarded + "/", None)[0] == 401  # GET too: it names the index
-    status, body = _call(guarded + "/", ask, {"Authorization": "Bearer wrong"})
+    assert http_json(guarded + "/", ask)[0] == 401
+    assert http_json(guarded + "/", None)[0] == 401  # GET too: it names the index
+    status, body = http_json(guarded + "/", ask, {"Authorization": "Bearer wrong"})
     assert status == 401 and KEY not in json.dumps(body)
-    status, body = _call(guarded + "/", ask, {"Authorization": f"Bearer {KEY}"})
+    status, body = http_json(guarded + "/", ask, {"Authorization": f"Bearer {KEY}"})
     assert status == 200 and set(body["answer_list"]) == models_where(lambda r: r["has_5g"] == "True")
-    assert _call(guarded + "/", ask, {"X-API-Key": KEY})[0] == 200
+    assert http_json(guarded + "/", ask, {"X-API-Key": KEY})[0] == 200
 
 
 @pytest.mark.ray
 @pytest.mark.network
 def test_serve_bounds_bodies_questions_and_time(guarded):
     auth = {"X-API-Key": KEY}
-    status, body = _call(guarded + "/", json.dumps({"question": "5G " * 5000}).encode(), auth)
+    status, body = http_json(guarded + "/", json.dumps({"question": "5G " * 5000}).encode(), auth)
     assert status == 413 and "4096 bytes" in body["error"]
-    status, body = _call(guarded + "/", json.dumps({"question": "Which phones have 5G? " * 60}).encode(), auth)
+    status, body = http_json(guarded + "/", json.dumps({"question": "Which phones have 5G? " * 60}).encode(), auth)
     assert status == 200 and body["error"].startswith("question refused:") and "at most 1000" in body["error"]
-    status, body = _call(guarded + "/", b'{"id": "s", "question": "5G\\ud800 phones"}', auth)
+    status, body = http_json(guarded + "/", b'{"id": "s", "question": "5G\\ud800 phones"}', auth)
     assert status == 200 and "not valid Unicode" in body["error"]
     assert body["question_escaped"] == "5G\\ud800 phones"
-    status, body = _call(guarded + "/", b'{"question": "  "}', auth)
+    status, body = http_json(guarded + "/", b'{"question": "  "}', auth)
     assert status == 200 and "empty" in body["error"]
-    status, body = _call(guarded + "/slow", json.dumps({"id": "t", "question": GOOD}).encode())
+    status, body = http_json(guarded + "/slow", json.dumps({"id": "t", "question": GOOD}).encode())
     assert status == 504 and body["id"] == "t" and body["error"].startswith("timeout: no answer within 0.05 s")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, models_where
+from answer_support import catalog_index, http_json, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.answer.record import AnswerRecord
@@ -30,16 +30,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _post(url: str, body) -> tuple[int, dict]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=120) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +59,9 @@ def test_concurrent_questions_are_batched_and_answered(service):
     }
     with ThreadPoolExecutor(6) as pool:
         replies = list(
-            pool.map(lambda kv: _post(service, {"id": kv[0], "question": kv[1][0], "strategy": "skg"}), asks.items())
+            pool.map(
+                lambda kv: http_json(service, {"id": kv[0], "question": kv[1][0], "strategy": "skg"}), asks.items()
+            )
         )
     sizes = []
     for (qid, (_, gold)), (status, body) in zip(asks.items(), replies):
@@ -82,11 +74,11 @@ def test_concurrent_questions_are_batched_and_answered(service):
 
 
 def test_bad_requests_get_400_and_the_service_goes_on(service):
-    assert _post(service, b"not json")[0] == 400
-    assert _post(service, {"q": "no question key"})[0] == 400
-    status, body = _post(service, {"question": "Which phones have 5G?", "strategy": "nonsense"})
+    assert http_json(service, b"not json")[0] == 400
+    assert http_json(service, {"q": "no question key"})[0] == 400
+    status, body = http_json(service, {"question": "Which phones have 5G?", "strategy": "nonsense"})
     assert status == 400 and "unknown strategy" in body["error"]
-    status, body = _post(service, {"question": "Which phones have 5G?"})
+    status, body = http_json(service, {"question": "Which phones have 5G?"})
     assert status == 200 and body["strategy"] == "skg+tkg_fb"
     assert set(body["answer_list"]) == models_where(lambda r: r["has_5g"] == "True")
     with urllib.request.urlopen(service, timeout=30) as r:
