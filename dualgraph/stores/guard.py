@@ -6,6 +6,10 @@ parse tree holds no ``SERVICE`` pattern, no unknown prefix and no Virtuoso built
 the text: how a text splits into tokens is the parser's business, so ``"SERVICE"`` in a
 string is harmless and ``SERVICE:x {}`` is still a service call.
 
+A text with none of the words a service call, a prefix declaration, a built-in or a
+pragma needs (every query the compiler writes) is parsed by Oxigraph instead, well under a
+millisecond against tens for rdflib's grammar; anything else takes the full check.
+
 ``\\uXXXX`` escapes are expanded first, as the SPARQL grammar says, and the *expanded*
 text is the one the parser sees and the store runs (:attr:`ReadQuery.text`), so no
 engine can read the escapes differently from the check.
@@ -119,6 +123,9 @@ def sparql_words(text: str) -> list[str]:
 def _checked(query: str) -> ReadQuery:
     # Generated queries are checked at compile time and again by run_select and the store.
     text = _expand_escapes(query)
+    form = _plainly_safe_form(text)
+    if form is not None:
+        return ReadQuery(form, text)
     from rdflib.plugins.sparql import parser  # 0.3 s to import: only once a query comes
     from rdflib.term import URIRef
 
@@ -143,6 +150,54 @@ def _checked(query: str) -> ReadQuery:
         elif isinstance(node, URIRef):
             _refuse_builtin(str(node))
     return ReadQuery(_FORMS[body.name], text)
+
+
+# Words without which no query can call a service, declare a prefix, reach a server built-in or
+# hold a Virtuoso pragma: a text with none of them needs no parse tree to be shown read-only.
+_TELLING = ("service", "prefix", "base", "define", "bif:", "sql:")
+_MAX_FAST_BRACES = 64  # deeper texts go to the checked parser, which refuses too deep a nesting
+
+
+def _plainly_safe_form(text: str) -> str | None:
+    """SELECT or ASK when Oxigraph's parser accepts ``text`` as a query and no telling word is in it.
+
+    Every query the compiler writes is such a text. rdflib's grammar costs tens of milliseconds a
+    query; Oxigraph's parser well under one. The decision still rests on a parse: updates do not
+    parse as a query, and a SERVICE call, a prefix declaration or a built-in cannot be written
+    without the words looked for (in ASCII; other text takes the full check). The in-memory store
+    is empty and the result is never iterated, so nothing is evaluated.
+    """
+    if not text.isascii() or text.count("{") > _MAX_FAST_BRACES:
+        return None
+    lowered = text.lower()
+    if any(word in lowered for word in _TELLING):
+        return None
+    import pyoxigraph as ox
+
+    try:
+        result = _EMPTY.store().query(text, prefixes=O.PREFIXES)
+    except (SyntaxError, ValueError, OSError):
+        return None  # the full check says why
+    if isinstance(result, ox.QuerySolutions):
+        return "SELECT"
+    if isinstance(result, ox.QueryBoolean):
+        return "ASK"
+    return None  # CONSTRUCT and DESCRIBE both give triples: the full check tells them apart
+
+
+class _Empty:
+    def __init__(self) -> None:
+        self._store: Any = None
+
+    def store(self) -> Any:
+        if self._store is None:
+            import pyoxigraph as ox
+
+            self._store = ox.Store()
+        return self._store
+
+
+_EMPTY = _Empty()
 
 
 def _parse(grammar: Any, text: str) -> Any:

@@ -105,6 +105,26 @@ def test_predeclared_prefixes_and_messages() -> None:
         read_query("SELECT * WHERE " + "{ " * 400 + "?s ?p ?o" + " }" * 400)
 
 
+def test_plain_generated_queries_take_oxigraphs_parser_and_telling_words_the_full_one() -> None:
+    from dualgraph.stores.guard import _plainly_safe_form
+
+    plain = "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n FILTER(?n != 'x') } LIMIT 3"
+    assert _plainly_safe_form(plain) == "SELECT"
+    assert _plainly_safe_form("ASK { ?p a skgt:Product }") == "ASK"
+    for text in (
+        plain.replace("'x'", "'service'"),  # a telling word, even in a string: the full check decides
+        plain.replace("'x'", "'caf\u00e9'"),  # not ASCII
+        "PREFIX skg: <https://w3id.org/dualgraph/skg#> " + plain,
+        "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
+        "SELECT * WHERE " + "{ " * 70 + "?s ?p ?o" + " }" * 70,
+        "SELECT * { ?s ?p ?o } ; CLEAR ALL",
+        "SELECT * { ?s nope:p ?o }",
+    ):
+        assert _plainly_safe_form(text) is None, text
+    # and both paths agree on what they accept
+    assert read_query(plain.replace("'x'", "'service'")).form == "SELECT"
+
+
 def test_a_query_checked_once_is_not_parsed_again() -> None:
     """Generated queries are checked at compile time, by run_select and by the store: one parse."""
     from dualgraph.stores import guard
