@@ -21,15 +21,11 @@ from __future__ import annotations
 
 from dualgraph.corpus.clean import clean_name, first_lone_surrogate, has_lone_surrogate
 
-__all__ = ["QuestionRefused", "clean_question", "has_surrogates", "safe_text", "screen_question"]
+__all__ = ["QuestionRefused", "clean_question", "safe_text", "screen_question"]
 
 
 class QuestionRefused(ValueError):
     """A question that is not read; the message says why (it never repeats the question)."""
-
-
-def has_surrogates(text: str) -> bool:
-    return has_lone_surrogate(text)
 
 
 def safe_text(text: str) -> tuple[str, str | None]:

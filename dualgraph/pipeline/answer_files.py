@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from dualgraph.answer.question_text import has_surrogates
 from dualgraph.answer.record import AnswerRecord
+from dualgraph.corpus.clean import has_lone_surrogate
 
 __all__ = ["AnswerLog", "AnswerWriter", "QuestionsError", "read_answers", "read_questions", "write_answers_atomic"]
 
@@ -80,7 +80,7 @@ def read_questions(path: str | os.PathLike) -> list[tuple[str, str]]:
     for qid, value, label in entries:
         if qid == "":
             raise QuestionsError(f"{path}: {label} has an empty id")
-        if has_surrogates(qid):  # ids key the answers file: unlike a question, one cannot be replaced
+        if has_lone_surrogate(qid):  # ids key the answers file: unlike a question, one cannot be replaced
             raise QuestionsError(f"{path}: {label}: the id is not valid Unicode text")
         if qid in where:
             raise QuestionsError(f"{path}: id {qid!r} is given twice ({where[qid]} and {label})")

@@ -45,8 +45,9 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from tqdm import tqdm
 
-from dualgraph.answer.question_text import QuestionRefused, has_surrogates, safe_text, screen_question
+from dualgraph.answer.question_text import QuestionRefused, safe_text, screen_question
 from dualgraph.answer.record import AnswerRecord, TokenCounts, error_record
+from dualgraph.corpus.clean import has_lone_surrogate
 from dualgraph.pipeline.answer_files import (
     AnswerWriter,
     QuestionsError,
@@ -227,8 +228,8 @@ def bulk_answer(
     skipped = len(questions) - len(pending)
     # Ray Data carries questions as Arrow strings, which must be valid UTF-8: a question that is not
     # gets its error record here, before any runner sees it (it used to fail the whole run)
-    unsendable = [(qid, q) for qid, q in pending if has_surrogates(q)]
-    pending = [(qid, q) for qid, q in pending if not has_surrogates(q)]
+    unsendable = [(qid, q) for qid, q in pending if has_lone_surrogate(q)]
+    pending = [(qid, q) for qid, q in pending if not has_lone_surrogate(q)]
 
     done: list[AnswerRecord] = []
     seen: set[str] = set()

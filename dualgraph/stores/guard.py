@@ -175,7 +175,7 @@ def _plainly_safe_form(text: str) -> str | None:
     import pyoxigraph as ox
 
     try:
-        result = _EMPTY.store().query(text, prefixes=O.PREFIXES)
+        result = _empty_store().query(text, prefixes=O.PREFIXES)
     except (SyntaxError, ValueError, OSError):
         return None  # the full check says why
     if isinstance(result, ox.QuerySolutions):
@@ -185,19 +185,11 @@ def _plainly_safe_form(text: str) -> str | None:
     return None  # CONSTRUCT and DESCRIBE both give triples: the full check tells them apart
 
 
-class _Empty:
-    def __init__(self) -> None:
-        self._store: Any = None
+@lru_cache(maxsize=1)
+def _empty_store() -> Any:
+    import pyoxigraph as ox
 
-    def store(self) -> Any:
-        if self._store is None:
-            import pyoxigraph as ox
-
-            self._store = ox.Store()
-        return self._store
-
-
-_EMPTY = _Empty()
+    return ox.Store()
 
 
 def _parse(grammar: Any, text: str) -> Any:
