@@ -92,15 +92,16 @@ GROUP BY ?e ?u ?d ?l ?n
 # Products holding quantities of two labels in one entry and unit: such labels name different
 # attributes ("ram" and "inbuilt" in "8 GB RAM, 128 GB inbuilt"); labels that never meet on one
 # product only describe ("Li-Po 5000 mAh" vs "5000 mAh") and fold into one pattern.
-Q_LABELS_MEET = """
-SELECT ?e ?u ?l1 ?l2 (COUNT(DISTINCT ?p) AS ?products)
-WHERE { ?p skg:hasSpec ?s1, ?s2 . ?s1 skg:inEntry ?e ; skg:hasQuantity ?q1 . ?s2 skg:inEntry ?e ; skg:hasQuantity ?q2 .
-        ?q1 skg:hasNumericValue ?n1 . ?q2 skg:hasNumericValue ?n2 .
-        OPTIONAL { ?q1 skg:hasUnit ?u1 } OPTIONAL { ?q2 skg:hasUnit ?u2 }
-        BIND(COALESCE(?u1, "") AS ?u) FILTER(COALESCE(?u2, "") = ?u)
-        OPTIONAL { ?q1 skg:hasLabel ?a } OPTIONAL { ?q2 skg:hasLabel ?b }
-        BIND(COALESCE(?a, "") AS ?l1) BIND(COALESCE(?b, "") AS ?l2) FILTER(?l1 != ?l2) }
-GROUP BY ?e ?u ?l1 ?l2
+# One group per product, entry and unit, kept only where labels meet: a pairwise join of an
+# entry's specs instead grows with the square of the products sharing that entry.
+_LABEL_SEP = "\u001f"  # a control character: cleaned out of every stored name and label
+Q_LABELS_MEET = f"""
+SELECT ?e ?u (GROUP_CONCAT(DISTINCT ?l; SEPARATOR="{_LABEL_SEP}") AS ?labels)
+WHERE {{ ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasQuantity ?q . ?q skg:hasNumericValue ?n .
+        OPTIONAL {{ ?q skg:hasUnit ?u0 }} BIND(COALESCE(?u0, "") AS ?u)
+        OPTIONAL {{ ?q skg:hasLabel ?l0 }} BIND(COALESCE(?l0, "") AS ?l) }}
+GROUP BY ?p ?e ?u
+HAVING (COUNT(DISTINCT ?l) > 1)
 """
 _DISTINCT_SHARE = 0.5
 """A label is an attribute of its own when this share of its products also hold another label there."""
@@ -135,10 +136,16 @@ def _label_groups(store: SparqlStore, numeric_rows: list[dict[str, str]]) -> dic
     for r in numeric_rows:
         key = (r["e"], r.get("u") or "", r["l"])
         products[key] = products.get(key, 0) + int(r["products"])
-    meets: dict[tuple[str, str, str], int] = {}
+    # products per (entry, unit, label, other label) that hold both; a label's meeting count is its best pair
+    pairs: dict[tuple[str, str, str, str], int] = {}
     for r in _rows(store, Q_LABELS_MEET):
-        key = (r["e"], r["u"], r["l1"])
-        meets[key] = max(meets.get(key, 0), int(r["products"]))
+        labels = set(r["labels"].split(_LABEL_SEP))
+        for a in labels:
+            for b in labels - {a}:
+                pairs[(r["e"], r["u"], a, b)] = pairs.get((r["e"], r["u"], a, b), 0) + 1
+    meets: dict[tuple[str, str, str], int] = {}
+    for (e, u, a, _), n in pairs.items():
+        meets[(e, u, a)] = max(meets.get((e, u, a), 0), n)
     out: dict[tuple, dict[str, str]] = {}
     for r in numeric_rows:
         lab = r["l"]
