@@ -11,8 +11,10 @@ BY``), never by pulling spec rows into Python.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+from dualgraph.progress import progress_bar
 from dualgraph.query.pattern_model import Pattern, pattern_id
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore
@@ -128,17 +130,30 @@ GROUP BY ?r
 Q_PRODUCTS = """
 SELECT ?p (MIN(STR(?pn)) AS ?name) WHERE { ?p a skgt:Product ; skg:hasName ?pn } GROUP BY ?p
 """
+_QUERIES = (
+    Q_ENTRIES,
+    Q_VALUES,
+    Q_NUMERIC,
+    Q_LABELS_MEET,
+    Q_NUMERIC_MODE,
+    Q_FEATURES,
+    Q_CATEGORIES,
+    Q_RANGES,
+    Q_PRODUCTS,
+)
 
 
-def _label_groups(store: SparqlStore, numeric_rows: list[dict[str, str]]) -> dict[tuple, dict[str, str]]:
-    """Per (entry, unit, dimension): each label -> the group it belongs to (itself, or "" when it folds)."""
+def _label_groups(numeric_rows: list[dict[str, str]], meeting: list[dict[str, str]]) -> dict[tuple, dict[str, str]]:
+    """Per (entry, unit, dimension): each label -> the group it belongs to (itself, or "" when it folds).
+
+    ``meeting``: the rows of :data:`Q_LABELS_MEET`."""
     products: dict[tuple[str, str, str], int] = {}
     for r in numeric_rows:
         key = (r["e"], r.get("u") or "", r["l"])
         products[key] = products.get(key, 0) + int(r["products"])
     # products per (entry, unit, label, other label) that hold both; a label's meeting count is its best pair
     pairs: dict[tuple[str, str, str, str], int] = {}
-    for r in _rows(store, Q_LABELS_MEET):
+    for r in meeting:
         labels = set(r["labels"].split(_LABEL_SEP))
         for a in labels:
             for b in labels - {a}:
@@ -155,7 +170,7 @@ def _label_groups(store: SparqlStore, numeric_rows: list[dict[str, str]]) -> dic
     return out
 
 
-def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> list[Pattern]:
+def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES, progress: bool = False) -> list[Pattern]:
     """Every pattern of the populated (rules applied) SKG, in a deterministic order.
 
     Eight aggregate queries: entries (section, product and distinct-value counts),
@@ -163,19 +178,31 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
     per entry and unit, features (products having / lacking each), categories, ranges,
     products. An entry yields a ``spec_value`` pattern (or an ``entry`` pattern when its
     values are identifiers or free text) and one ``spec_numeric`` pattern per unit.
+    ``progress``: a bar counting the queries (each is a pass over the whole catalog).
     """
+    with progress_bar("patterns", total=len(_QUERIES), unit="query", enabled=progress) as bar:
+
+        def rows(query: str) -> list[dict[str, str]]:
+            found = _rows(store, query)
+            bar.update(1)
+            return found
+
+        return _collect(rows, top_values)
+
+
+def _collect(rows: Callable[[str], list[dict[str, str]]], top_values: int) -> list[Pattern]:
     out: list[Pattern] = []
-    entries = {r["e"]: r for r in _rows(store, Q_ENTRIES)}
+    entries = {r["e"]: r for r in rows(Q_ENTRIES)}
 
     by_entry: dict[str, list[dict[str, Any]]] = {}
-    for r in _rows(store, Q_VALUES):
+    for r in rows(Q_VALUES):
         by_entry.setdefault(r["e"], []).append({"name": r["name"], "iri": r["v"], "count": int(r["products"])})
 
-    numeric_rows = _rows(store, Q_NUMERIC)
-    groups = _label_groups(store, numeric_rows)
+    numeric_rows = rows(Q_NUMERIC)
+    groups = _label_groups(numeric_rows, rows(Q_LABELS_MEET))
 
     modes: dict[tuple[str, str | None, str | None, str], tuple[int, float]] = {}
-    for r in _rows(store, Q_NUMERIC_MODE):
+    for r in rows(Q_NUMERIC_MODE):
         key = (r["e"], r.get("u"), r.get("d"), groups.get((r["e"], r.get("u"), r.get("d")), {}).get(r["l"], ""))
         n = _num(r["n"])
         if n is None:
@@ -287,7 +314,7 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
         )
 
     features: dict[str, dict[str, Any]] = {}
-    for r in _rows(store, Q_FEATURES):
+    for r in rows(Q_FEATURES):
         f = features.setdefault(r["f"], {"name": r["name"], "section": r.get("section"), "has": 0, "lacks": 0})
         f[r["how"]] = int(r["products"])
     for f_iri in sorted(features):
@@ -313,7 +340,7 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
 
     for kind, query, pred in (("category", Q_CATEGORIES, O.BELONGS), ("range", Q_RANGES, O.VARIANT_OF)):
         var = "c" if kind == "category" else "r"
-        for r in sorted(_rows(store, query), key=lambda r: r[var]):
+        for r in sorted(rows(query), key=lambda r: r[var]):
             out.append(
                 Pattern(
                     pattern_id=pattern_id(kind, r[var]),
@@ -326,7 +353,7 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES) -> lis
                 )
             )
 
-    for r in sorted(_rows(store, Q_PRODUCTS), key=lambda r: r["p"]):
+    for r in sorted(rows(Q_PRODUCTS), key=lambda r: r["p"]):
         out.append(
             Pattern(
                 pattern_id=pattern_id("product", r["p"]),

@@ -78,12 +78,25 @@ class PatternIndex:
         self._lexical = lexical
 
     @classmethod
-    def build(cls, patterns: list[Pattern], embedder: Embedder, *, gpu: bool | str = False) -> PatternIndex:
+    def build(
+        cls,
+        patterns: list[Pattern],
+        embedder: Embedder,
+        *,
+        gpu: bool | str = False,
+        progress: bool = False,
+        batch_size: int = 1024,
+    ) -> PatternIndex:
         """Embed every pattern's text and index its names."""
+        from dualgraph.progress import progress_bar
+
         ids = [p.pattern_id for p in patterns]
         dense = FaissIndex(embedder.dim, gpu=gpu)
-        if patterns:
-            dense.add(ids, embedder.embed([p.text for p in patterns], stage="patterns"))
+        with progress_bar("embed patterns", total=len(patterns), unit="text", enabled=progress) as bar:
+            for start in range(0, len(patterns), batch_size):
+                part = patterns[start : start + batch_size]
+                dense.add(ids[start : start + batch_size], embedder.embed([p.text for p in part], stage="patterns"))
+                bar.update(len(part))
         lexical = LexicalIndex.build(ids, [p.lexical_text for p in patterns])
         return cls(patterns, embedder, dense, lexical)
 
@@ -233,15 +246,17 @@ def _counts(patterns: list[Pattern]) -> dict[str, int]:
     return counts
 
 
-def build_pattern_index(store: SparqlStore, embedder: Embedder, out_dir: str | os.PathLike) -> dict[str, Any]:
+def build_pattern_index(
+    store: SparqlStore, embedder: Embedder, out_dir: str | os.PathLike, *, progress: bool = False
+) -> dict[str, Any]:
     """Collect the patterns of ``store``, index them with ``embedder`` and save to ``out_dir``.
 
     Returns ``{"patterns": n, "counts": {kind: n}, "seconds": {"collect", "index", "save", "total"}}``.
     """
     t0 = time.perf_counter()
-    patterns = collect_patterns(store)
+    patterns = collect_patterns(store, progress=progress)
     t1 = time.perf_counter()
-    index = PatternIndex.build(patterns, embedder)
+    index = PatternIndex.build(patterns, embedder, progress=progress)
     t2 = time.perf_counter()
     index.save(out_dir)
     t3 = time.perf_counter()

@@ -20,6 +20,7 @@ and renamed into place: ``chunks.parquet``, ``entities.parquet`` and
 from __future__ import annotations
 
 import logging
+import math
 import os
 import re
 import unicodedata
@@ -116,6 +117,10 @@ def entity_id(key: str) -> str:
 _SENT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“(])")
 
 
+_NEAR_MIN_WORDS = 8
+_NEAR_SHARE = 0.85
+
+
 def _sentence_key(sentence: str) -> frozenset[str]:
     return frozenset(re.findall(r"[^\W_]+", sentence.casefold()))
 
@@ -126,9 +131,9 @@ def _near(a: frozenset[str], b: frozenset[str]) -> bool:
     Rate: 120 Hz" and "Refresh Rate: 60 Hz" are different facts."""
     if a == b:
         return True
-    if min(len(a), len(b)) < 8 or {w for w in a if w[0].isdigit()} != {w for w in b if w[0].isdigit()}:
+    if min(len(a), len(b)) < _NEAR_MIN_WORDS or {w for w in a if w[0].isdigit()} != {w for w in b if w[0].isdigit()}:
         return False
-    return len(a & b) / len(a | b) >= 0.85
+    return len(a & b) / len(a | b) >= _NEAR_SHARE
 
 
 def extract_description(descriptions: Iterable[str], *, max_tokens: int = 120) -> str:
@@ -144,20 +149,57 @@ def extract_description(descriptions: Iterable[str], *, max_tokens: int = 120) -
     return _extract(descriptions, max_tokens)[0]
 
 
+class _SentenceGroups:
+    """Near-identical sentences grouped, each joining the *first* group it is near.
+
+    A scan of every group per sentence grows with the square of an entity's mentions, and a
+    common feature of a large catalog has tens of thousands. The same answer comes from
+    candidates only: the group of the same word set, and the long groups with the same
+    numbers that share a word of the sentence's prefix (prefix filtering: two sets with a
+    Jaccard similarity of at least ``t`` share a word among the first ``n - floor(t·n) + 1`` of
+    each, in any fixed word order).
+    """
+
+    def __init__(self) -> None:
+        self.groups: list[tuple[frozenset[str], Counter[str]]] = []
+        self._same: dict[frozenset[str], int] = {}
+        self._by_prefix_word: dict[tuple[frozenset[str], str], list[int]] = {}
+
+    @staticmethod
+    def _prefix(key: frozenset[str]) -> tuple[frozenset[str], list[str]]:
+        numbers = frozenset(w for w in key if w[0].isdigit())
+        # one word more than the bound needs, so float rounding can never drop a candidate
+        return numbers, sorted(key)[: len(key) - math.floor(_NEAR_SHARE * len(key)) + 1]
+
+    def add(self, sentence: str) -> None:
+        key = _sentence_key(sentence)
+        found = self._same.get(key)
+        long = len(key) >= _NEAR_MIN_WORDS
+        if long:
+            numbers, prefix = self._prefix(key)
+            for word in prefix:
+                for i in self._by_prefix_word.get((numbers, word), ()):
+                    if (found is None or i < found) and _near(key, self.groups[i][0]):
+                        found = i
+        if found is not None:
+            self.groups[found][1][sentence] += 1
+            return
+        index = len(self.groups)
+        self.groups.append((key, Counter({sentence: 1})))
+        self._same[key] = index
+        if long:
+            for word in prefix:
+                self._by_prefix_word.setdefault((numbers, word), []).append(index)
+
+
 def _extract(descriptions: Iterable[str], max_tokens: int) -> tuple[str, bool]:
     """The extract and whether it holds every distinct sentence."""
-    groups: list[tuple[frozenset[str], Counter[str]]] = []
+    grouping = _SentenceGroups()
     for desc in descriptions:
         for sent in _SENT.split(" ".join(desc.split())):
-            if not sent:
-                continue
-            key = _sentence_key(sent)
-            for gkey, forms in groups:
-                if _near(key, gkey):
-                    forms[sent] += 1
-                    break
-            else:
-                groups.append((key, Counter({sent: 1})))
+            if sent:
+                grouping.add(sent)
+    groups = grouping.groups
     ranked = []
     for gkey, forms in groups:
         best = min(forms, key=lambda s: (-forms[s], -len(s), s))  # most frequent, then fullest form

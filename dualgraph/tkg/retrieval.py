@@ -77,15 +77,23 @@ def entity_text(entity: Entity) -> str:
 
 
 def index_entities(
-    embedder: Embedder, entities: Mapping[str, Entity], index: VectorIndex, *, batch_size: int = 512
+    embedder: Embedder,
+    entities: Mapping[str, Entity],
+    index: VectorIndex,
+    *,
+    batch_size: int = 512,
+    progress: bool = False,
 ) -> None:
     """Embed :func:`entity_text` of every entity into ``index`` (an upsert), in batches."""
-    _index_texts(embedder, [(e, entity_text(x)) for e, x in entities.items()], index, batch_size, "tkg_entities")
+    items = [(e, entity_text(x)) for e, x in entities.items()]
+    _index_texts(embedder, items, index, batch_size, "tkg_entities", progress)
 
 
-def index_chunks(embedder: Embedder, chunks: Mapping[str, Chunk], index: VectorIndex, *, batch_size: int = 64) -> None:
+def index_chunks(
+    embedder: Embedder, chunks: Mapping[str, Chunk], index: VectorIndex, *, batch_size: int = 64, progress: bool = False
+) -> None:
     """Embed every chunk's text into ``index`` (for :class:`NaiveVectorRetriever`)."""
-    _index_texts(embedder, [(c, x.text) for c, x in chunks.items()], index, batch_size, "tkg_chunks")
+    _index_texts(embedder, [(c, x.text) for c, x in chunks.items()], index, batch_size, "tkg_chunks", progress)
 
 
 def entity_lexical_index(entities: Mapping[str, Entity]) -> LexicalIndex:
@@ -93,10 +101,17 @@ def entity_lexical_index(entities: Mapping[str, Entity]) -> LexicalIndex:
     return LexicalIndex.build(list(entities), [entity_text(e) for e in entities.values()])
 
 
-def _index_texts(embedder: Embedder, items: list[tuple[str, str]], index: VectorIndex, batch: int, stage: str) -> None:
-    for start in range(0, len(items), batch):
-        part = items[start : start + batch]
-        index.add([i for i, _ in part], embedder.embed([t for _, t in part], stage=stage))
+def _index_texts(
+    embedder: Embedder, items: list[tuple[str, str]], index: VectorIndex, batch: int, stage: str, progress: bool
+) -> None:
+    from dualgraph.progress import progress_bar
+
+    what = stage.removeprefix("tkg_")
+    with progress_bar(f"embed {what}", total=len(items), unit="text", enabled=progress) as bar:
+        for start in range(0, len(items), batch):
+            part = items[start : start + batch]
+            index.add([i for i, _ in part], embedder.embed([t for _, t in part], stage=stage))
+            bar.update(len(part))
 
 
 @dataclass(frozen=True, slots=True)

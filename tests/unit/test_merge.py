@@ -241,3 +241,47 @@ def test_long_sentences_differing_in_one_word_are_near_identical():
     a = "The built-in FM radio tunes in to every local station with a large rotary dial."
     b = "The built-in FM radio tunes in to every local station with a big rotary dial."
     assert extract_description([a, b, a], max_tokens=100) == a
+
+
+def _groups_by_scan(sentences: list[str]) -> list[tuple[frozenset[str], dict[str, int]]]:
+    """The definition the indexed grouping must match: each sentence joins the first near group."""
+    from dualgraph.tkg.merge import _near, _sentence_key
+
+    groups: list[tuple[frozenset[str], dict[str, int]]] = []
+    for sent in sentences:
+        key = _sentence_key(sent)
+        for gkey, forms in groups:
+            if _near(key, gkey):
+                forms[sent] = forms.get(sent, 0) + 1
+                break
+        else:
+            groups.append((key, {sent: 1}))
+    return groups
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_indexed_sentence_grouping_matches_a_scan_of_every_group(seed):
+    """Long sentences that differ in a word or two, numbers that differ or not, short repeats:
+    the prefix-filtered grouping puts every sentence in the same group as the full scan."""
+    from dualgraph.tkg.merge import _SentenceGroups
+
+    rnd = random.Random(seed)
+    vocab = [f"w{i}" for i in range(30)]
+    bases = [rnd.sample(vocab, rnd.randint(3, 14)) for _ in range(12)]
+    sentences = []
+    for _ in range(400):
+        words = list(rnd.choice(bases))
+        for _ in range(rnd.choice([0, 0, 1, 2, 3])):  # edits: swap in a word, or drop one
+            if rnd.random() < 0.5 and len(words) > 2:
+                words.pop(rnd.randrange(len(words)))
+            else:
+                words[rnd.randrange(len(words))] = rnd.choice(vocab)
+        if rnd.random() < 0.4:
+            words.append(str(rnd.choice([60, 90, 120])))
+        rnd.shuffle(words)
+        sentences.append(" ".join(words))
+    grouping = _SentenceGroups()
+    for s in sentences:
+        grouping.add(s)
+    assert [(k, dict(f)) for k, f in grouping.groups] == _groups_by_scan(sentences)
+    assert len(grouping.groups) > 20  # the data holds many groups, so a wrong candidate set would show
