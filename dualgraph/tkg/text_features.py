@@ -1,13 +1,14 @@
 """Prose features with polarity in the SKG's text graph: which products a page says have a
 thing, which it says lack it, and the sentence that says so.
 
-For every (product, TKG entity, sentence) where :mod:`dualgraph.tkg.polarity` reads a
-definite polarity, one statement node is written::
+For every (TKG entity, sentence, polarity) that :mod:`dualgraph.tkg.polarity` reads, one
+statement node is written, about every product a page says it of::
 
     ?s a skgt:TextStatement ; skg:aboutProduct ?product ; skg:statesFeature ?entity ;
        skg:polarity true|false ; skg:evidence "the sentence" .
 
-and per (product, entity) one summary edge, ``?product skg:hasTextFeature ?entity`` or
+(a page about several variants: one node, an ``aboutProduct`` edge per variant) and per
+(product, entity) one summary edge, ``?product skg:hasTextFeature ?entity`` or
 ``?product skg:lacksTextFeature ?entity``, so a question filters with one triple pattern.
 The feature node *is* the TKG entity node (:func:`~dualgraph.tkg.text_facts.entity_iri`),
 whose name and ``skg:mentions`` edges :mod:`dualgraph.tkg.text_facts` writes.
@@ -27,7 +28,7 @@ but neither edge is written, so the product answers neither "with" nor "without"
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dualgraph.skg import ontology as O
@@ -72,9 +73,17 @@ class PageText:
     features: Mapping[str, str]
 
 
-def statement_iri(product: str, entity: str, sentence: str) -> str:
-    """One node per (product, entity IRI, sentence): the same text gives the same node on every run."""
-    return O.SKG + "statement-" + short_hash(product, entity, sentence, length=16)
+def statement_iri(products: str | Sequence[str], entity: str, sentence: str) -> str:
+    """One node per (products, entity IRI, sentence): the same text gives the same node on every run.
+
+    A page about several variants states a sentence once for all of them: one node with an
+    ``aboutProduct`` edge each, rather than a copy of the statement per variant.
+
+    >>> statement_iri(["http://x/b", "http://x/a"], "e", "s") == statement_iri(("http://x/a", "http://x/b"), "e", "s")
+    True
+    """
+    ids = (products,) if isinstance(products, str) else tuple(sorted(set(products)))
+    return O.SKG + "statement-" + short_hash(*ids, entity, sentence, length=16)
 
 
 def _boolean(value: bool) -> str:
@@ -90,19 +99,23 @@ def text_feature_nquads(pages: Iterable[PageText]) -> str:
     g = iri(O.TEXT_GRAPH)
     lines: set[str] = set()
     polarities: dict[tuple[str, str], set[bool]] = {}
+    # every product a sentence says it of, across pages: one node per statement, not per variant
+    said: dict[tuple[str, str, bool], set[str]] = {}
     for page in pages:
         if not page.products:
             continue
         for st in statements(page.text, page.features):
             node = entity_iri(page.features[st.phrase])
+            said.setdefault((node, st.sentence, st.polarity), set()).update(page.products)
             for product in page.products:
                 polarities.setdefault((product, node), set()).add(st.polarity)
-                s = iri(statement_iri(product, node, st.sentence))
-                lines.add(f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n")
-                lines.add(f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n")
-                lines.add(f"{s} {iri(STATES_FEATURE)} {iri(node)} {g} .\n")
-                lines.add(f"{s} {iri(POLARITY)} {_boolean(st.polarity)} {g} .\n")
-                lines.add(f"{s} {iri(EVIDENCE)} {literal(st.sentence)} {g} .\n")
+    for (node, sentence, polarity), products in said.items():
+        s = iri(statement_iri(next(iter(products)) if len(products) == 1 else products, node, sentence))
+        lines.add(f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n")
+        lines.add(f"{s} {iri(STATES_FEATURE)} {iri(node)} {g} .\n")
+        lines.add(f"{s} {iri(POLARITY)} {_boolean(polarity)} {g} .\n")
+        lines.add(f"{s} {iri(EVIDENCE)} {literal(sentence)} {g} .\n")
+        lines.update(f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n" for product in products)
     for (product, node), seen in polarities.items():
         if len(seen) == 1:  # both polarities: a conflict, evidence only
             edge = HAS_TEXT_FEATURE if True in seen else LACKS_TEXT_FEATURE

@@ -200,3 +200,20 @@ def test_lexical_score(phrase, name, score):
 def test_constraint_needs_features():
     with pytest.raises(ValueError):
         feature_constraint([])
+
+
+def test_a_sentence_said_of_several_products_is_one_statement_node():
+    """Variants of one page, and other pages with the same sentence: one node, an edge per product."""
+    pages = [
+        PageText((P1, P2), "It keeps the headphone jack.", FEATURES),
+        PageText((P3,), "It keeps the headphone jack.", FEATURES),
+    ]
+    out = quads(text_feature_nquads(pages))
+    nodes = {q.split()[0] for q in out if f"<{O.SKG}statesFeature>" in q}
+    assert len(nodes) == 1
+    (node,) = nodes
+    about = sorted(q.split()[2] for q in out if q.startswith(f"{node} <{O.SKG}aboutProduct>"))
+    assert about == sorted(iri(p) for p in (P1, P2, P3))
+    assert sum(f"<{O.SKG}evidence>" in q for q in out) == 1
+    # the edges stay per product
+    assert sorted(q.split()[0] for q in out if f"<{HAS_TEXT_FEATURE}>" in q) == sorted(iri(p) for p in (P1, P2, P3))

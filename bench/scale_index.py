@@ -1,0 +1,192 @@
+"""How index time and memory grow with the catalog, and what a small change costs (issue 12).
+
+    .venv/bin/python bench/scale_index.py --sizes 2000,10000 [--work /tmp/dg-scale] [--runner ray]
+        [--mutate-percent 1] [--out bench/results/scale_index] [-- EXTRA INDEX FLAGS]
+
+For each size a catalog is generated (``bench/gen_catalog.py``, seed 0) and indexed from
+scratch with ``dualgraph index`` in a child process, default settings unless flags follow
+``--``. A thread samples the resident set size of that process *and all its children* (Ray
+workers are processes of their own) every 200 ms. Then ``--mutate-percent`` of the largest
+catalog's documents are changed (``gen_catalog.mutate``) and the index is run again: the
+re-index time over the full time is the incremental ratio, and the manifest's list of
+re-processed documents must be exactly the changed ones.
+
+Prints and writes OUT.md and OUT.json: products, documents, quads, seconds, ms per product,
+per-product time over that of the smallest size, peak RSS; then the incremental run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident set size of a process and all its descendants, in MB (0 once it is gone)."""
+    import psutil
+
+    try:
+        root = psutil.Process(pid)
+        procs = [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return 0.0
+    total = 0
+    for p in procs:
+        try:
+            total += p.memory_info().rss
+        except psutil.NoSuchProcess:
+            continue
+    return total / 2**20
+
+
+def run_index(dataset: Path, index: Path, flags: list[str], log: Path) -> dict[str, Any]:
+    """``dualgraph index`` as a user runs it; returns seconds, peak tree RSS and the manifest."""
+    cmd = [sys.executable, "-m", "dualgraph.cli", "index", str(dataset), "--index", str(index), *flags]
+    peak = 0.0
+    with log.open("ab") as out:
+        out.write(f"\n$ {' '.join(cmd)}\n".encode())
+        out.flush()
+        started = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
+        done = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak
+            while not done.wait(0.2):
+                peak = max(peak, tree_rss_mb(proc.pid))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        rc = proc.wait()
+        seconds = time.perf_counter() - started
+        done.set()
+        sampler.join()
+    if rc != 0:
+        raise SystemExit(f"dualgraph index exited {rc}; see {log}")
+    manifest = json.loads((index / "manifest.json").read_text(encoding="utf-8"))
+    return {"seconds": round(seconds, 2), "peak_rss_mb": round(peak), "manifest": manifest}
+
+
+def reprocessed(manifest: dict[str, Any]) -> list[str] | None:
+    """The manifest's list of documents converted again this run, wherever the index writes it."""
+    docs = manifest.get("documents", {})
+    found = docs.get("reprocessed")
+    if isinstance(found, dict):  # per market
+        return sorted({d for ids in found.values() for d in ids})
+    return sorted(found) if isinstance(found, list) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if "--" in argv:
+        extra = argv[argv.index("--") + 1 :]
+        argv = argv[: argv.index("--")]
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", default="2000,10000", help="comma-separated product counts")
+    ap.add_argument("--work", type=Path, default=Path("/tmp/dg-scale"))
+    ap.add_argument("--runner", choices=("ray", "inline"), default="ray")
+    ap.add_argument("--mutate-percent", type=float, default=1.0, help="0: no incremental run")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "scale_index")
+    ap.add_argument("--keep", action="store_true", help="keep the catalogs and indexes")
+    args = ap.parse_args(argv)
+    import gen_catalog
+
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    flags = ["--runner", args.runner, *extra]
+    args.work.mkdir(parents=True, exist_ok=True)
+    log = args.work / "index.log"
+    rows: list[dict[str, Any]] = []
+    incremental: dict[str, Any] = {}
+    for n in sizes:
+        dataset, index = args.work / f"catalog-{n}", args.work / f"index-{n}"
+        shutil.rmtree(dataset, ignore_errors=True)
+        shutil.rmtree(index, ignore_errors=True)
+        gen_catalog.generate(dataset, n)
+        full = run_index(dataset, index, flags, log)
+        m = full["manifest"]
+        rows.append(
+            {
+                "products": m["products"],
+                "documents": m["documents"]["total"],
+                "quads": m["triples"],
+                "seconds": full["seconds"],
+                "ms_per_product": round(full["seconds"] / max(m["products"], 1) * 1000, 2),
+                "peak_rss_mb": full["peak_rss_mb"],
+                "stages": m.get("seconds", {}),
+            }
+        )
+        print(json.dumps(rows[-1]), flush=True)
+        if n == max(sizes) and args.mutate_percent > 0:
+            changed = gen_catalog.mutate(dataset, args.mutate_percent, seed=1)
+            again = run_index(dataset, index, flags, log)
+            listed = reprocessed(again["manifest"])
+            incremental = {
+                "products": m["products"],
+                "percent": args.mutate_percent,
+                "changed_documents": len(changed),
+                "seconds": again["seconds"],
+                "full_seconds": full["seconds"],
+                "ratio": round(again["seconds"] / full["seconds"], 4),
+                "manifest_lists_exactly_the_changed": listed == sorted(changed) if listed is not None else None,
+                "converted": again["manifest"]["documents"].get("converted"),
+                "stages": again["manifest"].get("seconds", {}),
+            }
+            print(json.dumps(incremental), flush=True)
+        if not args.keep:
+            shutil.rmtree(dataset, ignore_errors=True)
+            shutil.rmtree(index, ignore_errors=True)
+    base = rows[0]["ms_per_product"] if rows else 1.0
+    for r in rows:
+        r["per_product_vs_smallest"] = round(r["ms_per_product"] / base, 3)
+    text = render(rows, incremental, flags)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+    result = {"flags": flags, "cpus": os.cpu_count(), "sizes": rows, "incremental": incremental}
+    args.out.with_suffix(".json").write_text(json.dumps(result, indent=1), encoding="utf-8")
+    print(text)
+    return 0
+
+
+def render(rows: list[dict[str, Any]], incremental: dict[str, Any], flags: list[str]) -> str:
+    out = [
+        "# Index time and memory by catalog size",
+        "",
+        f"`dualgraph index {' '.join(flags)}` on catalogs from `bench/gen_catalog.py` (seed 0), "
+        f"{os.cpu_count()} CPUs; peak RSS is the index process and all its children. "
+        "Written by `bench/scale_index.py`.",
+        "",
+        "| products | documents | quads | seconds | ms / product | per product vs smallest | peak RSS MB |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['products']:,} | {r['documents']:,} | {r['quads']:,} | {r['seconds']:.1f} | "
+            f"{r['ms_per_product']:.1f} | {r['per_product_vs_smallest']:.2f} | {r['peak_rss_mb']:,} |"
+        )
+    if incremental:
+        i = incremental
+        out += [
+            "",
+            f"Re-index after changing {i['percent']} % of the documents of the {i['products']:,}-product catalog "
+            f"({i['changed_documents']} documents): {i['seconds']:.1f} s against {i['full_seconds']:.1f} s, "
+            f"**ratio {i['ratio']:.3f}** (goal ≤ 0.05); documents converted again: {i['converted']}; "
+            f"the manifest lists exactly the changed ones: {i['manifest_lists_exactly_the_changed']}.",
+        ]
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
