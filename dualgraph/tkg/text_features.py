@@ -28,7 +28,7 @@ but neither edge is written, so the product answers neither "with" nor "without"
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from dualgraph.skg import ontology as O
@@ -73,7 +73,7 @@ class PageText:
     features: Mapping[str, str]
 
 
-def statement_iri(products: str | Sequence[str], entity: str, sentence: str) -> str:
+def statement_iri(products: str | Iterable[str], entity: str, sentence: str) -> str:
     """One node per (products, entity IRI, sentence): the same text gives the same node on every run.
 
     A page about several variants states a sentence once for all of them: one node with an
