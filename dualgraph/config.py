@@ -90,7 +90,10 @@ class TkgConfig(BaseModel):
         "(else, and without an LLM, the description is extractive).",
     )
     embed_chunks: bool = Field(
-        True, description="Also embed every chunk (for the naive vector-RAG baseline); entities are always embedded."
+        False,
+        description="Also embed every chunk, for the naive vector-RAG baseline (`search --mode naive`). Answering "
+        "finds chunks lexically and through entities, so this is off: a transformer pass over every chunk is "
+        "most of an index run's time without a GPU. Entities are always embedded.",
     )
 
 

@@ -53,5 +53,7 @@ class TextualKG:
         from dualgraph.tkg.retrieval import NaiveVectorRetriever
 
         if self.chunk_index is None:
-            raise FileNotFoundError("this index has no chunk embeddings (tkg.embed_chunks was off)")
+            raise FileNotFoundError(
+                "this index has no chunk embeddings: index with --embed-chunks (tkg.embed_chunks) for the naive baseline"
+            )
         return NaiveVectorRetriever(embedder, self.chunk_index, self.chunks, **options)
