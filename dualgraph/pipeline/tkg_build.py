@@ -5,9 +5,12 @@ vector and BM25 indexes, and put the text facts into the SKG's text graph.
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
 from dualgraph.models.base import LLM, Embedder
@@ -19,11 +22,13 @@ from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
 from dualgraph.tkg.text_features import chunk_pages, text_feature_nquads
 
 
-def _read_shards(layout: IndexLayout, kind: str, keys: set[str], live: set[tuple[str, str]]) -> list[dict]:
+def _read_shards(
+    layout: IndexLayout, kind: str, keys: set[str], live: set[tuple[str, str]], progress: bool = False
+) -> list[dict]:
     import pyarrow.parquet as pq
 
     rows: list[dict] = []
-    for key in sorted(keys):
+    for key in tqdm(sorted(keys), desc=f"read {kind}", unit="shard", disable=not progress, mininterval=0.5):
         path = layout.tkg_shards / f"{kind}-{key}.parquet"
         # A shard can also hold older versions of documents that were re-extracted since.
         rows.extend(r for r in pq.read_table(path).to_pylist() if (r["doc_id"], r["content_hash"]) in live)
@@ -42,39 +47,45 @@ def build_tkg(
         r["chunk_id"]: Chunk(
             r["chunk_id"], r["doc_id"], r["text"], r["section"] or "", int(r["ordinal"]), tuple(r["products"] or ())
         )
-        for r in _read_shards(layout, "chunks", keys, live)
+        for r in _read_shards(layout, "chunks", keys, live, config.progress)
     }
     mentions = [
-        Mention(r["name"], r["description"], r["chunk_id"]) for r in _read_shards(layout, "mentions", keys, live)
+        Mention(r["name"], r["description"], r["chunk_id"])
+        for r in _read_shards(layout, "mentions", keys, live, config.progress)
     ]
     if llm is not None and config.tkg.summarise:
         from dualgraph.tkg.summarise import merge_with_summaries
 
         entities = merge_with_summaries(mentions, llm, max_description_tokens=config.tkg.description_tokens)
     else:
-        entities = merge_mentions(mentions, max_description_tokens=config.tkg.description_tokens)
+        entities = merge_mentions(
+            mentions, max_description_tokens=config.tkg.description_tokens, progress=config.progress
+        )
     by_id = {e.entity_id: e for e in entities}
 
     from dualgraph.stores.faiss_index import FaissIndex
     from dualgraph.tkg.retrieval import entity_lexical_index, index_chunks, index_entities
 
     entity_index = FaissIndex(embedder.dim)
-    index_entities(embedder, by_id, entity_index)
+    index_entities(embedder, by_id, entity_index, progress=config.progress)
     out = layout.tkg
     entity_index.save(out / "entity_index")
     if by_id:
         entity_lexical_index(by_id).save(out / "entity_bm25")
     if config.tkg.embed_chunks:
         chunk_index = FaissIndex(embedder.dim)
-        index_chunks(embedder, chunks, chunk_index)
+        index_chunks(embedder, chunks, chunk_index, progress=config.progress)
         chunk_index.save(out / "chunk_index")
+    elif (out / "chunk_index").exists():
+        # vectors of an earlier build would no longer match the chunks
+        shutil.rmtree(out / "chunk_index")
     save_tkg(out, chunks.values(), entities)
 
     doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
     chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
     facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
     # prose features with polarity (has / explicitly lacks, with the sentence) in the same graph
-    facts += text_feature_nquads(chunk_pages(chunks.values(), entities, chunk_products))
+    facts += text_feature_nquads(chunk_pages(chunks.values(), entities, chunk_products), progress=config.progress)
     facts_path = Path(out) / "text_facts.nq"
     facts_path.write_text(facts, encoding="utf-8")
     store.drop_graph(O.TEXT_GRAPH)

@@ -258,6 +258,7 @@ def merge_mentions(
     *,
     max_description_tokens: int = 120,
     summarise: Callable[[str, list[str]], str] | None = None,
+    progress: bool = False,
 ) -> list[Entity]:
     """Entities of ``mentions`` merged by :func:`entity_key`, in order of first mention.
 
@@ -286,11 +287,15 @@ def merge_mentions(
             descs.setdefault(key, []).append(m.description)
         chunks.setdefault(key, {})[m.chunk_id] = None
         counts[key] += 1
+    from dualgraph.progress import progress_bar
+
     out = []
-    for key, surface in forms.items():
-        name = _display_name(surface)
-        desc = _aggregate(name, descs.get(key, []), max_description_tokens, summarise)
-        out.append(Entity(entity_id(key), name, desc, list(chunks[key]), counts[key]))
+    with progress_bar("merge entities", total=len(forms), unit="entity", enabled=progress) as bar:
+        for key, surface in forms.items():
+            name = _display_name(surface)
+            desc = _aggregate(name, descs.get(key, []), max_description_tokens, summarise)
+            out.append(Entity(entity_id(key), name, desc, list(chunks[key]), counts[key]))
+            bar.update(1)
     return out
 
 

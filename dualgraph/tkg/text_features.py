@@ -31,6 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from tqdm import tqdm
+
 from dualgraph.skg import ontology as O
 from dualgraph.skg.names import short_hash
 from dualgraph.skg.terms import iri, literal
@@ -90,7 +92,7 @@ def _boolean(value: bool) -> str:
     return f'"{"true" if value else "false"}"^^<{XSD_BOOLEAN}>'
 
 
-def text_feature_nquads(pages: Iterable[PageText]) -> str:
+def text_feature_nquads(pages: Iterable[PageText], *, progress: bool = False) -> str:
     """N-Quads for the text graph from every page's statements (see the module notes).
 
     Has/lacks edges are decided over all pages together, so a product on two pages that
@@ -101,7 +103,8 @@ def text_feature_nquads(pages: Iterable[PageText]) -> str:
     polarities: dict[tuple[str, str], set[bool]] = {}
     # every product a sentence says it of, across pages: one node per statement, not per variant
     said: dict[tuple[str, str, bool], set[str]] = {}
-    for page in pages:
+    pages = list(pages)
+    for page in tqdm(pages, desc="text features", unit="page", disable=not progress, mininterval=0.5):
         if not page.products:
             continue
         for st in statements(page.text, page.features):

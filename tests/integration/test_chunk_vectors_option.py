@@ -45,3 +45,11 @@ def test_embed_chunks_option_gives_the_naive_baseline_its_vectors(dataset, tmp_p
     embedder, _ = build_models(ModelsConfig())
     found = tkg.naive(embedder, top_chunks=1).retrieve(["which phone has no NFC"])[0]
     assert found.products
+
+
+def test_turning_chunk_vectors_off_removes_the_old_ones(dataset, tmp_path):
+    _, before = _index(dataset, tmp_path / "ix", embed_chunks=True)
+    assert before.chunk_index is not None
+    manifest, after = _index(dataset, tmp_path / "ix")
+    assert manifest["documents"]["unchanged"] == 2  # only the Textual KG was rebuilt
+    assert after.chunk_index is None
