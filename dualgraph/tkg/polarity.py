@@ -270,7 +270,7 @@ def clauses(sentence: str) -> list[str]:
     return [sentence[c.toks[0].start : c.toks[-1].end] for c in _split(sentence)]
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1 << 14)
 def _parsed(sentence: str) -> tuple[bool, tuple[_Clause, ...]]:
     return sentence.rstrip().rstrip('"”’)]').endswith("?"), tuple(_split(sentence))
 
@@ -387,6 +387,9 @@ def _occurrence_polarity(clause: _Clause, start: int, end: int) -> bool | None:
     return True if closing is None else closing
 
 
+# Catalog pages repeat their sentences (boilerplate, one page per variant): reading is pure, so
+# a sentence and phrase already read are not read again.
+@functools.lru_cache(maxsize=1 << 16)
 def feature_polarity(sentence: str, phrase: str) -> bool | None:
     """True if the sentence says its subject has ``phrase``, False if it says it lacks it, None
     if the phrase is not in it or nothing is asserted (a question, a condition, a comparison
@@ -412,6 +415,11 @@ def feature_polarity(sentence: str, phrase: str) -> bool | None:
     return definite.pop() if len(definite) == 1 else None
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _flat(sentence: str) -> str:
+    return "".join(t.norm for t in _tokens(sentence))
+
+
 def statements(text: str, phrases: Iterable[str]) -> list[Statement]:
     """What a page says about each phrase: one :class:`Statement` per (phrase, sentence)
     with a definite polarity, in reading order. Phrases it never mentions get none.
@@ -424,7 +432,7 @@ def statements(text: str, phrases: Iterable[str]) -> list[Statement]:
     out: list[Statement] = []
     seen: set[tuple[str, bool, str]] = set()
     for sentence in sentences(text):
-        flat = "".join(t.norm for t in _tokens(sentence))
+        flat = _flat(sentence)
         present = [p for p in wanted if _phrase_key(p) in flat]  # cheap filter before the clause reading
         # in reading order (a phrase spelled differently from the text goes last)
         for phrase in sorted(present, key=lambda p: sentence.lower().find(p.lower()) % (len(sentence) + 1)):
