@@ -25,6 +25,12 @@ class EmbedderConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    kind: Literal["sentence-transformers", "static"] = Field(
+        "sentence-transformers",
+        description="'sentence-transformers' runs the model on every text; 'static' distils it once "
+        "(model2vec, cached under ~/.cache/dualgraph or $DUALGRAPH_STATIC_CACHE) into a token table "
+        "and embeds by look-up, without torch (dualgraph.models.static_embedder).",
+    )
     name: str = Field(
         "all-MiniLM-L6-v2",
         description="'all-MiniLM-L6-v2' loads the copy shipped in the "
@@ -110,9 +116,14 @@ def build_models(config: ModelsConfig, *, meter: TokenMeter | None = None) -> tu
 
     path = Path(config.cache_dir) / CACHE_FILE
     e = config.embedder
-    embedder = CachedEmbedder(
-        SentenceTransformerEmbedder(e.name, device=e.device, batch_size=e.batch_size, meter=meter), path, meter=meter
-    )
+    inner: Embedder
+    if e.kind == "static":
+        from dualgraph.models.static_embedder import StaticEmbedder
+
+        inner = StaticEmbedder(e.name, device=e.device, meter=meter)
+    else:
+        inner = SentenceTransformerEmbedder(e.name, device=e.device, batch_size=e.batch_size, meter=meter)
+    embedder = CachedEmbedder(inner, path, meter=meter)
     if config.llm is None:
         return embedder, None
     c = config.llm.resolve()
