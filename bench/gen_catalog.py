@@ -8,7 +8,14 @@ and the Markdown page states, negates and paraphrases the same features in prose
 both the spec graph and the text graph have something to find.
 
     .venv/bin/python bench/gen_catalog.py OUT --products 100000 [--seed 0] [--markets uk,de,in]
-        [--variants-per-family 1-4]
+        [--variants-per-family 1-4] [--per-market-dirs]
+    .venv/bin/python bench/gen_catalog.py mutate DIR --percent 1 [--seed 0]
+
+``--per-market-dirs`` writes ``OUT/<market>/``, one snapshot per market (for ``dualgraph index
+--market``): the same pages and products, each with that market's price and currency only, and
+a few documents (about 5 %, never in the first market) missing from the other markets.
+``mutate`` changes a given share of a dataset's documents in place (a price and the page text)
+and prints the ids it changed, for incremental re-index runs.
 
 Same arguments, same bytes: everything is drawn from one ``random.Random(seed)`` in a
 fixed order, and pages are streamed to disk so a large catalog never sits in memory.
@@ -17,6 +24,7 @@ fixed order, and pages are streamed to disk so a large catalog never sits in mem
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import sys
@@ -785,12 +793,127 @@ def generate(
     return counts.as_dict()
 
 
+MISSING_RATE = 0.05  # share of documents absent from each market after the first
+
+
+def market_page(
+    stem: str, markdown: str, variants: list[Variant], markets: Sequence[str], market: str
+) -> tuple[str, str, list[Variant]]:
+    """One page as ``market`` shows it: its price alone under ``Price``, its name on the page."""
+    k = list(markets).index(market)
+    key = "Price" if k == 0 else f"Price:{market.upper()}"
+    own = []
+    for v in variants:
+        specs = dict(v.specs)
+        price = specs[key]
+        kept = [(n, x) for n, x in v.specs if n != "Price" and not n.startswith("Price:")]
+        own.append(Variant(v.name, v.prod_range, v.categories, (*kept, ("Price", price))))
+    lines = markdown.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("**Markets:** "):
+            lines[i] = f"**Markets:** {market} ({MARKETS[market][1]})"
+    # the last lines list each variant's prices, one per market in order
+    for i in range(len(lines) - 1 - len(variants), len(lines) - 1):
+        name, _, prices = lines[i].rpartition(": ")
+        lines[i] = f"{name}: {prices.split(' / ')[k]}"
+    return stem, "\n".join(lines), own
+
+
+def missing_in(seed: int, stem: str, market: str, markets: Sequence[str]) -> bool:
+    """Whether a document is left out of ``market``'s snapshot (own generator: the pages' draws stay as they were)."""
+    if market == markets[0]:
+        return False
+    return random.Random(f"{seed}/{stem}/{market}").random() < MISSING_RATE
+
+
+def generate_per_market(
+    out: str | os.PathLike,
+    products: int,
+    *,
+    seed: int = 0,
+    markets: Sequence[str] = ("uk", "de"),
+    variants_per_family: tuple[int, int] = (1, 4),
+) -> dict[str, dict[str, int]]:
+    """Write ``out/<market>/`` for each market (see the module doc); returns counts per market."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        raise FileExistsError(f"{out} is not empty")
+    pages = iter_pages(products, seed=seed, markets=markets, variants_per_family=variants_per_family)
+    counts = {m: Counts() for m in markets}
+    buckets: dict[str, list[tuple[str, str, list[Variant]]]] = {m: [] for m in markets}
+
+    def flush() -> None:
+        for m, held in buckets.items():
+            write_dataset(out / m, held)
+            held.clear()
+
+    for stem, markdown, variants in pages:
+        for m in markets:
+            if missing_in(seed, stem, m, markets):
+                continue
+            page = market_page(stem, markdown, variants, markets, m)
+            buckets[m].append(page)
+            counts[m].documents += 1
+            counts[m].products += len(page[2])
+            counts[m].spec_values += sum(len(v.specs) for v in page[2])
+        if len(buckets[markets[0]]) >= 256:  # stream: a large catalog never sits in memory
+            flush()
+    flush()
+    return {m: c.as_dict() for m, c in counts.items()}
+
+
+def mutate(root: str | os.PathLike, percent: float, *, seed: int = 0) -> list[str]:
+    """Change ``percent`` % of the documents under ``root`` in place (at least one when any
+    exist): the first variant's price goes up by 1 and the page gains a line. Returns the
+    changed document ids (directory names), sorted; the same arguments pick the same ones."""
+    if not 0 < percent <= 100:
+        raise ValueError(f"percent must lie in (0, 100], got {percent}")
+    root = Path(root)
+    docs = sorted(d.name for d in root.iterdir() if d.is_dir() and d.name.startswith("file-"))
+    if not docs:
+        return []
+    n = max(1, round(len(docs) * percent / 100))
+    picked = sorted(random.Random(seed).sample(docs, n))
+    for doc in picked:
+        stem = doc.removeprefix("file-")
+        inject = root / doc / f"inject-{stem}.json"
+        if inject.is_file():
+            recs = json.loads(inject.read_text(encoding="utf-8"))
+            if recs and "Price" in recs[0].get("specs", {}):
+                amount, _, currency = recs[0]["specs"]["Price"].partition(" ")
+                recs[0]["specs"]["Price"] = f"{float(amount) + 1:.2f} {currency}"
+            inject.write_text(json.dumps(recs, ensure_ascii=False, indent=1), encoding="utf-8")
+        page = root / doc / f"part-{stem}.md"
+        if page.is_file():
+            with page.open("a", encoding="utf-8") as fh:
+                fh.write(f"- Updated: revision {seed}\n")
+    return picked
+
+
 def parse_range(text: str) -> tuple[int, int]:
     lo, _, hi = text.partition("-")
     return int(lo), int(hi or lo)
 
 
+def main_mutate(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="gen_catalog.py mutate", description=mutate.__doc__)
+    ap.add_argument("dir", type=Path, help="dataset directory to change in place")
+    ap.add_argument("--percent", type=float, required=True, help="share of documents to change, e.g. 1")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    try:
+        changed = mutate(args.dir, args.percent, seed=args.seed)
+    except (ValueError, OSError) as e:
+        print(f"gen_catalog mutate: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps({"changed": changed, "count": len(changed)}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["mutate"]:
+        return main_mutate(argv[1:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out", type=Path, help="dataset directory to create (must be new or empty)")
     ap.add_argument("--products", type=int, required=True, help="number of product variants in all")
@@ -799,10 +922,20 @@ def main(argv: list[str] | None = None) -> int:
         "--markets", default="uk", help="comma-separated: the first one's price goes in 'Price' (uk, de, in)"
     )
     ap.add_argument("--variants-per-family", default="1-4", type=parse_range, help="e.g. 1-4 or 2")
+    ap.add_argument(
+        "--per-market-dirs", action="store_true", help="one dataset directory per market: OUT/<market>/ (see above)"
+    )
     args = ap.parse_args(argv)
     markets = tuple(m.strip() for m in args.markets.split(",") if m.strip())
     t0 = time.perf_counter()
     try:
+        if args.per_market_dirs:
+            per = generate_per_market(
+                args.out, args.products, seed=args.seed, markets=markets, variants_per_family=args.variants_per_family
+            )
+            for m, c in per.items():
+                print(f"{m}: documents {c['documents']:,}  products {c['products']:,}")
+            return 0
         counts = generate(
             args.out, args.products, seed=args.seed, markets=markets, variants_per_family=args.variants_per_family
         )

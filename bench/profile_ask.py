@@ -20,6 +20,17 @@ The embedding cache lives in the index (``cache/responses.sqlite``) and a run wo
 misses there; by default a copy is used (``--cache copy``: the index is left untouched and
 reruns start from the same cache), ``--cache empty`` measures cold embeddings, ``--cache index``
 uses the index's own file. Writes OUT.md, OUT.png and OUT.json.
+
+Engines that answer many questions call ``QAEngine.prepare()`` after opening (per-index tables
+and catalog embeddings built up front); so does this profile, and charges it to the open
+(``--no-prepare``: the lazy behaviour, on code that has no ``prepare`` too). Bulk speed is
+measured apart, with the wrappers removed: the questions (``--repeat`` times over, for a longer
+run) answered in batches of ``--bulk-batch`` as ``dualgraph ask --questions`` does. The engine
+keeps no answers between questions, but it does keep per-phrase lookups (embeddings, a value
+word's entries), so a repeated set is a little faster than the same number of new questions:
+both figures are reported, the first pass over distinct questions and the repeated one.
+``--baseline`` takes an earlier run's OUT.json and puts its figures beside this run's.
+Several ``--questions`` files are answered as one set (ids prefixed with the file's number).
 """
 
 from __future__ import annotations
@@ -38,7 +49,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -285,8 +296,33 @@ def _final_sparql_alone(store, sparql: str | None, reps: int) -> float | None:
     return statistics.median(times)
 
 
+def _read_all(paths: list[Path]) -> list[tuple[str, str]]:
+    if len(paths) == 1:
+        return read_questions(paths[0])
+    return [(f"{n}:{qid}", q) for n, path in enumerate(paths, 1) for qid, q in read_questions(path)]
+
+
+def bulk_speed(engine: QAEngine, items: list[tuple[str, str]], batch: int, repeat: int) -> dict[str, Any]:
+    """Questions per second answered in batches, unprofiled: the first pass, then all ``repeat`` passes."""
+    passes = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for b in range(0, len(items), batch):
+            engine.answer_batch(items[b : b + batch])
+        passes.append(time.perf_counter() - t0)
+    n = len(items)
+    return {
+        "batch": batch,
+        "repeat": repeat,
+        "questions": n,
+        "pass_s": passes,
+        "qps_first": n / passes[0] if passes and passes[0] else float("nan"),
+        "qps_all": n * len(passes) / sum(passes) if passes and sum(passes) else float("nan"),
+    }
+
+
 def profile(args: argparse.Namespace) -> dict[str, Any]:
-    items = read_questions(args.questions)
+    items = _read_all(args.questions)
     if args.limit:
         items = items[: args.limit]
     prof = Profiler()
@@ -297,11 +333,17 @@ def profile(args: argparse.Namespace) -> dict[str, Any]:
         rss0 = _rss_mib()
         t0 = time.perf_counter()
         engine = QAEngine.open(args.index, AskConfig(**({"strategy": args.strategy} if args.strategy else {})))
+        prepare = getattr(engine, "prepare", None)
+        prepared = bool(args.prepare and callable(prepare))
+        if prepared:
+            with_stage = prof.timed(prepare, "open.prepare", False)
+            with_stage()
         open_s = time.perf_counter() - t0
         open_stages = prof.snapshot()
         rss_open = _rss_mib()
         strategy = engine.config.strategy
-        store = engine.kit.symbolic.compiler.store
+        compiler = cast(Any, engine.kit.symbolic).compiler  # the zero-token SymbolicSource's
+        store = compiler.store
         if args.warmup:
             engine.answer(WARMUP_QUESTION, qid="warmup")
         prof.seconds.clear()
@@ -342,16 +384,22 @@ def profile(args: argparse.Namespace) -> dict[str, Any]:
         answer_s = sum(r["wall_s"] for r in rows)
         calls = dict(prof.calls)
         rss_end = _rss_mib()
-        embedder = getattr(engine.kit.symbolic.compiler.patterns, "embedder", None)
+        embedder = getattr(compiler.patterns, "embedder", None)
         cache_hits, cache_misses = getattr(embedder, "hits", None), getattr(embedder, "misses", None)
+        prof.restore()  # the bulk pass runs as shipped, without the timing wrappers
+        bulk = bulk_speed(engine, items, args.bulk_batch, args.repeat) if args.repeat else None
+        if bulk:
+            print(f"bulk: {bulk['qps_first']:.2f} q/s first pass, {bulk['qps_all']:.2f} q/s over {args.repeat}")
         engine.close()
     finally:
         prof.restore()
         shutil.rmtree(scratch, ignore_errors=True)
     return {
         "index": str(args.index),
-        "questions_file": str(args.questions),
+        "questions_file": ", ".join(str(q) for q in args.questions),
         "strategy": strategy,
+        "prepared": prepared,
+        "bulk": bulk,
         "batch": args.batch,
         "cache": args.cache,
         "warmup": args.warmup,
@@ -400,20 +448,91 @@ def stage_table(result: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(out, key=lambda r: -r["total_s"])
 
 
-def write_markdown(result: dict[str, Any], path: Path) -> dict[str, float]:
+def summarize(result: dict[str, Any]) -> dict[str, float]:
+    """The headline figures of a run (also of an earlier run's JSON, for ``--baseline``)."""
     qs = result["questions"]
     lat = [r["wall_s"] for r in qs]
-    rec_lat = [r["latency_s"] for r in qs]
     alone = [r["final_sparql_alone_s"] for r in qs if r["final_sparql_alone_s"] is not None]
     ratios = [r["wall_s"] / r["final_sparql_alone_s"] for r in qs if r["final_sparql_alone_s"]]
     lat_p50, alone_p50 = _pct(lat, 50), _pct(alone, 50)
-    summary = {
+    bulk = result.get("bulk") or {}
+    return {
         "qps": len(qs) / result["answer_s"] if result["answer_s"] else float("nan"),
+        "bulk_qps_first": bulk.get("qps_first", float("nan")),
+        "bulk_qps_all": bulk.get("qps_all", float("nan")),
+        "open_s": result["open_s"],
         "latency_p50_ms": 1000 * lat_p50,
+        "latency_p90_ms": 1000 * _pct(lat, 90),
         "final_sparql_p50_ms": 1000 * alone_p50,
         "ratio_p50": lat_p50 / alone_p50 if alone else float("nan"),
         "ratio_median_per_question": statistics.median(ratios) if ratios else float("nan"),
     }
+
+
+_COMPARED = (
+    ("engine open (with prepare when run), s", "open_s", "{:.2f}"),
+    ("answering, profiled, q/s (batch 1)", "qps", "{:.2f}"),
+    ("bulk, unprofiled, first pass q/s", "bulk_qps_first", "{:.2f}"),
+    ("bulk, unprofiled, all passes q/s", "bulk_qps_all", "{:.2f}"),
+    ("latency p50, ms", "latency_p50_ms", "{:.0f}"),
+    ("latency p90, ms", "latency_p90_ms", "{:.0f}"),
+    ("final SPARQL alone p50, ms", "final_sparql_p50_ms", "{:.1f}"),
+    ("**latency p50 / final-SPARQL-alone p50** (goal ≤ 3)", "ratio_p50", "{:.1f}"),
+    ("median of per-question latency / SPARQL-alone", "ratio_median_per_question", "{:.1f}"),
+)
+
+
+def baseline_lines(result: dict[str, Any], base: dict[str, Any]) -> list[str]:
+    """Markdown: this run beside an earlier one, headline figures and per-stage mean ms/q."""
+    now, before = summarize(result), summarize(base)
+
+    def fmt(pattern: str, v: float) -> str:
+        return "–" if v != v else pattern.format(v)  # NaN: not measured
+
+    lines = [
+        "## Before and after",
+        "",
+        f"Before: `{base.get('questions_file')}` on `{base.get('index')}` ({base.get('n')} questions, "
+        f"embedding cache `{base.get('cache')}`).",
+        "",
+        "| measure | before | after | after / before |",
+        "|---|---:|---:|---:|",
+    ]
+    for label, key, pattern in _COMPARED:
+        b, a = before[key], now[key]
+        ratio = f"{a / b:.2f}" if b == b and a == a and b else "–"
+        lines.append(f"| {label} | {fmt(pattern, b)} | {fmt(pattern, a)} | {ratio} |")
+    rows_now = {t["stage"]: t for t in stage_table(result)}
+    rows_before = {t["stage"]: t for t in stage_table(base)}
+    names = sorted(
+        set(rows_now) | set(rows_before),
+        key=lambda s: -max(rows_now.get(s, {}).get("mean_ms", 0.0), rows_before.get(s, {}).get("mean_ms", 0.0)),
+    )
+    lines += [
+        "",
+        "Answering by stage, mean ms per question (exclusive), stages of 0.1 ms or more in either run:",
+        "",
+        "| stage | before | after |",
+        "|---|---:|---:|",
+    ]
+    for name in names:
+        b = rows_before.get(name, {}).get("mean_ms", 0.0)
+        a = rows_now.get(name, {}).get("mean_ms", 0.0)
+        if max(a, b) >= 0.1:
+            lines.append(f"| {name} | {b:.1f} | {a:.1f} |")
+    total_b = sum(t["mean_ms"] for t in rows_before.values())
+    total_a = sum(t["mean_ms"] for t in rows_now.values())
+    lines += [f"| **all stages** | **{total_b:.1f}** | **{total_a:.1f}** |", ""]
+    return lines
+
+
+def write_markdown(result: dict[str, Any], path: Path, baseline: dict[str, Any] | None = None) -> dict[str, float]:
+    qs = result["questions"]
+    lat = [r["wall_s"] for r in qs]
+    rec_lat = [r["latency_s"] for r in qs]
+    alone = [r["final_sparql_alone_s"] for r in qs if r["final_sparql_alone_s"] is not None]
+    lat_p50, alone_p50 = _pct(lat, 50), _pct(alone, 50)
+    summary = summarize(result)
     table = stage_table(result)
     by_kind: dict[str, float] = defaultdict(float)
     for t in table:
@@ -445,7 +564,17 @@ def write_markdown(result: dict[str, Any], path: Path) -> dict[str, float]:
         f"| median of per-question latency / SPARQL-alone | {summary['ratio_median_per_question']:.1f} |",
         f"| peak RSS after open / after answering | {rss['after_open']:.0f} / {rss['peak']:.0f} MiB |",
         f"| embedding cache hits / misses (distinct texts, open + answering) | {cache['hits']} / {cache['misses']} |",
+    ]
+    bulk = result.get("bulk")
+    if bulk:
+        lines.append(
+            f"| **bulk, unprofiled** ({bulk['questions']} questions × {bulk['repeat']}, batches of {bulk['batch']}) "
+            f"| **{bulk['qps_first']:.2f} q/s** first pass, {bulk['qps_all']:.2f} q/s all passes |"
+        )
+    lines += [
+        f"| engine prepared (per-index work at open) | {'yes' if result.get('prepared') else 'no'} |",
         "",
+        *(baseline_lines(result, baseline) if baseline else []),
         "## Answering time by stage (exclusive)",
         "",
         "Each stage's own time, without the wrapped stages it calls; `X @ Y`: X called from stage Y. "
@@ -503,7 +632,7 @@ def write_plot(result: dict[str, Any], path: Path, top: int = 10) -> None:
     ax_total.tick_params(axis="y", labelsize=7)
     x = np.arange(len(qs))
     bottom = np.zeros(len(qs))
-    colours = plt.get_cmap("tab20").colors
+    colours = cast(Any, plt.get_cmap("tab20")).colors
     for i, s in enumerate([*shown, "other"]):
         if s == "other":
             vals = np.array([sum(v for k, v in r["stages"].items() if k not in shown) for r in qs])
@@ -525,7 +654,9 @@ def write_plot(result: dict[str, Any], path: Path, top: int = 10) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--index", type=Path, required=True, help="index directory (opened read-only)")
-    ap.add_argument("--questions", type=Path, required=True, help="questions file (SpecsQA JSON or a list)")
+    ap.add_argument(
+        "--questions", type=Path, nargs="+", required=True, help="questions file(s) (SpecsQA JSON or a list)"
+    )
     ap.add_argument("--limit", type=int, default=0, help="first N questions only (0: all)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench/results/profile_ask", help="writes OUT.md/.png/.json")
     ap.add_argument("--strategy", default=None, help="default: AskConfig's default strategy")
@@ -533,13 +664,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", choices=("copy", "empty", "index"), default="copy", help="embedding cache (see above)")
     ap.add_argument("--reps", type=int, default=3, help="reruns of each final SPARQL alone (median kept)")
     ap.add_argument("--no-warmup", dest="warmup", action="store_false", help="charge first-call costs to question 1")
+    ap.add_argument("--no-prepare", dest="prepare", action="store_false", help="skip QAEngine.prepare() (lazy)")
+    ap.add_argument("--repeat", type=int, default=3, help="bulk pass: times the set is answered (0: no bulk pass)")
+    ap.add_argument("--bulk-batch", type=int, default=8, help="bulk pass: questions per answer_batch call")
+    ap.add_argument("--baseline", type=Path, help="an earlier OUT.json: its figures beside this run's")
     args = ap.parse_args(argv)
-    if args.batch < 1 or args.reps < 1:
-        ap.error("--batch and --reps must be at least 1")
+    if args.batch < 1 or args.reps < 1 or args.bulk_batch < 1 or args.repeat < 0:
+        ap.error("--batch, --reps and --bulk-batch must be at least 1, --repeat at least 0")
     result = profile(args)
     out = args.out
     out.parent.mkdir(parents=True, exist_ok=True)
-    summary = write_markdown(result, out.with_suffix(".md"))
+    baseline = json.loads(args.baseline.read_text(encoding="utf-8")) if args.baseline else None
+    summary = write_markdown(result, out.with_suffix(".md"), baseline)
     write_plot(result, out.with_suffix(".png"))
     result["summary"] = summary
     out.with_suffix(".json").write_text(json.dumps(result, indent=1, default=str), encoding="utf-8")

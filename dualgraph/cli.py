@@ -28,11 +28,13 @@ def _cmd_index(args: argparse.Namespace) -> int:
         store_max_rows=args.sparql_max_rows,
         tkg_enabled=False if args.no_tkg else None,
         tkg_extractor=args.extractor,
+        tkg_embed_chunks=True if args.embed_chunks else None,
         llm_base_url=args.llm_url,
         llm_model=args.llm_model,
         llm_api_key_env=args.llm_api_key_env,
         embedder_name=args.embedder,
     )
+    from dualgraph.corpus.markets import MarketError
     from dualgraph.pipeline.ray_session import ray_session
 
     # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
@@ -40,8 +42,8 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
     try:
         with ray_session():
-            manifest = build_index(args.dataset, args.index, config)
-    except (StoreError, FileNotFoundError) as e:
+            manifest = build_index(args.dataset, args.index, config, market=args.market)
+    except (StoreError, FileNotFoundError, MarketError) as e:
         print(f"dualgraph index: {e}", file=sys.stderr)
         return 2
     print(json.dumps(manifest, indent=2, ensure_ascii=False))
@@ -67,7 +69,7 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     try:
         form = read_query(query).form  # the stores' own check, on the parsed query
         config = load_store_config(args.index).with_password_from_env()
-        with closing(open_store(config, args.index, read_only=True)) as store:
+        with closing(open_store(config, args.index, read_only=True, market=args.market)) as store:
             if form == "ASK":
                 out = {"head": {}, "boolean": store.ask(query, **limits)}
             elif form in ("CONSTRUCT", "DESCRIBE"):
@@ -191,6 +193,7 @@ def _ask_config(args: argparse.Namespace):
     cap = args.max_question_chars
     return AskConfig(
         strategy=args.strategy,
+        market=getattr(args, "market", None),
         currency=args.currency,
         llm=llm,
         names=args.names,
@@ -259,7 +262,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             print("dualgraph ask: --questions needs --out ANSWERS.jsonl", file=sys.stderr)
             return 2
         bulk = BulkAnswerConfig(
-            runner=args.runner or "ray",
+            runner=args.runner or "auto",
             ray_address=args.ray_address,
             batch_size=args.batch_size,
             concurrency=args.concurrency,
@@ -361,6 +364,11 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
     ix.add_argument("--no-tkg", action="store_true", help="build the Symbolic KG only")
     ix.add_argument(
+        "--embed-chunks",
+        action="store_true",
+        help="also embed every chunk (for `search --mode naive`; slow without a GPU, answering never needs it)",
+    )
+    ix.add_argument(
         "--extractor", choices=["heuristic", "llm", "both"], help="entity extraction (default heuristic: no model)"
     )
     ix.add_argument(
@@ -383,6 +391,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--sparql-user", help="user for HTTP Digest auth; the password comes from DUALGRAPH_SPARQL_PASSWORD"
     )
     ix.add_argument("--sparql-max-rows", type=int, help="the server's result row cap, so cut results are reported")
+    ix.add_argument(
+        "--market",
+        help="the country/shop this directory is the full snapshot of (e.g. uk): its documents are added or "
+        "replaced, ones no longer there removed, other markets left alone; default: the default market",
+    )
     ix.set_defaults(func=_cmd_index)
 
     sq = sub.add_parser("sparql", help="run a read-only SPARQL query (prefixes skg: skgt: rdf: rdfs: xsd: predeclared)")
@@ -405,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print at most this many rows or triples (default 10000); when cut, the JSON gets "
         '"truncated": true, stderr says so and the exit status is 3',
     )
+    sq.add_argument("--market", help="see one market's products and prices only (default: all markets)")
     sq.set_defaults(func=_cmd_sparql)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")
@@ -459,9 +473,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ak.add_argument("--currency", help="currency of bare prices ('under 20k'); default: the catalog's most common")
     ak.add_argument("--json", action="store_true", help="print the answer record as JSON")
+    ak.add_argument("--market", help="answer from one market's products and prices (default: all markets)")
     ak.add_argument("--questions", help="a questions file (JSON object keyed by id, each with 'question')")
     ak.add_argument("--out", help="answers file to write (JSON Lines, one record per question)")
-    ak.add_argument("--runner", choices=["ray", "inline"], help="bulk: Ray Data actors (default) or in-process")
+    ak.add_argument(
+        "--runner",
+        choices=["ray", "inline", "auto"],
+        help="bulk: Ray Data actors, in-process, or auto (default: inline for a few hundred questions, else Ray)",
+    )
     ak.add_argument("--ray-address", help="bulk: an existing Ray cluster; default: local Ray")
     ak.add_argument("--batch-size", type=int, default=8, help="bulk: questions per engine call")
     ak.add_argument("--concurrency", type=int, help="bulk: engine actors on Ray")

@@ -112,6 +112,12 @@ class IndexConfig(BaseModel):
         description="Address of an existing Ray cluster ('auto', 'ray://host:10001'); None starts local Ray. "
         "On a cluster the dataset and index directories must be on storage every worker sees.",
     )
+    ray_min_documents: int = Field(
+        200,
+        ge=0,
+        description="With runner 'ray', a run with fewer documents to convert than this (a small catalog, or a "
+        "re-index after a few changes) converts them in this process: Ray's workers take longer to start.",
+    )
     batch_size: int = Field(
         256,
         ge=1,

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.answer.names import AnswerNames
@@ -37,6 +38,9 @@ class AskConfig(BaseModel):
     strategy: str = Field("skg+tkg_fb", description=f"Answering strategy, one of: {', '.join(STRATEGIES)}.")
     currency: str | None = Field(
         None, description="Currency of bare prices ('under 20k'); None: the catalog's most common."
+    )
+    market: str | None = Field(
+        None, description="Answer from this market's products and prices only (its graphs); None: all markets."
     )
     min_confidence: float = Field(
         0.6,
@@ -87,7 +91,60 @@ class EngineSpec(BaseModel):
     config: AskConfig = Field(default_factory=AskConfig, description="Answering settings.")
 
     def __call__(self) -> QAEngine:
-        return QAEngine.open(self.index_dir, self.config)
+        # a bulk engine (inline or one per Ray actor) answers many questions: its per-index work is
+        # done once, up front, instead of by whichever questions come first
+        engine = QAEngine.open(self.index_dir, self.config)
+        engine.prepare()
+        return engine
+
+
+MEMO_TEXTS = 20_000
+"""Embeddings an engine keeps in memory (about 1.5 KB each for MiniLM), before starting over."""
+
+
+class _MemoEmbedder:
+    """An embedder that keeps the rows it returned in memory, by text.
+
+    Questions embed the same phrases and catalog names again and again ("price", a category
+    name); the response cache answers them, but with a SQLite read per call. The rows kept are
+    the ones the inner embedder returned, so a text gets the very same vector either way.
+    Everything else (``name``, ``dim``, hit counts) is the inner embedder's.
+    """
+
+    def __init__(self, inner: Any, limit: int = MEMO_TEXTS) -> None:
+        self.inner = inner
+        self.limit = limit
+        self._rows: dict[str, np.ndarray] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed(self, texts: list[str], *, stage: str = "default") -> np.ndarray:
+        texts = list(texts)
+        missing = [t for t in dict.fromkeys(texts) if t not in self._rows]
+        if missing:
+            # a private copy: callers get fresh arrays, so one normalising in place cannot change the memo
+            fresh = np.array(self.inner.embed(missing, stage=stage), dtype=np.float32)
+            known = dict(zip(missing, fresh, strict=True))
+            out = np.stack([known[t] if t in known else self._rows[t] for t in texts])
+            if len(self._rows) + len(missing) > self.limit:
+                self._rows.clear()
+            self._rows.update(known)
+            return out
+        return np.stack([self._rows[t] for t in texts]) if texts else np.zeros((0, self.inner.dim), np.float32)
+
+
+def _search_threads(n: int) -> None:
+    """FAISS threads for this process's searches.
+
+    An engine searches its flat indexes one question (one phrase) at a time: starting an OpenMP
+    team for a single query row costs more than the search (7 ms against 2 ms on two busy
+    cores), and a bulk run's parallelism comes from its engines, not from inside a search."""
+    try:
+        import faiss
+    except ImportError:  # pragma: no cover - faiss is a core dependency
+        return
+    faiss.omp_set_num_threads(n)
 
 
 class QAEngine:
@@ -129,8 +186,11 @@ class QAEngine:
                 f"{index} is not an index directory (no manifest.json): run `dualgraph index` first"
             )
         meter = TokenMeter()
-        embedder, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
-        store = open_store(load_store_config(index).with_password_from_env(), index, read_only=True)
+        cached, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
+        embedder = _MemoEmbedder(cached)
+        store = open_store(
+            load_store_config(index).with_password_from_env(), index, read_only=True, market=config.market
+        )
         patterns = PatternIndex.load(index / "patterns", embedder)
         names = AnswerNames.detect(store, config.names)
         compiler = Compiler(
@@ -203,6 +263,18 @@ class QAEngine:
             names=names,
             vocabulary=compiler.vocabulary,
         )
+
+    def prepare(self) -> QAEngine:
+        """Do the per-index work now that questions would otherwise start lazily: the products
+        holding each entry, the catalog's names and words embedded (lexicon, text features,
+        categories), the text's word index; FAISS searches single-threaded. For engines that
+        answer many questions (bulk runs, the server); answers do not change."""
+        _search_threads(1)
+        for source in (self.kit.symbolic, self.kit.textual):
+            prepare = getattr(source, "prepare", None)
+            if callable(prepare):
+                prepare()
+        return self
 
     def close(self) -> None:
         for close in self._closers:

@@ -87,6 +87,12 @@ class SymbolicSource:
         # questions the router already compiled (question -> Compiled); each is used once
         self.compiled = compiled if compiled is not None else {}
 
+    def prepare(self) -> None:
+        """The compiler's per-index tables and catalog embeddings, now rather than on a first question."""
+        prepare = getattr(self.compiler, "prepare", None)
+        if callable(prepare):
+            prepare()
+
     def ask(self, questions: list[str]) -> list[SourceResult]:
         if self.generator is not None:
             return self._generated(questions)
@@ -219,6 +225,11 @@ class TextualSource:
         self._total = len(chunks) or None
         self._corpus = fold_corpus(chunks) if chunks else None
         self._names = sorted({p for c in chunks.values() for p in c.products})
+
+    def prepare(self) -> None:
+        """Index the folded text's words now (once per engine) rather than on the first fallback."""
+        if self._corpus is not None:
+            self._corpus.prepare()
 
     def ask(self, questions: list[str]) -> list[SourceResult]:
         t0 = time.perf_counter()

@@ -29,7 +29,7 @@ from dualgraph.query.vocabulary import current
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 
-__all__ = ["ANCHORED", "Reading", "fold", "fold_corpus", "read_products"]
+__all__ = ["ANCHORED", "FoldedCorpus", "Reading", "fold", "fold_corpus", "read_products"]
 
 GUESS_CHUNKS = 3
 """Voted chunks whose products are the answer when no phrase anchors the question."""
@@ -80,9 +80,58 @@ def _is_measure(phrase: str) -> bool:
     return bool(re.fullmatch(r"\d[\d.]*\s*[a-z]+", phrase)) and parse_quantity(phrase) is not None
 
 
-def fold_corpus(chunks: Mapping[str, Chunk]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """Every chunk's text folded the way anchors are matched, with its products."""
-    return {cid: (fold(c.text), tuple(c.products)) for cid, c in chunks.items()}
+class FoldedCorpus(dict[str, tuple[str, tuple[str, ...]]]):
+    """``chunk_id → (folded text, products)``, with an inverted index from each word to the chunks
+    whose folded text holds it.
+
+    An anchor phrase, or a run of the question's words, can only be in a chunk that holds every
+    one of its words (folded texts and phrases are both single-space-joined words), so the
+    chunks worth reading are the intersection of a few posting lists instead of the whole
+    catalog's text, question after question. The index is built on first use (or by
+    :meth:`prepare`), once per engine.
+
+    >>> corpus = FoldedCorpus({"c1": ("a frame of recycled aluminium", ("A",)), "c2": ("an aluminium case", ("B",))})
+    >>> corpus.holding(["aluminium"]), corpus.holding(["recycled", "aluminium"]), corpus.holding(["steel"])
+    (['c1', 'c2'], ['c1'], [])
+    """
+
+    _postings: dict[str, list[int]] | None = None
+    _ids: list[str] | None = None
+
+    def prepare(self) -> None:
+        if self._postings is not None:
+            return
+        ids = list(self)
+        postings: dict[str, list[int]] = {}
+        for i, cid in enumerate(ids):
+            for word in set(self[cid][0].split()):
+                postings.setdefault(word, []).append(i)
+        self._ids, self._postings = ids, postings
+
+    def holding(self, words: Iterable[str]) -> list[str]:
+        """The chunks whose folded text holds every one of ``words`` as a word, in corpus order."""
+        self.prepare()
+        assert self._postings is not None and self._ids is not None
+        lists = sorted((self._postings.get(w, []) for w in set(words)), key=len)
+        if not lists:
+            return list(self._ids)
+        if not lists[0]:
+            return []
+        common = set(lists[0])
+        for more in lists[1:]:
+            common.intersection_update(more)
+            if not common:
+                return []
+        return [self._ids[i] for i in sorted(common)]
+
+    def holds_run(self, run: str) -> bool:
+        """Whether some chunk holds the words of ``run`` side by side (``run``: folded words)."""
+        return any(_contains(self[cid][0], run) for cid in self.holding(run.split()))
+
+
+def fold_corpus(chunks: Mapping[str, Chunk]) -> FoldedCorpus:
+    """Every chunk's text folded the way anchors are matched, with its products (and a word index)."""
+    return FoldedCorpus({cid: (fold(c.text), tuple(c.products)) for cid, c in chunks.items()})
 
 
 def _contains(text: str, phrase: str) -> bool:
@@ -110,11 +159,14 @@ def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
 
 
 class _Runs:
-    """Which runs of words some text holds (as whole words), each run looked up once."""
+    """Which runs of words some text holds (as whole words), each run looked up once.
 
-    def __init__(self, texts: list[str]) -> None:
+    ``corpus``: look runs up through its word index instead of searching all of ``texts``."""
+
+    def __init__(self, texts: list[str], corpus: FoldedCorpus | None = None) -> None:
+        self._corpus = corpus
         # one string to search: a run of words holds no newline, so a match never spans two texts
-        self._haystack = "\n".join(f" {t} " for t in texts)
+        self._haystack = "" if corpus is not None else "\n".join(f" {t} " for t in texts)
         self._known: dict[tuple[str, ...], bool] = {}
         self.lookups = 0  # runs asked about, known or not (the work of a question)
 
@@ -122,7 +174,10 @@ class _Runs:
         self.lookups += 1
         key = tuple(run)
         if key not in self._known:
-            self._known[key] = f" {' '.join(run)} " in self._haystack
+            joined = " ".join(run)
+            self._known[key] = (
+                self._corpus.holds_run(joined) if self._corpus is not None else f" {joined} " in self._haystack
+            )
         return self._known[key]
 
 
@@ -175,7 +230,8 @@ def read_products(
 
     ``corpus``: every chunk as ``chunk_id → (folded text, products)`` (:func:`fold_corpus`);
     with it the anchor phrase is looked up in all the text, not only in what retrieval found,
-    so a product whose page says it but ranked low is not lost (a linear scan per question).
+    so a product whose page says it but ranked low is not lost (a :class:`FoldedCorpus` looks
+    the phrase's words up in its word index; a plain mapping is scanned whole).
     ``names``: every product name; entity names found inside product names scope the answer.
     """
     out = Reading()
@@ -234,12 +290,16 @@ def read_products(
             else {c.chunk_id: (fold(c.chunk.text), c.chunk.products) for c in exhaustive.candidates}
         )
         score = {c.chunk_id: c.score for c in [*voted.candidates, *exhaustive.candidates]}
-        texts = [t for t, _ in pool.values()]
-        phrase = _expand(fq.split(), fold(key.name), texts)
+        indexed = pool if isinstance(pool, FoldedCorpus) else None
+        texts = [] if indexed is not None else [t for t, _ in pool.values()]
+        phrase = _expand(fq.split(), fold(key.name), texts, _Runs(texts, indexed))
         if phrase != fold(key.name):
             out.trace.append(f"anchor {key.name!r} widened to the question's words {phrase!r}, found in the text")
         hits: dict[str, float] = {}
-        for cid, (text, products) in pool.items():
+        # _near needs every word of the phrase in the text: only the chunks holding them all are read
+        reread = indexed.holding(phrase.split()) if indexed is not None else list(pool)
+        for cid in reread:
+            text, products = pool[cid]
             if _near(text, phrase):
                 for p in products:
                     if in_scope(p):

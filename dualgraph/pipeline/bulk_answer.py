@@ -66,6 +66,7 @@ __all__ = [
     "StrategyMismatchError",
     "answer_items",
     "bulk_answer",
+    "choose_runner",
     "read_questions",
 ]
 
@@ -86,15 +87,29 @@ class StrategyMismatchError(ValueError):
     """OUT holds answers of another strategy; resuming would mix two runs in one file."""
 
 
+INLINE_BELOW = 400
+"""Questions under which ``runner='auto'`` answers inline. Starting Ray and an engine per actor
+takes 20-30 s on a small machine, while one inline engine answers about 10 questions a second
+and two actors at best double that: below a few hundred questions the start-up is not repaid."""
+
+
 class BulkAnswerConfig(BaseModel):
     """How ``dualgraph ask --questions`` runs."""
 
     model_config = ConfigDict(extra="forbid")
 
-    runner: Literal["ray", "inline"] = Field(
-        "ray",
+    runner: Literal["ray", "inline", "auto"] = Field(
+        "auto",
         description="'ray' answers on Ray Data actors (local Ray unless ray_address is set); "
-        "'inline' answers in this process with one engine (tests, debugging, small files).",
+        "'inline' answers in this process with one engine (tests, debugging, small files); "
+        "'auto' picks by size (see choose_runner): inline below inline_below questions to answer "
+        "or with a single CPU, Ray otherwise and always with a ray_address.",
+    )
+    inline_below: int = Field(
+        INLINE_BELOW,
+        ge=0,
+        description="'auto': fewer questions to answer than this run inline (Ray's start-up and one engine "
+        "per actor cost more than they save).",
     )
     ray_address: str | None = Field(
         None,
@@ -141,6 +156,7 @@ class BulkReport(BaseModel):
     questions_per_s: float = Field(..., description="(answered + errors) / elapsed_s")
     out_path: Path = Field(..., description="the answers file")
     strategy: str = Field(..., description="the strategy the questions were answered with")
+    runner: str = Field("inline", description="the runner that answered ('inline' or 'ray'; 'auto' resolved)")
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens summed over this run's records")
     latency_p50_s: float = Field(0.0, description="median per-question latency (engine-reported) in this run")
     latency_p90_s: float = Field(0.0, description="90th percentile per-question latency in this run")
@@ -203,6 +219,25 @@ def _checked(records: Any, items: Sequence[Item], strategy: str) -> list[AnswerR
     return list(records)
 
 
+def choose_runner(pending: int, config: BulkAnswerConfig, cpus: int | None = None) -> Literal["ray", "inline"]:
+    """The runner a run with ``pending`` questions to answer uses (``config.runner`` unless 'auto').
+
+    >>> choose_runner(50, BulkAnswerConfig(), cpus=8), choose_runner(5000, BulkAnswerConfig(), cpus=8)
+    ('inline', 'ray')
+    >>> choose_runner(5000, BulkAnswerConfig(), cpus=1), choose_runner(50, BulkAnswerConfig(ray_address="auto"))
+    ('inline', 'ray')
+    """
+    if config.runner != "auto":
+        return config.runner
+    if config.ray_address is not None:
+        return "ray"  # a cluster was asked for: its workers, not this process
+    if cpus is None:
+        cpus = os.cpu_count() or 1
+    one_actor = (config.concurrency or max(1, min(2, int(cpus // config.num_cpus)))) < 2
+    # one actor is one engine, as inline, plus Ray's start-up and the hop of every record
+    return "inline" if pending < config.inline_below or one_actor else "ray"
+
+
 def bulk_answer(
     questions_path: str | os.PathLike,
     out_path: str | os.PathLike,
@@ -231,6 +266,8 @@ def bulk_answer(
     unsendable = [(qid, q) for qid, q in pending if has_lone_surrogate(q)]
     pending = [(qid, q) for qid, q in pending if not has_lone_surrogate(q)]
 
+    runner = choose_runner(len(pending), config)
+    config = config.model_copy(update={"runner": runner})
     done: list[AnswerRecord] = []
     seen: set[str] = set()
     wanted = {qid for qid, _ in pending + unsendable}
@@ -277,6 +314,7 @@ def bulk_answer(
         questions_per_s=round(len(done) / elapsed, 3) if elapsed > 0 else 0.0,
         out_path=out,
         strategy=strategy,
+        runner=runner,
         tokens=sum((r.tokens for r in done), TokenCounts()),
         latency_p50_s=_rank(latencies, 0.5),
         latency_p90_s=_rank(latencies, 0.9),

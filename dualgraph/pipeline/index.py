@@ -20,44 +20,39 @@ from typing import Any
 from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
+from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
-from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage
+from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
-from dualgraph.pipeline.state import IndexState
+from dualgraph.pipeline.state import IndexState, state_key
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
 from dualgraph.skg import ontology as O
 from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION
 from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
+from dualgraph.skg.spec_table import companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
 
 
 def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
-    """Run the stages over Ray Data or inline, and check that every input row came back once."""
-    if config.runner == "inline" or not rows:
-        out = run_inline(stages, rows, batch_size=config.batch_size)
+    """Run the stages over Ray Data or inline, and check that every input row came back once.
+
+    Rows the driver already found unchanged (``known_hash``) and runs with fewer documents to
+    convert than ``config.ray_min_documents`` stay in this process: Ray's workers take longer
+    to start than a few documents take to convert."""
+    quick = [r for r in rows if r.get("known_hash")]
+    work = [r for r in rows if not r.get("known_hash")]
+    out = run_inline(stages, quick, batch_size=max(config.batch_size, 1024)) if quick else []
+    if config.runner == "inline" or len(work) < max(config.ray_min_documents, 1):
+        with tqdm(total=len(work), unit="doc", desc="convert", disable=not config.progress, mininterval=0.5) as bar:
+            out += run_inline(stages, work, batch_size=config.batch_size, on_batch=bar.update)
     else:
-        import ray.data
-
-        from dualgraph.pipeline.ray_logging import init_ray, ray_data_quiet
-
-        init_ray(config.ray_address)
-        blocks = max(1, min(len(rows) // config.batch_size + 1, 1000))
-        # our bar, not Ray Data's (DUALGRAPH_RAY_LOGS=1 brings back Ray's own lines and bars)
-        bar = tqdm(total=len(rows), unit="doc", desc="convert", disable=not config.progress)
-        with ray_data_quiet(progress=config.progress), closing(bar):
-            ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
-            for stage in stages:
-                ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
-            out = []
-            for row in ds.iter_rows():
-                out.append(row)
-                bar.update(1)
+        out += _run_on_ray(stages, work, config)
     keys = [r["meta_path"] for r in rows]
     got = [r["meta_path"] for r in out]
     if sorted(keys) != sorted(got):
@@ -65,8 +60,34 @@ def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> lis
     return out
 
 
-def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexConfig | None = None) -> dict[str, Any]:
+def _run_on_ray(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
+    import ray.data
+
+    from dualgraph.pipeline.ray_logging import init_ray, ray_data_quiet
+
+    init_ray(config.ray_address)
+    blocks = max(1, min(len(rows) // config.batch_size + 1, 1000))
+    # our bar, not Ray Data's (DUALGRAPH_RAY_LOGS=1 brings back Ray's own lines and bars)
+    bar = tqdm(total=len(rows), unit="doc", desc="convert", disable=not config.progress)
+    with ray_data_quiet(progress=config.progress), closing(bar):
+        ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
+        for stage in stages:
+            ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
+        out = []
+        for row in ds.iter_rows():
+            out.append(row)
+            bar.update(1)
+    return out
+
+
+def build_index(
+    dataset_dir: str | Path, index_dir: str | Path, config: IndexConfig | None = None, *, market: str | None = None
+) -> dict[str, Any]:
     """Index a SpecsQA dataset directory; returns the manifest (also written to ``manifest.json``).
+
+    With ``market``, the directory is that market's whole snapshot: its documents get the
+    market's graphs, the market's documents no longer in it are dropped, and other markets'
+    graphs are left as they are. Without it, documents belong to the default market.
 
     >>> import tempfile
     >>> from dualgraph.corpus.model import Variant
@@ -78,6 +99,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     (1, 1)
     """
     config = config or IndexConfig()
+    market = check_market(market)  # a bad code fails the run before anything is written
     started = time.time()
     meter = TokenMeter()
     root = Path(dataset_dir).resolve()
@@ -87,13 +109,15 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     layout.create()
     rules = load_rules(config.rules_path)
     state = IndexState.open(layout.state)
-    known = state.documents
+    known = state.documents  # every market's records (views, shards and reports cover them all)
+    # this market's records by metadata path, as they were before this run
+    mine = state.of_market(market)
 
     # every entry of the dataset directory is a document or is listed as ignored, with why
     scan = scan_dataset(root)
     metas = scan.documents
     fault_point("scan")
-    previous = {k: v["hash"] for k, v in known.items() if v.get("loaded")}
+    previous = {k: v["hash"] for k, v in mine.items() if v.get("loaded")}
     # One response cache per index unless configured: re-indexing unchanged text costs nothing.
     models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
     config = config.model_copy(update={"models": models})
@@ -130,30 +154,34 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         store.check_reachable()
         orphans = reconcile_document_graphs(store, state)
         t0 = time.time()
-        rows = run_stages(stages, [{"meta_path": m} for m in metas], config)
+        same = unchanged_documents(root, metas, previous, salt=salt, limits=config.limits, progress=config.progress)
+        inputs = [{"meta_path": m, "market": market, **({"known_hash": same[m]} if m in same else {})} for m in metas]
+        rows = run_stages(stages, inputs, config)
         t_convert = time.time() - t0
 
         for r in rows:
             for stage, fields in json.loads(r.get("extract_usage_json") or "{}").get("usage", {}).items():
                 meter.record(stage, **fields)
         by_meta = {r["meta_path"]: r for r in rows}
-        removed = [m for m in known if m not in by_meta]
-        to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in known]
+        removed = [m for m in mine if m not in by_meta]
+        to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in mine]
         t0 = time.time()
         if removed or to_replace:
             # write-ahead: the clean-up below is recorded as due before anything is dropped
             state.set_stale(True, views=state.VIEWS)
             for m in removed + to_replace:
-                store.drop_graph(_graph_of(known[m]))
+                store.drop_graph(_graph_of(mine[m]))
                 fault_point("drop")
-            state.drop(removed + to_replace)
+            state.drop([state_key(market, m) for m in removed + to_replace])
             fault_point("forget")
         if state.stale["vocabulary"]:
             # derived graphs point at shared nodes too: they go first, and are rebuilt below
             state.set_stale(True)
             store.drop_graph(O.DERIVED_GRAPH)
             store.drop_graph(O.CATALOG_GRAPH)
-            store.drop_graph(O.TEXT_GRAPH)
+            # the text graph is brought up to date by its difference (tkg_build), not dropped: the
+            # clean-up below does not count its links, which are rebuilt from live nodes only
+            drop_market_views(store)
             collect_vocabulary_garbage(store)
             state.set_stale(False, views=("vocabulary",))
         if any(r["status"] == "ok" for r in rows):
@@ -161,7 +189,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
         state.record(
             {
-                r["meta_path"]: _doc_state(r, loaded=r["status"] == "ok")
+                state_key(market, r["meta_path"]): _doc_state(r, loaded=r["status"] == "ok")
                 for r in rows
                 if r["status"] in ("ok", "quarantined") and not r["shard_path"]
             }
@@ -179,7 +207,7 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             loaded_quads += store.bulk_load(group, format="nquads")
             fault_point("load")
             docs = [r for path in group for r in shards[path]]
-            state.record({r["meta_path"]: _doc_state(r, loaded=True) for r in docs})
+            state.record({state_key(market, r["meta_path"]): _doc_state(r, loaded=True) for r in docs})
             fault_point("record")
             bar.update(len(docs))
         bar.close()
@@ -188,9 +216,10 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         t0 = time.time()
         rules_report = catalog_report = None
         if state.stale["rules"]:
-            catalog_report = derive_catalog_facts(store)
+            catalog_report = derive_catalog_facts(store, progress=config.progress)
             fault_point("catalog")
             rules_report = apply_rules(store, rules, progress=config.progress)
+            derive_market_prices(store, state.markets())
             fault_point("rules")
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
@@ -203,7 +232,12 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index
 
-            patterns_report = build_pattern_index(store, lazy.embedder, layout.root / "patterns")
+            loaded = [d for d in known.values() if d.get("loaded") and d.get("shard")]
+            # the spec statistics from the converter's tables, not from queries over the whole store
+            specs = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
+            patterns_report = build_pattern_index(
+                store, lazy.embedder, layout.root / "patterns", progress=config.progress, specs=specs
+            )
             fault_point("patterns")
             state.set_stale(False, views=("patterns",))
         lexicon_report = None
@@ -211,12 +245,12 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             from dualgraph.query.lexicon_mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
-            lexicon_report = mine_index(layout.root, store)
+            lexicon_report = mine_index(layout.root, store, progress=config.progress)
         fault_point("checkpoint")
         state.checkpoint()
         fault_point("manifest")
         _remove_dead_shards(layout, known)
-        counts = _store_counts(store)
+        counts = _store_counts(store, progress=config.progress)
 
     problems = [p for d in known.values() for p in d.get("problems", [])]
     write_jsonl_atomic(layout.quarantine, problems)
@@ -225,9 +259,11 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
     coverage = value_coverage(known.values(), kept)
     write_json_atomic(layout.root / "coverage.json", coverage)
     status_counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("ok", "unchanged", "quarantined")}
+    reprocessed = sorted(r["doc_id"] for r in rows if r["status"] == "ok")
     manifest = {
         "dataset": str(root),
         "index": str(layout.root),
+        "market": market,
         "documents": {
             "total": len(rows),
             "converted": status_counts["ok"],
@@ -236,7 +272,13 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
             "removed": len(removed),
             "ignored": len(scan.ignored),
             "orphan_graphs_dropped": len(orphans),
+            # which documents of this market were read and converted again, and which were dropped
+            "reprocessed": reprocessed,
+            "reprocessed_count": len(reprocessed),
+            "removed_documents": sorted(mine[m]["doc_id"] for m in removed),
         },
+        # loaded documents per market in the whole index after this run
+        "markets": _market_counts(known),
         # entries of the dataset directory that are not documents, each with the reason
         "ignored": scan.ignored,
         "limits": config.limits.model_dump(),
@@ -267,7 +309,8 @@ def build_index(dataset_dir: str | Path, index_dir: str | Path, config: IndexCon
 
 _ORPHANS = f"""
 DELETE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
-WHERE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} FILTER NOT EXISTS {{ GRAPH ?g {{ ?y ?q ?x }} }} }}
+WHERE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }}
+        FILTER NOT EXISTS {{ GRAPH ?g {{ ?y ?q ?x }} FILTER(?g != <{O.TEXT_GRAPH}>) }} }}
 """
 
 
@@ -296,6 +339,63 @@ def value_coverage(docs: Any, kept: list[dict[str, Any]], *, examples: int = 3) 
     totals["text_share_of_numeric"] = round(totals["text"] / totals["with_digits"], 4) if totals["with_digits"] else 0.0
     entries = sorted(per.values(), key=lambda r: (-r["text"], r["entry"]))
     return {"totals": totals, "entries": entries}
+
+
+_MARKET_RANGE_PRICES = """
+{{
+  SELECT ?r ?cur (MIN(?n) AS ?min) (MAX(?n) AS ?max) WHERE {{
+    ?o skg:inMarket <{market}> ; skg:hasPrice ?n ; skg:hasCurrency ?cur .
+    ?p skg:hasOffer ?o ; skg:variantOf ?r .
+  }}
+  GROUP BY ?r ?cur
+}}
+BIND(IRI(CONCAT(STR(?r), "-price-{code}-", LCASE(STR(?cur)))) AS ?summary)
+"""
+_MARKET_RANGE_PRICE = """
+{{
+  SELECT ?r (MIN(?n) AS ?min) (MAX(?n) AS ?max) (SAMPLE(?cur) AS ?currency) WHERE {{
+    ?o skg:inMarket <{market}> ; skg:hasPrice ?n ; skg:hasCurrency ?cur .
+    ?p skg:hasOffer ?o ; skg:variantOf ?r .
+  }}
+  GROUP BY ?r
+  HAVING (COUNT(DISTINCT ?cur) = 1)
+}}
+"""
+
+
+def drop_market_views(store) -> None:
+    """Drop every market's price summaries (they point at shared range nodes)."""
+    for g in store.graphs():
+        if O.market_of_graph(g) is not None and not O.is_document_graph(g):
+            store.drop_graph(g)
+
+
+def derive_market_prices(store, markets: list[str]) -> dict[str, int]:
+    """Per market, the range price summaries the packaged rules give a catalog without markets
+    (``skg:minPrice``/``skg:maxPrice``/``skg:hasCurrency`` on a range priced in one currency, a
+    ``skgt:PriceSummary`` per currency), from that market's offers, in that market's own graph:
+    a range's prices differ between markets, and the shared derived graph is read by all of them.
+    Returns the quads written per market."""
+    drop_market_views(store)
+    out = {}
+    for market in markets:
+        if market == O.DEFAULT_MARKET:  # its prices are the rules' (no offers)
+            continue
+        g, node = O.market_derived_graph(market), O.market_node(market)
+        n = store.insert_where(
+            "?r skg:hasPriceSummary ?summary .\n"
+            "?summary a skgt:PriceSummary ; skg:hasCurrency ?cur ; skg:minPrice ?min ; skg:maxPrice ?max ; "
+            f"skg:inMarket <{node}> .",
+            _MARKET_RANGE_PRICES.format(market=node, code=market),
+            graph=g,
+        )
+        n += store.insert_where(
+            "?r skg:minPrice ?min ; skg:maxPrice ?max ; skg:hasCurrency ?currency .",
+            _MARKET_RANGE_PRICE.format(market=node),
+            graph=g,
+        )
+        out[market] = n
+    return out
 
 
 def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
@@ -352,7 +452,12 @@ def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:
         if d.get("tkg_shard")
         for kind in ("chunks", "mentions")
     }
-    for f in [*layout.shards.glob("shard-*.nq"), *layout.tkg_shards.glob("*.parquet")]:
+    live |= {p.name for d in known.values() if d.get("shard") for p in companion_paths(d["shard"])}
+    for f in [
+        *layout.shards.glob("shard-*.nq"),
+        *layout.shards.glob("shard-*.parquet"),
+        *layout.tkg_shards.glob("*.parquet"),
+    ]:
         if f.name not in live:
             f.unlink()
 
@@ -379,9 +484,9 @@ def reconcile_document_graphs(store, state: IndexState) -> list[str]:
     its old triples and a removal would never drop it. The derived views are marked stale
     first (write-ahead), since they may hold facts from the dropped graphs.
     """
-    prefix = O.document_graph("")
+    # every market's: a graph no record accounts for is part of no market's snapshot
     accounted = {_graph_of(d) for d in state.documents.values() if d.get("loaded")}
-    orphans = sorted(g for g in store.graphs() if g.startswith(prefix) and g not in accounted)
+    orphans = sorted(g for g in store.graphs() if O.is_document_graph(g) and g not in accounted)
     if orphans:
         state.set_stale(True, views=state.VIEWS)
         for g in orphans:
@@ -392,13 +497,23 @@ def reconcile_document_graphs(store, state: IndexState) -> list[str]:
 
 def _graph_of(doc: dict[str, Any]) -> str:
     # the graph name is recorded, so a change of naming scheme never loses track of a graph
-    return doc.get("graph") or O.document_graph(doc["doc_id"])
+    return doc.get("graph") or O.document_graph(doc["doc_id"], doc.get("market"))
+
+
+def _market_counts(docs: dict[str, dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for d in docs.values():
+        if d.get("loaded"):
+            counts[d.get("market") or O.DEFAULT_MARKET] += 1
+    return dict(sorted(counts.items()))
 
 
 def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
+    market = row.get("market") or O.DEFAULT_MARKET
     return {
         "doc_id": row["doc_id"],
-        "graph": O.document_graph(row["doc_id"]) if row.get("shard_path") else "",
+        "market": market,
+        "graph": O.document_graph(row["doc_id"], market) if row.get("shard_path") else "",
         "hash": row["content_hash"],
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),
@@ -427,11 +542,15 @@ _COUNTS = {
 }
 
 
-def _store_counts(store) -> dict[str, int]:
+def _store_counts(store, *, progress: bool = False) -> dict[str, int]:
+    from dualgraph.progress import progress_bar
+
     out = {}
-    for name, q in _COUNTS.items():
-        res = store.select(q)
-        out[name] = int(res["results"]["bindings"][0]["n"]["value"])
+    with progress_bar("count", total=len(_COUNTS), unit="query", enabled=progress) as bar:
+        for name, q in _COUNTS.items():
+            res = store.select(q)
+            out[name] = int(res["results"]["bindings"][0]["n"]["value"])
+            bar.update(1)
     out["triples"] = store.count()
     out["derived_triples"] = store.count(graph=O.DERIVED_GRAPH)
     out["graphs"] = len(store.graphs())

@@ -18,7 +18,10 @@ from dualgraph.corpus.model import Document, Quarantine
 from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.stage import Row, Stage
+from dualgraph.skg import ontology as O
 from dualgraph.skg.names import product_iri
+from dualgraph.skg.ontology import DEFAULT_MARKET
+from dualgraph.skg.spec_table import write_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, convert_document
 
 
@@ -40,7 +43,9 @@ def read_stage(
     limits = limits or ReadLimits()
 
     def fn(rows: list[Row]) -> list[Row]:
-        return [_read_one(Path(root), row["meta_path"], previous, salt, limits) for row in rows]
+        return [
+            _read_one(Path(root), row["meta_path"], previous, salt, limits, known=row.get("known_hash")) for row in rows
+        ]
 
     return Stage(
         "read",
@@ -50,7 +55,40 @@ def read_stage(
     )
 
 
-def _read_one(root: Path, rel: str, previous: dict[str, str], salt: str, limits: ReadLimits) -> Row:
+def unchanged_documents(
+    root: str | Path,
+    metas: list[str],
+    previous: dict[str, str],
+    *,
+    salt: str = CONVERTER_VERSION,
+    limits: ReadLimits | None = None,
+    progress: bool = False,
+) -> dict[str, str]:
+    """The documents whose content hash is still the one in ``previous``: metadata path -> hash.
+
+    Hashing is cheap next to reading and converting, so the driver does it for every known
+    document before deciding where the rest runs: a re-index that changed a few documents
+    converts them in this process instead of starting Ray's workers for all of them. A
+    document whose hash cannot be computed is left to the read stage, which reports why.
+    """
+    from tqdm import tqdm
+
+    limits = limits or ReadLimits()
+    out: dict[str, str] = {}
+    known = [m for m in metas if m in previous]
+    for rel in tqdm(known, desc="compare", unit="doc", disable=not progress or not known, mininterval=0.5):
+        try:
+            digest = content_hash(Path(root) / rel, Path(root), salt=salt, limits=limits)
+        except Exception:  # the read stage quarantines it with the reason
+            continue
+        if digest == previous[rel]:
+            out[rel] = digest
+    return out
+
+
+def _read_one(
+    root: Path, rel: str, previous: dict[str, str], salt: str, limits: ReadLimits, *, known: str | None = None
+) -> Row:
     meta = root / rel
     # The directory name keys the graph and the state, not the metadata 'id' (two
     # files could claim the same id); the scan only passes names that are valid UTF-8.
@@ -70,7 +108,9 @@ def _read_one(root: Path, rel: str, previous: dict[str, str], salt: str, limits:
 
     try:
         fault_point("read")
-        base["content_hash"] = digest = content_hash(meta, root, salt=salt, limits=limits)
+        # a hash the driver just computed and found unchanged is not computed again
+        digest = known if known is not None and previous.get(rel) == known else None
+        base["content_hash"] = digest = digest or content_hash(meta, root, salt=salt, limits=limits)
         if previous.get(rel) == digest:
             return {**base, "status": "unchanged"}
         doc, problems = read_document(meta, root, limits=limits)
@@ -115,6 +155,7 @@ def _convert(rows: list[Row]) -> list[Row]:
                 "problems_json": row["problems_json"],
                 "kept_as_text_json": "[]",
                 "coverage_json": "{}",
+                "spec_rows_json": "[[], []]",
             }
         )
     return out
@@ -123,7 +164,8 @@ def _convert(rows: list[Row]) -> list[Row]:
 def _convert_one(row: Row) -> Row:
     fault_point("convert")
     variants = Document.variants_from_json(row["variants_json"])
-    conv = convert_document(row["doc_id"], variants, source=row["source"])
+    # rows of a market run carry its code; the default market's graphs keep their old names
+    conv = convert_document(row["doc_id"], variants, source=row["source"], market=row.get("market") or None)
     problems = json.loads(row["problems_json"]) + [q.to_dict() for q in conv.problems]
     return {
         "status": "ok",
@@ -134,6 +176,7 @@ def _convert_one(row: Row) -> Row:
         "problems_json": json.dumps(problems, ensure_ascii=False),
         "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
         "coverage_json": json.dumps(conv.coverage, ensure_ascii=False),
+        "spec_rows_json": json.dumps([conv.value_rows, conv.quantity_rows], ensure_ascii=False),
     }
 
 
@@ -149,10 +192,16 @@ convert_stage = Stage(
         "problems_json",
         "kept_as_text_json",
         "coverage_json",
+        "spec_rows_json",
     ),
     fn=_convert,
     drops=("variants_json", "text"),
 )
+
+
+def _shard_key(row: Row) -> str:
+    market = row.get("market") or DEFAULT_MARKET
+    return row["doc_id"] + row["content_hash"] + ("" if market == DEFAULT_MARKET else "\x1f" + market)
 
 
 def shard_stage(shard_dir: str) -> Stage:
@@ -162,9 +211,19 @@ def shard_stage(shard_dir: str) -> Stage:
         todo = [r for r in rows if r["nquads"]]
         path = ""
         if todo:
-            key = hashlib.sha1("".join(r["doc_id"] + r["content_hash"] for r in todo).encode()).hexdigest()[:20]
+            # the same document and content in two markets gives two shards (their graph names differ)
+            key = hashlib.sha1("".join(_shard_key(r) for r in todo).encode()).hexdigest()[:20]
             target = Path(shard_dir) / f"shard-{key}.nq"
             if not target.exists():
+                # the tables first: a shard file without them would be read as one from an older index
+                write_spec_tables(
+                    target,
+                    (
+                        (O.document_graph(r["doc_id"], r.get("market") or DEFAULT_MARKET), r["content_hash"], *rows_)
+                        for r in todo
+                        for rows_ in [json.loads(r.get("spec_rows_json") or "[[], []]")]
+                    ),
+                )
                 tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
                 with open(tmp, "w", encoding="utf-8") as fh:
                     for r in todo:
@@ -173,4 +232,10 @@ def shard_stage(shard_dir: str) -> Stage:
             path = str(target)
         return [{"shard_path": path if r["nquads"] else ""} for r in rows]
 
-    return Stage("shard", needs=("doc_id", "content_hash", "nquads"), adds=("shard_path",), fn=fn, drops=("nquads",))
+    return Stage(
+        "shard",
+        needs=("doc_id", "content_hash", "nquads"),
+        adds=("shard_path",),
+        fn=fn,
+        drops=("nquads", "spec_rows_json"),
+    )

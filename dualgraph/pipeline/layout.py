@@ -73,3 +73,10 @@ def write_jsonl_atomic(path: Path, rows: list[dict]) -> None:
         for r in rows:
             fh.write(json_text(r, sort_keys=True) + "\n")
     os.replace(tmp, path)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) so that a reader sees the old file or the new one."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

@@ -69,12 +69,22 @@ class Stage:
         return apply
 
 
-def run_inline(stages: Sequence[Stage], rows: list[Row], *, batch_size: int = 64) -> list[Row]:
-    """Run stages in this process, batch by batch (tests, tiny catalogs, debugging)."""
+def run_inline(
+    stages: Sequence[Stage],
+    rows: list[Row],
+    *,
+    batch_size: int = 64,
+    on_batch: Callable[[int], object] | None = None,
+) -> list[Row]:
+    """Run stages in this process, batch by batch (tests, tiny catalogs, debugging).
+
+    ``on_batch(n)`` is called after each batch with its row count (a progress bar's update)."""
     out: list[Row] = []
     for start in range(0, len(rows), batch_size):
         batch = rows[start : start + batch_size]
         for stage in stages:
             batch = stage.run(batch)
         out.extend(batch)
+        if on_batch is not None:
+            on_batch(len(batch))
     return out

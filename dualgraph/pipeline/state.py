@@ -4,6 +4,10 @@
 ``state.journal.jsonl`` (one JSON object per line, flushed at once), so saving after
 each loaded shard costs one line per document instead of rewriting the whole state.
 Opening replays the journal; :meth:`IndexState.checkpoint` folds it into the file.
+
+Records are keyed by market and metadata path (``"uk:file-a/file-a.json"``, see
+:func:`state_key`): the same document directory indexed for two markets is two records.
+A version-2 state (before markets) and its journal lines are read as the default market's.
 """
 
 from __future__ import annotations
@@ -14,8 +18,34 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from dualgraph.pipeline.layout import json_text, write_json_atomic
+from dualgraph.skg.ontology import DEFAULT_MARKET
 
-STATE_VERSION = 2
+STATE_VERSION = 3
+_READABLE = (2, 3)  # 2: keyed by metadata path alone, every document in the default market
+
+
+def state_key(market: str, meta: str) -> str:
+    """The record key of a document of a market (market codes hold no ``:``).
+
+    >>> state_key("uk", "file-a/file-a.json")
+    'uk:file-a/file-a.json'
+    """
+    return f"{market}:{meta}"
+
+
+def split_key(key: str) -> tuple[str, str]:
+    """``(market, metadata path)`` of a record key.
+
+    >>> split_key("uk:file-a:b/file-a:b.json")
+    ('uk', 'file-a:b/file-a:b.json')
+    """
+    market, _, meta = key.partition(":")
+    return market, meta
+
+
+def _migrated(meta: str, doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    # a record from before markets: the default market's, under its metadata path
+    return state_key(DEFAULT_MARKET, meta), {**doc, "market": DEFAULT_MARKET}
 
 
 class IndexState:
@@ -28,8 +58,8 @@ class IndexState:
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "state.json"
     >>> s = IndexState.open(p)
-    >>> s.record({"file-a/file-a.json": {"doc_id": "file-a", "hash": "h", "loaded": True}})
-    >>> IndexState.open(p).documents["file-a/file-a.json"]["hash"]   # replayed from the journal
+    >>> s.record({"uk:file-a/file-a.json": {"doc_id": "file-a", "market": "uk", "hash": "h", "loaded": True}})
+    >>> IndexState.open(p).documents["uk:file-a/file-a.json"]["hash"]   # replayed from the journal
     'h'
     """
 
@@ -52,12 +82,16 @@ class IndexState:
         path = Path(path)
         docs: dict[str, dict[str, Any]] = {}
         stale: dict[str, bool] = {}
+        data: dict[str, Any] = {}
         if path.is_file():
             data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("version") == STATE_VERSION:
+            if data.get("version") == 2:
+                docs = dict(_migrated(m, d) for m, d in data["documents"].items())
+                stale = data["stale"]
+            elif data.get("version") == STATE_VERSION:
                 docs, stale = data["documents"], data["stale"]
         state = cls(path, docs, stale)
-        if path.is_file() and data.get("version") == STATE_VERSION:
+        if data.get("version") in _READABLE:
             state.signatures = dict(data.get("signatures", {}))
         if state.journal.is_file():
             for line in state.journal.read_text(encoding="utf-8").splitlines():
@@ -73,10 +107,15 @@ class IndexState:
             self.stale[entry["view"]] = entry["stale"]
         elif "signature" in entry:
             self.signatures[entry["view"]] = entry["signature"]
-        elif "drop" in entry:
-            self.documents.pop(entry["drop"], None)
-        else:
-            self.documents[entry["meta"]] = entry["doc"]
+        elif "drop_key" in entry:
+            self.documents.pop(entry["drop_key"], None)
+        elif "drop" in entry:  # a version-2 journal line
+            self.documents.pop(state_key(DEFAULT_MARKET, entry["drop"]), None)
+        elif "key" in entry:
+            self.documents[entry["key"]] = entry["doc"]
+        else:  # a version-2 journal line
+            key, doc = _migrated(entry["meta"], entry["doc"])
+            self.documents[key] = doc
 
     def _append(self, entries: list[dict[str, Any]]) -> None:
         if self._fh is None:
@@ -87,11 +126,24 @@ class IndexState:
             self._apply(e)
 
     def record(self, docs: dict[str, dict[str, Any]]) -> None:
-        """Save the records of these documents (metadata path -> record)."""
-        self._append([{"meta": m, "doc": d} for m, d in docs.items()])
+        """Save the records of these documents (record key, see :func:`state_key` -> record)."""
+        self._append([{"key": k, "doc": d} for k, d in docs.items()])
 
-    def drop(self, metas: list[str]) -> None:
-        self._append([{"drop": m} for m in metas])
+    def drop(self, keys: list[str]) -> None:
+        self._append([{"drop_key": k} for k in keys])
+
+    def of_market(self, market: str) -> dict[str, dict[str, Any]]:
+        """The records of one market, by metadata path."""
+        out = {}
+        for key, doc in self.documents.items():
+            m, meta = split_key(key)
+            if m == market:
+                out[meta] = doc
+        return out
+
+    def markets(self) -> list[str]:
+        """The markets that have at least one record."""
+        return sorted({split_key(k)[0] for k in self.documents})
 
     def set_stale(self, stale: bool, *, views: tuple[str, ...] = DERIVED) -> None:
         changes = [{"view": v, "stale": stale} for v in views if self.stale[v] != stale]

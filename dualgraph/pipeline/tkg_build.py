@@ -14,6 +14,7 @@ from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
 from dualgraph.models.base import LLM, Embedder
+from dualgraph.pipeline.graph_sync import sync_graph
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import merge_mentions, save_tkg
@@ -86,15 +87,14 @@ def build_tkg(
     facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
     # prose features with polarity (has / explicitly lacks, with the sentence) in the same graph
     facts += text_feature_nquads(chunk_pages(chunks.values(), entities, chunk_products), progress=config.progress)
-    facts_path = Path(out) / "text_facts.nq"
-    facts_path.write_text(facts, encoding="utf-8")
-    store.drop_graph(O.TEXT_GRAPH)
-    store.bulk_load(facts_path, format="nquads")
+    # after a small change most text facts are the same: only the difference goes to the store
+    synced = sync_graph(store, O.TEXT_GRAPH, facts.splitlines(), Path(out) / "text_facts.nq")
     return {
         "chunks": len(chunks),
         "mentions": len(mentions),
         "entities": len(entities),
         "text_facts": store.count(graph=O.TEXT_GRAPH),
+        "text_facts_sync": synced,
         "cache_hits": getattr(embedder, "hits", 0),
         "cache_misses": getattr(embedder, "misses", 0),
         "seconds": round(time.time() - t0, 3),

@@ -197,6 +197,11 @@ class Compiler:
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
 
+    def prepare(self) -> None:
+        """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
+        self.grounder.prepare()
+        self.vocabulary.prepare()
+
     # -- compile ----------------------------------------------------------------------------
 
     def compile(self, question: str) -> Compiled:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from dualgraph.query.entry_choice import LazyScope, Scope
+from dualgraph.query.entry_choice import LazyScope, Scope, holders
 from dualgraph.query.lexicon_mining import variants
 from dualgraph.query.name_match import _lexical
 from dualgraph.query.pattern_index import PatternIndex
@@ -113,6 +113,24 @@ class GrounderBase:
                 names, embed=embed, mined=self.prose_synonyms, variants=variants(self.index.patterns)
             )
         return self._lexicon
+
+    def prepare(self) -> None:
+        """What every question may need from the catalog, read and embedded once per index: the
+        lexicon's words, the text features' names, the category names the cosine check compares
+        with, and the products holding each entry. A cold embedding cache then costs the engine's
+        start, not the first questions' answers."""
+        self.lexicon.prepare()
+        features = getattr(self, "text_features", None)
+        if callable(features):
+            features().prepare()
+        embedder = getattr(self.index, "embedder", None)
+        names = [t for t in dict.fromkeys(p.name or "" for p in self._by_kind.get("category", [])) if t]
+        missing = [t for t in names if t not in self._phrase_vectors]
+        if embedder is not None and missing:
+            v = embedder.embed(missing, stage="query")
+            v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+            self._phrase_vectors.update(zip(missing, v, strict=True))
+        holders(self.store, [])
 
     def phrase_cosines(self, phrase: str, names: list[str]) -> list[float]:
         """MiniLM cosine of ``phrase`` to each of ``names`` (0 without an embedder)."""

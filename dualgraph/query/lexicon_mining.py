@@ -259,19 +259,23 @@ def load_prose_synonyms(index_dir: str | Path, store: Any, patterns: list[Patter
     return mine(store, patterns, pages) if pages is not None else {}
 
 
-def mine_index(index_dir: str | Path, store: Any) -> dict[str, Any]:
+def mine_index(index_dir: str | Path, store: Any, *, progress: bool = False) -> dict[str, Any]:
     """Mine an index's pages against its SKG and write ``tkg/prose_lexicon.json`` (a manifest entry)."""
     import time
 
+    from dualgraph.progress import progress_bar
     from dualgraph.query.pattern_index import PATTERNS_FILE, read_patterns
 
     t0 = time.time()
     root = Path(index_dir)
-    pages = _pages(root, store)
-    if pages is None or not (root / "patterns" / PATTERNS_FILE).is_file():
-        return {"words": 0, "seconds": 0.0}
-    patterns = read_patterns(root / "patterns")
-    mined = mine(store, patterns, pages)
+    with progress_bar("prose lexicon", total=2, unit="step", enabled=progress) as bar:
+        pages = _pages(root, store)
+        bar.update(1)
+        if pages is None or not (root / "patterns" / PATTERNS_FILE).is_file():
+            return {"words": 0, "seconds": 0.0}
+        patterns = read_patterns(root / "patterns")
+        mined = mine(store, patterns, pages)
+        bar.update(1)
     save_prose_synonyms(root / "tkg", mined)
     return {"words": len(mined), "pages": len(pages), "seconds": round(time.time() - t0, 3)}
 

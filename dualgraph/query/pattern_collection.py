@@ -17,6 +17,7 @@ from typing import Any
 from dualgraph.progress import progress_bar
 from dualgraph.query.pattern_model import Pattern, pattern_id
 from dualgraph.skg import ontology as O
+from dualgraph.skg.spec_table import SpecTables, pattern_rows
 from dualgraph.stores.base import SparqlStore
 
 __all__ = ["TOP_VALUES", "collect_patterns"]
@@ -170,7 +171,9 @@ def _label_groups(numeric_rows: list[dict[str, str]], meeting: list[dict[str, st
     return out
 
 
-def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES, progress: bool = False) -> list[Pattern]:
+def collect_patterns(
+    store: SparqlStore, *, top_values: int = TOP_VALUES, progress: bool = False, specs: SpecTables | None = None
+) -> list[Pattern]:
     """Every pattern of the populated (rules applied) SKG, in a deterministic order.
 
     Eight aggregate queries: entries (section, product and distinct-value counts),
@@ -179,11 +182,16 @@ def collect_patterns(store: SparqlStore, *, top_values: int = TOP_VALUES, progre
     products. An entry yields a ``spec_value`` pattern (or an ``entry`` pattern when its
     values are identifiers or free text) and one ``spec_numeric`` pattern per unit.
     ``progress``: a bar counting the queries (each is a pass over the whole catalog).
+    ``specs``: the converter's spec tables; the five spec statistics are then counted from
+    them (:func:`~dualgraph.skg.spec_table.pattern_rows`), giving the same rows as the queries.
     """
+    counted = pattern_rows(specs) if specs is not None else {}
+    from_tables = {Q_ENTRIES: "entries", Q_VALUES: "values", Q_NUMERIC: "numeric", Q_LABELS_MEET: "labels_meet"}
+    from_tables[Q_NUMERIC_MODE] = "numeric_mode"
     with progress_bar("patterns", total=len(_QUERIES), unit="query", enabled=progress) as bar:
 
         def rows(query: str) -> list[dict[str, str]]:
-            found = _rows(store, query)
+            found = counted[from_tables[query]] if counted and query in from_tables else _rows(store, query)
             bar.update(1)
             return found
 

@@ -19,6 +19,7 @@ from typing import Any
 from dualgraph.models.base import Embedder
 from dualgraph.query.pattern_collection import collect_patterns
 from dualgraph.query.pattern_model import KINDS, Pattern
+from dualgraph.skg.spec_table import SpecTables
 from dualgraph.stores.base import SparqlStore
 from dualgraph.stores.faiss_index import FaissIndex
 from dualgraph.stores.vector import IndexMismatchError
@@ -247,14 +248,21 @@ def _counts(patterns: list[Pattern]) -> dict[str, int]:
 
 
 def build_pattern_index(
-    store: SparqlStore, embedder: Embedder, out_dir: str | os.PathLike, *, progress: bool = False
+    store: SparqlStore,
+    embedder: Embedder,
+    out_dir: str | os.PathLike,
+    *,
+    progress: bool = False,
+    specs: SpecTables | None = None,
 ) -> dict[str, Any]:
     """Collect the patterns of ``store``, index them with ``embedder`` and save to ``out_dir``.
 
-    Returns ``{"patterns": n, "counts": {kind: n}, "seconds": {"collect", "index", "save", "total"}}``.
+    ``specs``: the converter's spec tables (:mod:`dualgraph.skg.spec_table`), which spare the
+    store five passes over every spec. Returns ``{"patterns": n, "counts": {kind: n}, "seconds":
+    {"collect", "index", "save", "total"}}``.
     """
     t0 = time.perf_counter()
-    patterns = collect_patterns(store, progress=progress)
+    patterns = collect_patterns(store, progress=progress, specs=specs)
     t1 = time.perf_counter()
     index = PatternIndex.build(patterns, embedder, progress=progress)
     t2 = time.perf_counter()

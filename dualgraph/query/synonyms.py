@@ -108,6 +108,11 @@ class CatalogLexicon:
         self._vectors: np.ndarray | None = None
         self._cache: dict[str, list[str]] = {}
 
+    def prepare(self) -> None:
+        """Embed the catalog's words now (once per index) rather than for the first question that asks."""
+        if self.embed is not None and self.words and self._vectors is None:
+            self._vectors = self.embed(self.words)
+
     def synonyms(self, word: str) -> list[str]:
         """Other catalog words that mean ``word``: read from its pages, then similar by MiniLM."""
         word = word.casefold()

@@ -218,6 +218,15 @@ class TextFeatureMatcher:
     def from_store(cls, store, **options) -> TextFeatureMatcher:
         return cls(load_text_features(store), **options)
 
+    def prepare(self) -> None:
+        """Embed and split the feature names now (once per index) rather than on the first question."""
+        if self.embed is not None and self.features and self._names is None:
+            self._names = np.asarray(self.embed([f.name for f in self.features]), dtype=np.float32)
+        if self._keys is None:
+            self._keys = [_keys(f.name) for f in self.features]
+        if self.features:
+            self._hub()
+
     def cosines(self, phrase: str) -> np.ndarray | None:
         """The phrase's cosine to every feature name, or None without an embedder."""
         if self.embed is None or not self.features:

@@ -340,6 +340,11 @@ class QuestionVocabulary:
         )
         return clone
 
+    def prepare(self) -> None:
+        """Embed the category names now (once per index) rather than for the first question that asks."""
+        if self._embed is not None and self._category_names and self._category_vectors is None:
+            self._category_vectors = _unit(np.asarray(self._embed(list(self._category_names)), dtype=np.float32))
+
     def _names_category(self, words: list[str]) -> list[str]:
         """The ``words`` MiniLM puts within :data:`CATEGORY_COSINE` of a category name (the words a
         vocabulary has not seen yet are embedded in one call)."""

@@ -180,10 +180,11 @@ def derive_catalog_facts(
     graph: str = O.CATALOG_GRAPH,
     page_size: int | None = None,
     words: CatalogWords | None = None,
+    progress: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
     """Derive brands, lines, types and coded terms (:mod:`~dualgraph.skg.coded_terms`) from the
-    store and replace ``graph`` with them.
+    store and replace ``graph`` with them. ``progress``: a bar over the four steps.
 
     ``page_size`` pages the reads (default: the store's row cap, if it declares one);
     ``options`` go to :func:`derive_facts`. Returns counts for the manifest.
@@ -192,19 +193,26 @@ def derive_catalog_facts(
     >>> derive_catalog_facts(OxigraphStore.in_memory())["brands"]
     0
     """
+    from dualgraph.progress import progress_bar
+
     started = time.time()
     page_size = page_size or getattr(store, "max_rows", None)
-    records, category_nodes = read_records(store, words=words, page_size=page_size)
-    facts = derive_facts(records, **options)
-    codes = read_coded_terms(store, page_size=page_size)
-    text = to_nquads(facts, graph=graph, categories=category_nodes) + coded_nquads(codes, graph=graph)
-    store.drop_graph(graph)
-    quads = 0
-    if text:
-        with tempfile.TemporaryDirectory(prefix="dualgraph-catalog-") as tmp:
-            path = Path(tmp) / "catalog.nq"
-            path.write_text(text, encoding="utf-8")
-            quads = store.bulk_load(path, format="nquads")
+    with progress_bar("catalog facts", total=4, unit="step", enabled=progress) as bar:
+        records, category_nodes = read_records(store, words=words, page_size=page_size)
+        bar.update(1)
+        facts = derive_facts(records, **options)
+        bar.update(1)
+        codes = read_coded_terms(store, page_size=page_size)
+        bar.update(1)
+        text = to_nquads(facts, graph=graph, categories=category_nodes) + coded_nquads(codes, graph=graph)
+        store.drop_graph(graph)
+        quads = 0
+        if text:
+            with tempfile.TemporaryDirectory(prefix="dualgraph-catalog-") as tmp:
+                path = Path(tmp) / "catalog.nq"
+                path.write_text(text, encoding="utf-8")
+                quads = store.bulk_load(path, format="nquads")
+        bar.update(1)
     top_brands = sorted(facts.brands.values(), key=lambda b: (-b.products, b.key))[:10]
     top_lines = sorted(facts.lines.values(), key=lambda x: (-x.products, x.id))[:10]
     return {

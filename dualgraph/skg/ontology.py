@@ -5,6 +5,12 @@ instance nodes under ``skg:``), with additions that the reference lacked:
 ``skg:hasPrice``/``skg:hasCurrency`` as literals on the product, ``skg:hasMinValue``/
 ``skg:hasMaxValue``/``skg:hasQualifier`` for ranges and "up to" values, and
 ``skg:fromText`` reserved for text-derived facts.
+
+Markets (one catalog snapshot per country or shop): a document indexed for a market lives
+in that market's graph (:func:`document_graph`); its products are the same nodes in every
+market, linked by ``skg:soldIn`` to a ``skgt:Market`` node, and each market's price is an
+``skgt:Offer`` (``skg:hasOffer``) carrying ``skg:inMarket`` next to the product's
+``skg:hasPrice``/``skg:hasCurrency`` written in the same market graph.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ QUANTITY = SKGT + "Quantity"
 DATE = SKGT + "Date"
 BRAND = SKGT + "Brand"
 PRODUCT_LINE = SKGT + "ProductLine"
+# A country or shop whose catalog snapshot was indexed, and one product's price there.
+MARKET = SKGT + "Market"
+OFFER = SKGT + "Offer"
 
 # Predicates.
 TYPE = RDF + "type"
@@ -110,6 +119,12 @@ FROM_DOCUMENT = SKG + "fromDocument"
 FROM_TEXT = SKG + "fromText"
 HAS_DESCRIPTION = SKG + "hasDescription"
 MENTIONS = SKG + "mentions"
+# product -> skgt:Market it is listed in; product -> skgt:Offer (one per market, holding that
+# market's price); offer -> market, and -> the price spec it was read from (rules skip those specs).
+SOLD_IN = SKG + "soldIn"
+HAS_OFFER = SKG + "hasOffer"
+IN_MARKET = SKG + "inMarket"
+FROM_SPEC = SKG + "fromSpec"
 ALIGNS_WITH = SKG + "alignsWith"
 
 XSD_DECIMAL = XSD + "decimal"
@@ -136,8 +151,20 @@ TEXT_GRAPH = GRAPH + "text"
 CATALOG_GRAPH = GRAPH + "catalog"
 
 
-def document_graph(doc_id: str) -> str:
-    """The named graph holding the triples of one source document.
+DEFAULT_MARKET = "default"
+"""The market of documents indexed without ``--market``: their graphs keep the names they had
+before markets existed (``graph/doc/<id>``), so old indexes stay valid."""
+DOCUMENT_GRAPHS = GRAPH + "doc/"
+MARKET_GRAPHS = GRAPH + "market/"
+
+
+def document_graph(doc_id: str, market: str | None = None) -> str:
+    """The named graph holding the triples of one source document (in one market).
+
+    >>> document_graph("file-1", "uk")
+    'https://w3id.org/dualgraph/graph/market/uk/doc/file-1'
+    >>> document_graph("file-1") == document_graph("file-1", DEFAULT_MARKET)
+    True
 
     The document's directory name, percent-encoded byte for byte: two names that differ
     only in case or Unicode normalisation get two graphs (a slug would merge them).
@@ -151,4 +178,59 @@ def document_graph(doc_id: str) -> str:
     """
     from urllib.parse import quote
 
-    return GRAPH + "doc/" + quote(doc_id.encode("utf-8", "surrogateescape"), safe="-._~")
+    local = quote(doc_id.encode("utf-8", "surrogateescape"), safe="-._~")
+    if market is None or market == DEFAULT_MARKET:
+        return DOCUMENT_GRAPHS + local
+    return market_graphs(market) + local
+
+
+def market_graphs(market: str) -> str:
+    """The prefix every document graph of ``market`` starts with.
+
+    >>> market_graphs("de")
+    'https://w3id.org/dualgraph/graph/market/de/doc/'
+    """
+    return DOCUMENT_GRAPHS if market == DEFAULT_MARKET else f"{MARKET_GRAPHS}{market}/doc/"
+
+
+def market_derived_graph(market: str) -> str:
+    """The graph of one market's price summaries (per range), which only that market's view reads.
+
+    >>> market_derived_graph("uk")
+    'https://w3id.org/dualgraph/graph/market/uk/derived'
+    """
+    return f"{MARKET_GRAPHS}{market}/derived"
+
+
+def is_document_graph(graph: str) -> bool:
+    """Whether ``graph`` holds one document (of any market) rather than shared facts.
+
+    >>> is_document_graph(document_graph("a", "uk")), is_document_graph(DERIVED_GRAPH)
+    (True, False)
+    """
+    return graph.startswith(DOCUMENT_GRAPHS) or (graph.startswith(MARKET_GRAPHS) and "/doc/" in graph)
+
+
+def market_of_graph(graph: str) -> str | None:
+    """The market of a document graph or a market's derived graph (``None`` for a shared graph).
+
+    >>> market_of_graph(document_graph("a", "uk")), market_of_graph(document_graph("a")), market_of_graph(TEXT_GRAPH)
+    ('uk', 'default', None)
+    >>> market_of_graph(market_derived_graph("de"))
+    'de'
+    """
+    if graph.startswith(DOCUMENT_GRAPHS):
+        return DEFAULT_MARKET
+    if graph.startswith(MARKET_GRAPHS):
+        market, sep, _ = graph[len(MARKET_GRAPHS) :].partition("/")
+        return market if sep else None
+    return None
+
+
+def market_node(market: str) -> str:
+    """The ``skgt:Market`` node of a market code.
+
+    >>> market_node("uk")
+    'https://w3id.org/dualgraph/skg#market-uk'
+    """
+    return SKG + "market-" + market

@@ -35,6 +35,11 @@ class Conversion:
     kept_as_text: list[dict[str, str]] = field(default_factory=list)
     # per "Section:Entry": values, values with digits, read as quantities, read as dates, kept as text
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)
+    # what the pattern statistics count, so they need no query over the whole store
+    # (see skg.spec_table): (product, entry, section name, entry name, value, value name) per
+    # spec value, and (product, entry, number, unit, dimension, label) per number read from one
+    value_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
+    quantity_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
 
 
 COVERAGE_FIELDS = ("values", "with_digits", "quantities", "dates", "text")
@@ -87,15 +92,35 @@ def _quantity_objects(q: S.Spotted) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") -> Conversion:
-    """All triples of one document, in its own named graph.
+# The packaged rules' price entry names and currency units (rules.yaml: price_entry, currency):
+# a market's prices are written here, in its graph, as the shared derived graph cannot tell markets apart.
+_PRICE_ENTRY = re.compile(
+    r"^\s*(price|current price|sale price|retail price|list price|mrp|rrp|msrp|srp|recommended retail price)"
+    r"\s*(\(.*\))?$",
+    re.IGNORECASE,
+)
+_CURRENCY = re.compile(r"^[A-Z]{3}$")
+
+
+def convert_document(
+    doc_id: str, variants: list[Variant], *, source: str = "", market: str | None = None
+) -> Conversion:
+    """All triples of one document, in its own named graph (its market's, given a market).
+
+    With a market (other than the default one), every product is linked to it
+    (``skg:soldIn``) and its prices there become an ``skgt:Offer`` of that market plus the
+    product's ``skg:hasPrice``/``skg:hasCurrency``, all in the market's document graph.
 
     >>> v = Variant("Phone X 8GB", "Phone X", ("phones",), (("Battery:Capacity", "5000 mAh"), ("Price", "199.00 GBP")))
     >>> c = convert_document("file-1", [v])
     >>> (c.n_products, c.n_specs, "5000" in c.nquads)
     (1, 2, True)
+    >>> "soldIn" in c.nquads, "/market/uk/" in convert_document("file-1", [v], market="uk").nquads
+    (False, True)
     """
-    g = O.document_graph(doc_id)
+    g = O.document_graph(doc_id, market)
+    if market == O.DEFAULT_MARKET:
+        market = None
     vocab = O.VOCAB_GRAPH
     lines: list[str] = []
     seen: set[str] = set()
@@ -112,7 +137,7 @@ def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") 
     day_first = D.infer_day_first(raw for v in variants for _, raw in v.specs) if variants else None
     for idx, variant in enumerate(variants):
         try:
-            products.add(_convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first))
+            products.add(_convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first, market=market))
         except Exception as e:  # one odd variant must not sink the document
             out.problems.append(
                 Quarantine(
@@ -128,10 +153,18 @@ def convert_document(doc_id: str, variants: list[Variant], *, source: str = "") 
     return out
 
 
-def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str, day_first: bool | None) -> str:
+def _convert_variant(
+    variant: Variant, add, out: Conversion, *, doc_id: str, day_first: bool | None, market: str | None = None
+) -> str:
+    # the product IRI never depends on the market: a product sold in several markets is one node
     product = N.product_iri(variant.name, variant.model_code)
     rng = N.range_iri(variant.prod_range)
     add(product, O.TYPE, iri(O.PRODUCT))
+    if market is not None:
+        mnode = O.market_node(market)
+        add(mnode, O.TYPE, iri(O.MARKET), shared=True)
+        add(mnode, O.HAS_NAME, literal(market), shared=True)
+        add(product, O.SOLD_IN, iri(mnode))
     add(product, O.HAS_NAME, literal(variant.name))
     add(product, O.VARIANT_OF, iri(rng))
     add(product, O.FROM_DOCUMENT, literal(doc_id))
@@ -168,6 +201,7 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str, day
             add(spec, O.IN_ENTRY, iri(ent))
             add(spec, O.HAS_VALUE, iri(val))
             out.n_specs += 1
+            out.value_rows.append((product, ent, section, entry, val, part))
             dates = D.spot_dates(part, entry=entry, section=section, day_first=day_first)
             if dates:  # a year or a day is no measure: "2021" under "Announced" is a date only
                 facts = [q for q in facts if not any(q.start < d.end_char and d.start_char < q.end for d in dates)]
@@ -193,4 +227,26 @@ def _convert_variant(variant: Variant, add, out: Conversion, *, doc_id: str, day
                 add(node, O.TYPE, iri(O.QUANTITY))
                 for pred, obj in _quantity_objects(q):
                     add(node, pred, obj)
+                if q.value is not None:
+                    number = Q.format_number(q.value)
+                    out.quantity_rows.append((product, ent, number, q.unit or "", q.dimension or "", q.label or ""))
+                if market is not None and q.value is not None and q.unit and _is_price(entry, q.unit):
+                    _add_offer(add, product, market, spec, decimal(Q.format_number(q.value)), literal(q.unit))
     return product
+
+
+def _is_price(entry: str, unit: str) -> bool:
+    return bool(_CURRENCY.match(unit)) and bool(_PRICE_ENTRY.match(entry))
+
+
+def _add_offer(add, product: str, market: str, spec: str, amount: str, currency: str) -> None:
+    offer = f"{product}/offer-{market}"
+    add(product, O.HAS_OFFER, iri(offer))
+    add(offer, O.TYPE, iri(O.OFFER))
+    add(offer, O.IN_MARKET, iri(O.market_node(market)))
+    add(offer, O.HAS_PRICE, amount)
+    add(offer, O.HAS_CURRENCY, currency)
+    add(offer, O.FROM_SPEC, iri(spec))
+    # the literals the answering path reads, as the packaged "price" rule wrote them before markets
+    add(product, O.HAS_PRICE, amount)
+    add(product, O.HAS_CURRENCY, currency)

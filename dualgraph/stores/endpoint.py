@@ -106,7 +106,9 @@ class SparqlEndpointStore:
             union_default_graph=union_default_graph,
             update=not read_only,
             persistent=True,
+            dataset_restriction=True,
         )
+        self._dataset: tuple[str, ...] | None = None
         self._session: requests.Session | None = requests.Session()
         self._reached: set[str] = set()
 
@@ -149,6 +151,12 @@ class SparqlEndpointStore:
             if url is not None and url != self.query_url:
                 with_retries(self.retry, f"connecting to {url}", functools.partial(self._reach, url))
 
+    def restrict(self, graphs: Sequence[str] | None) -> None:
+        """Let later reads see only ``graphs``, sent as the protocol's ``default-graph-uri`` and
+        ``named-graph-uri`` parameters (which override any ``FROM`` in the query); ``None``
+        lifts it. Updates, ``count`` and ``graphs`` still see every graph."""
+        self._dataset = None if graphs is None else tuple(_iri(g)[1:-1] for g in graphs)
+
     def graphs(self) -> list[str]:
         """IRIs of the named graphs (under ``graph_namespace``), sorted.
 
@@ -160,9 +168,7 @@ class SparqlEndpointStore:
         while True:
             after = f"FILTER(STR(?g) > {json.dumps(out[-1] if out else '', ensure_ascii=False)})"
             where = f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()} {after}"
-            rows = self.select(f"SELECT DISTINCT ?g WHERE {{ {where} }} ORDER BY STR(?g) LIMIT {page}")["results"][
-                "bindings"
-            ]
+            rows = self._select_all(f"SELECT DISTINCT ?g WHERE {{ {where} }} ORDER BY STR(?g) LIMIT {page}")
             out += [r["g"]["value"] for r in rows if r.get("g", {}).get("type") == "uri"]
             if len(rows) < page:
                 return sorted(out)
@@ -170,8 +176,15 @@ class SparqlEndpointStore:
     def count(self, *, graph: str | None = None) -> int:
         """Quads in one named graph, or in every graph under ``graph_namespace``."""
         where = f"GRAPH {_iri(graph)} {{ ?s ?p ?o }}" if graph else f"GRAPH ?g {{ ?s ?p ?o }} {self._ns_filter()}"
-        rows = self.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ {where} }}")["results"]["bindings"]
+        rows = self._select_all(f"SELECT (COUNT(*) AS ?n) WHERE {{ {where} }}")
         return int(rows[0]["n"]["value"]) if rows else 0
+
+    def _select_all(self, query: str) -> list[dict[str, Any]]:
+        # graphs() and count() see every graph, whatever the dataset answers are restricted to
+        raw = self._read(query, "SELECT", None, whole=True)
+        bindings = raw.get("results", {}).get("bindings", [])
+        self._check_cap(query, len(bindings), "rows")
+        return [{k: _term_json(v) for k, v in row.items()} for row in bindings]
 
     # -- writes ---------------------------------------------------------------------
 
@@ -307,18 +320,26 @@ class SparqlEndpointStore:
                 "(its row cap): add a LIMIT and page, or narrow the query"
             )
 
-    def _read(self, query: str, form: str, timeout_s: float | None) -> dict[str, Any]:
-        return self._checked(query, form, timeout_s, accept=None, decode=lambda body, _: json.loads(body))
+    def _read(self, query: str, form: str, timeout_s: float | None, *, whole: bool = False) -> dict[str, Any]:
+        return self._checked(query, form, timeout_s, accept=None, decode=lambda body, _: json.loads(body), whole=whole)
 
     def _checked(
-        self, query: str, form: str, timeout_s: float | None, accept: str | None, decode: Callable[[bytes, Any], T]
+        self,
+        query: str,
+        form: str,
+        timeout_s: float | None,
+        accept: str | None,
+        decode: Callable[[bytes, Any], T],
+        *,
+        whole: bool = False,
     ) -> T:
         checked = read_query(query)
         if _FORMS[checked.form] != form:
             wanted = "CONSTRUCT or DESCRIBE" if form == "CONSTRUCT" else form
             raise StoreError(f"expected a {wanted} query, got {_FORMS[checked.form]}")
         text = _with_prologue(checked.text)
-        return self._send(text, update=False, timeout_s=timeout_s, accept=accept, decode=decode)
+        dataset = None if whole else self._dataset
+        return self._send(text, update=False, timeout_s=timeout_s, accept=accept, decode=decode, dataset=dataset)
 
     def _send(
         self,
@@ -328,6 +349,7 @@ class SparqlEndpointStore:
         timeout_s: float | None,
         accept: str | None = None,
         decode: Callable[[bytes, Any], Any] = lambda body, headers: None,
+        dataset: Sequence[str] | None = None,
     ) -> Any:
         """Send one request (retried); ``decode(body, headers)`` runs inside each try, so an
         answer cut short or garbled on the way counts as a failed try."""
@@ -335,7 +357,7 @@ class SparqlEndpointStore:
         url, what = (self.update_url, "update") if update else (self.query_url, "query")
 
         def attempt() -> Any:
-            body, headers = self._send_once(text, update, timeout_s, accept)
+            body, headers = self._send_once(text, update, timeout_s, accept, dataset)
             try:
                 return decode(body, headers)
             except Exception as e:  # json and rdflib raise parser-specific types
@@ -344,7 +366,9 @@ class SparqlEndpointStore:
 
         return with_retries(self.retry, f"{what} at {url}", attempt)
 
-    def _send_once(self, text: str, update: bool, timeout_s: float | None, accept: str | None) -> tuple[bytes, Any]:
+    def _send_once(
+        self, text: str, update: bool, timeout_s: float | None, accept: str | None, dataset: Sequence[str] | None = None
+    ) -> tuple[bytes, Any]:
         url, what = (self.update_url, "update") if update else (self.query_url, "query")
         self._reach(url)
         sw = SPARQLWrapper(self.query_url, updateEndpoint=self.update_url, returnFormat=TURTLE if accept else JSON)
@@ -356,6 +380,9 @@ class SparqlEndpointStore:
             sw.setCredentials(self.user, self.password or "")
         if accept:
             sw.addCustomHttpHeader("Accept", accept)
+        for g in dataset or ():
+            sw.addParameter("default-graph-uri", g)
+            sw.addParameter("named-graph-uri", g)
         with warnings.catch_warnings():  # it warns on forms it does not know (WITH ... INSERT)
             warnings.simplefilter("ignore")
             sw.setQuery(text)

@@ -6,19 +6,39 @@ import json
 from pathlib import Path
 
 from dualgraph.config import StoreConfig
-from dualgraph.stores.base import SparqlStore, StoreError
+from dualgraph.stores.base import SparqlStore, StoreError, restrict_to_market
 
 STORE_FILE = "store.json"
 
 
-def open_store(config: StoreConfig, index_dir: str | Path, *, read_only: bool = False) -> SparqlStore:
+def open_store(
+    config: StoreConfig, index_dir: str | Path, *, read_only: bool = False, market: str | None = None
+) -> SparqlStore:
     """The configured store: the embedded Oxigraph under ``index_dir``, or a remote endpoint.
+
+    With ``market``, reads see the shared graphs and that market's documents only
+    (:func:`~dualgraph.stores.base.restrict_to_market`); an unknown market raises
+    :class:`StoreError` naming the markets the index holds.
 
     >>> import tempfile
     >>> with open_store(StoreConfig(), tempfile.mkdtemp()) as s:
     ...     type(s).__name__, s.capabilities.bulk_load_files
     ('OxigraphStore', True)
     """
+    store = _open(config, index_dir, read_only=read_only)
+    if market is not None:
+        from dualgraph.corpus.markets import MarketError, check_market
+
+        try:
+            code = check_market(market)
+            restrict_to_market(store, code)
+        except (MarketError, StoreError) as e:
+            store.close()
+            raise StoreError(str(e)) from e
+    return store
+
+
+def _open(config: StoreConfig, index_dir: str | Path, *, read_only: bool) -> SparqlStore:
     if config.kind == "oxigraph":
         from dualgraph.pipeline.layout import IndexLayout
         from dualgraph.stores.oxigraph import OxigraphStore

@@ -52,9 +52,14 @@ class OxigraphStore:
         self.path = Path(path) if path is not None else None
         self.read_only = read_only
         self.capabilities = Capabilities(
-            bulk_load_files=True, union_default_graph=True, update=not read_only, persistent=path is not None
+            bulk_load_files=True,
+            union_default_graph=True,
+            update=not read_only,
+            persistent=path is not None,
+            dataset_restriction=True,
         )
         self._store: ox.Store | None = None
+        self._dataset: tuple[ox.NamedNode, ...] | None = None
         try:
             if self.path is None:
                 if read_only:
@@ -164,6 +169,22 @@ class OxigraphStore:
             raise StoreError(f"malformed update: {e}") from e
         except OSError as e:
             raise StoreError(f"update failed: {e}") from e
+
+    def restrict(self, graphs: Sequence[str] | None) -> None:
+        """Let later reads (``select``/``ask``/``construct``) see only ``graphs``: as the
+        default graph (their union) and as the named graphs. ``None`` lifts it. Updates,
+        ``insert_where``, ``count`` and ``graphs`` still see the whole store.
+
+        >>> store = OxigraphStore.in_memory()
+        >>> store.update("INSERT DATA { GRAPH <http://x/a> { <http://x/s> <http://x/p> 1 } }")
+        >>> store.restrict(["http://x/b"])
+        >>> store.ask("ASK { ?s ?p ?o }"), store.ask("ASK { GRAPH ?g { ?s ?p ?o } }")
+        (False, False)
+        >>> store.restrict(None)
+        >>> store.ask("ASK { ?s ?p ?o }")
+        True
+        """
+        self._dataset = None if graphs is None else tuple(_named_node(g) for g in graphs)
 
     def drop_graph(self, graph: str) -> None:
         """Remove a named graph and its quads; a missing graph is not an error.
@@ -288,7 +309,7 @@ class OxigraphStore:
             raise StoreError(f"expected a {expected} query, got {got}")
         # a partial, not a closure: closure cells holding the store end up in a reference
         # cycle, and the store (with its RocksDB lock) would live until the next gc pass
-        work = functools.partial(_evaluate, self._db, checked.text, kind, expected, items, max_rows)
+        work = functools.partial(_evaluate, self._db, checked.text, kind, expected, items, max_rows, self._dataset)
         return _within(work, timeout_s)
 
     @property
@@ -394,11 +415,15 @@ def _evaluate(
     expected: str,
     items: Callable[[Any], Iterable[T]],
     max_rows: int | None,
+    dataset: tuple[ox.NamedNode, ...] | None,
     stop: threading.Event,
 ) -> list[T]:
     """The items of one query, stopping at ``max_rows + 1`` or when ``stop`` is set."""
     try:
-        result = db.query(text, prefixes=O.PREFIXES, use_default_graph_as_union=True)
+        if dataset is None:
+            result = db.query(text, prefixes=O.PREFIXES, use_default_graph_as_union=True)
+        else:
+            result = db.query(text, prefixes=O.PREFIXES, default_graph=list(dataset), named_graphs=list(dataset))
     except SyntaxError as e:
         raise StoreError(f"malformed SPARQL query: {e}") from e
     except (OSError, RuntimeError, ValueError) as e:

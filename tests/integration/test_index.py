@@ -58,6 +58,9 @@ def test_index_builds_and_answers(tmp_path):
         "removed": 0,
         "ignored": 0,
         "orphan_graphs_dropped": 0,
+        "reprocessed": ["file-a", "file-b", "file-c"],
+        "reprocessed_count": 3,
+        "removed_documents": [],
     }
     assert m["products"] == 4 and m["quarantined_records"] == 0
     assert names(tmp_path / "ix", BIG_CHEAP) == ["Alpha 1", "Gamma 1"]
@@ -175,7 +178,11 @@ def test_resume_after_a_crash_mid_load(tmp_path, monkeypatch):
 def test_ray_runner_matches_inline(tmp_path):
     write_dataset(tmp_path / "ds", PAGES)
     a = build_index(tmp_path / "ds", tmp_path / "ix-inline", INLINE)
-    b = build_index(tmp_path / "ds", tmp_path / "ix-ray", IndexConfig(runner="ray", progress=False, batch_size=1))
+    b = build_index(
+        tmp_path / "ds",
+        tmp_path / "ix-ray",
+        IndexConfig(runner="ray", ray_min_documents=0, progress=False, batch_size=1),
+    )
     assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {
         k: b[k] for k in ("products", "triples", "specs", "features")
     }

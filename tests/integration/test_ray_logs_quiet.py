@@ -35,7 +35,9 @@ specs = lambda i: (("Battery:Capacity", f"{4000 + i} mAh"), ("Price", f"{100 + i
 pages = [(f"p{i}", f"# Phone {i}\n\nA phone.", [Variant(f"Phone {i}", "Phone", ("smartphones",), specs(i))])
          for i in range(6)]
 write_dataset(f"{root}/ds", pages)
-config = IndexConfig(runner="ray", progress=True, batch_size=2, patterns=False, tkg=TkgConfig(enabled=False))
+config = IndexConfig(
+    runner="ray", ray_min_documents=0, progress=True, batch_size=2, patterns=False, tkg=TkgConfig(enabled=False)
+)
 print("products", build_index(f"{root}/ds", f"{root}/ix", config)["products"], flush=True)
 if bulk:
     cloudpickle.register_pickle_by_value(toy)  # the actors cannot import test modules
