@@ -122,16 +122,25 @@ def instrument(profile: Profile) -> None:
     profile.wrap(index, "build_tkg", "textual KG (merge, indexes, text facts)")
     profile.wrap(index, "collect_vocabulary_garbage", "vocabulary clean-up")
     profile.wrap(index, "_store_counts", "manifest counts")
+    profile.wrap(index, "unchanged_documents", "compare hashes")
+    tkg_build = importlib.import_module("dualgraph.pipeline.tkg_build")
+    profile.wrap(tkg_build, "merge_mentions", "tkg: merge mentions")
+    profile.wrap(tkg_build, "chunk_pages", "tkg: feature candidates per chunk")
+    profile.wrap(tkg_build, "text_feature_nquads", "tkg: text features (polarity)")
+    profile.wrap(tkg_build, "text_fact_nquads", "tkg: text facts (mentions)")
+    profile.wrap(tkg_build, "sync_graph", "tkg: text graph sync")
+    profile.wrap(tkg_build, "save_tkg", "tkg: save tables")
     patterns = importlib.import_module("dualgraph.query.patterns")
     profile.wrap(patterns, "build_pattern_index", "pattern index")
     lexicon = importlib.import_module("dualgraph.query.lexicon_mining")
     profile.wrap(lexicon, "mine_index", "prose lexicon")
     factory = importlib.import_module("dualgraph.models.factory")
     profile.wrap(factory, "build_models", "model loading")
-    embedders = importlib.import_module("dualgraph.models.embedders")
-    for cls in vars(embedders).values():
-        if isinstance(cls, type) and "embed" in vars(cls):
-            _wrap_embed(profile, cls)
+    for mod_name in ("dualgraph.models.embedders", "dualgraph.models.static_embedder"):
+        embedders = importlib.import_module(mod_name)
+        for cls in vars(embedders).values():
+            if isinstance(cls, type) and "embed" in vars(cls) and cls.__module__ == mod_name:
+                _wrap_embed(profile, cls)
     for mod_name in ("dualgraph.stores.oxigraph", "dualgraph.stores.endpoint"):
         mod = importlib.import_module(mod_name)
         for cls in vars(mod).values():
@@ -152,11 +161,16 @@ def _wrap_embed(profile: Profile, cls: type) -> None:
     cls.embed = embed  # type: ignore[attr-defined]
 
 
-def run(dataset: Path, *, tkg: bool) -> dict[str, Any]:
+def run(dataset: Path, *, tkg: bool, embedder: str | None = None) -> dict[str, Any]:
     from dualgraph.config import IndexConfig
     from dualgraph.pipeline.index import build_index
 
     config = IndexConfig(runner="inline", progress=False)
+    if embedder:
+        models = config.models.model_copy(
+            update={"embedder": config.models.embedder.model_copy(update={"kind": embedder})}
+        )
+        config = config.model_copy(update={"models": models})
     if not tkg:
         config = config.model_copy(update={"tkg": config.tkg.model_copy(update={"enabled": False})})
     work = Path(tempfile.mkdtemp(prefix="dg-profile-"))
@@ -248,8 +262,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "profile_index")
     ap.add_argument("--no-tkg", action="store_true", help="the SKG only (the Textual KG disabled)")
     ap.add_argument("--baseline", type=Path, help="an OUT.json of an earlier run, shown side by side")
+    ap.add_argument("--embedder-kind", choices=("sentence-transformers", "static"), help="default: the index default")
     args = ap.parse_args(argv)
-    result = run(args.dataset.resolve(), tkg=not args.no_tkg)
+    result = run(args.dataset.resolve(), tkg=not args.no_tkg, embedder=args.embedder_kind)
     baseline = json.loads(args.baseline.read_text()) if args.baseline else None
     text = render(result, baseline)
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         llm_model=args.llm_model,
         llm_api_key_env=args.llm_api_key_env,
         embedder_name=args.embedder,
+        embedder_kind=args.embedder_kind,
     )
     from dualgraph.corpus.markets import MarketError
     from dualgraph.pipeline.ray_session import ray_session
@@ -363,6 +364,12 @@ def build_parser() -> argparse.ArgumentParser:
     ix.add_argument("--rules", help="rules YAML replacing the built-in derivation rules")
     ix.add_argument("--no-progress", action="store_true", help="no progress bars")
     ix.add_argument("--no-tkg", action="store_true", help="build the Symbolic KG only")
+    ix.add_argument(
+        "--embedder-kind",
+        choices=["sentence-transformers", "static"],
+        help="MiniLM (default), or a static model distilled from it once: ~100x faster without a GPU, "
+        "2-5 points lower on our dev sets (bench/results/embedding_choice.md)",
+    )
     ix.add_argument(
         "--embed-chunks",
         action="store_true",

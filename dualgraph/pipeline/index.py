@@ -229,6 +229,7 @@ def build_index(
             tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
             fault_point("tkg")
             state.set_stale(False, views=("tkg",))
+        specs = None
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index
 
@@ -245,7 +246,10 @@ def build_index(
             from dualgraph.query.lexicon_mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
-            lexicon_report = mine_index(layout.root, store, progress=config.progress)
+            if specs is None:
+                loaded = [d for d in known.values() if d.get("loaded") and d.get("shard")]
+                specs = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
+            lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs)
         fault_point("checkpoint")
         state.checkpoint()
         fault_point("manifest")

@@ -5,8 +5,10 @@ vector and BM25 indexes, and put the text facts into the SKG's text graph.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +16,24 @@ from tqdm import tqdm
 
 from dualgraph.config import IndexConfig
 from dualgraph.models.base import LLM, Embedder
+from dualgraph.models.cache import ResponseCache
+from dualgraph.models.factory import CACHE_FILE
 from dualgraph.pipeline.graph_sync import sync_graph
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import merge_mentions, save_tkg
 from dualgraph.tkg.model import Chunk, Mention
+from dualgraph.tkg.polarity import Statement
 from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
-from dualgraph.tkg.text_features import chunk_pages, text_feature_nquads
+from dualgraph.tkg.text_features import (
+    PageText,
+    Reader,
+    chunk_pages,
+    read_statements,
+    reading_key,
+    reading_version,
+    text_feature_nquads,
+)
 
 
 def _read_shards(
@@ -34,6 +47,31 @@ def _read_shards(
         # A shard can also hold older versions of documents that were re-extracted since.
         rows.extend(r for r in pq.read_table(path).to_pylist() if (r["doc_id"], r["content_hash"]) in live)
     return rows
+
+
+def cached_reader(cache: ResponseCache) -> Reader:
+    """The page reader behind the index's response cache: a page whose text and candidate
+    phrases were read before (by this code and cue lists) is not read again."""
+    version = reading_version()
+
+    def read(pages: list[PageText]) -> list[list[Statement]]:
+        keys = [reading_key(p) for p in pages]
+        known = cache.get("chat", "text-features", version, list(dict.fromkeys(keys)))
+        missing = {k: p for k, p in zip(keys, pages, strict=True) if k not in known}
+        fresh = dict(zip(missing, read_statements(list(missing.values())), strict=True))
+        if fresh:
+            cache.put("chat", "text-features", version, {k: _dump(v) for k, v in fresh.items()})
+        return [fresh[k] if k in fresh else _load(known[k]) for k in keys]
+
+    return read
+
+
+def _dump(found: list[Statement]) -> str:
+    return json.dumps([[s.phrase, s.polarity, s.sentence] for s in found], ensure_ascii=False)
+
+
+def _load(text: str) -> list[Statement]:
+    return [Statement(phrase, bool(polarity), sentence) for phrase, polarity, sentence in json.loads(text)]
 
 
 def build_tkg(
@@ -86,7 +124,9 @@ def build_tkg(
     chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
     facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
     # prose features with polarity (has / explicitly lacks, with the sentence) in the same graph
-    facts += text_feature_nquads(chunk_pages(chunks.values(), entities, chunk_products), progress=config.progress)
+    pages = chunk_pages(chunks.values(), entities, chunk_products)
+    with closing(ResponseCache(Path(config.models.cache_dir or layout.root / "cache") / CACHE_FILE)) as cache:
+        facts += text_feature_nquads(pages, progress=config.progress, reader=cached_reader(cache))
     # after a small change most text facts are the same: only the difference goes to the store
     synced = sync_graph(store, O.TEXT_GRAPH, facts.splitlines(), Path(out) / "text_facts.nq")
     return {

@@ -34,6 +34,7 @@ from typing import Any
 
 from dualgraph.query.catalog_names import singular
 from dualgraph.query.pattern_model import Pattern
+from dualgraph.skg.spec_table import SpecTables
 
 __all__ = [
     "MIN_LIFT",
@@ -203,31 +204,55 @@ def _around(sentence: str, start: int, end: int, width: int = WINDOW) -> list[st
     return before + after
 
 
-def _fact_rows(store: Any, ids: Mapping[tuple[str, str, str], str], distinct: Mapping[str, frozenset[str]]):
-    res = store.select(
-        """SELECT ?p ?e ?u ?v ?l WHERE { ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasQuantity ?q .
-        ?q skg:hasUnit ?u ; skg:hasNumericValue ?v . OPTIONAL { ?q skg:hasLabel ?l } }"""
-    )
+def _fact_rows(
+    store: Any,
+    ids: Mapping[tuple[str, str, str], str],
+    distinct: Mapping[str, frozenset[str]],
+    specs: SpecTables | None = None,
+):
+    if specs is not None:
+        # the converter's rows (skg.spec_table): no pass over every quantity of the store
+        q = specs.quantities.select(["product", "entry", "unit", "number", "label"]).to_pydict()
+        rows: Iterable[tuple[str, str, str, str, str]] = (
+            (p, e, u, n, lab)
+            for p, e, u, n, lab in zip(q["product"], q["entry"], q["unit"], q["number"], q["label"], strict=True)
+            if u
+        )
+    else:
+        res = store.select(
+            """SELECT ?p ?e ?u ?v ?l WHERE { ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasQuantity ?q .
+            ?q skg:hasUnit ?u ; skg:hasNumericValue ?v . OPTIONAL { ?q skg:hasLabel ?l } }"""
+        )
+        rows = (
+            (b["p"]["value"], b["e"]["value"], b["u"]["value"], b["v"]["value"], b.get("l", {}).get("value", ""))
+            for b in res["results"]["bindings"]
+        )
     facts: dict[str, list[Fact]] = defaultdict(list)
-    for b in res["results"]["bindings"]:
-        key = (b["e"]["value"], b["u"]["value"], b.get("l", {}).get("value", ""))
-        pid = ids.get(key)
+    for product, entry, unit, number, label in rows:
+        pid = ids.get((entry, unit, label))
         if pid is None:
             continue
         try:
-            value = float(b["v"]["value"])
+            value = float(number)
         except ValueError:
             continue
-        facts[b["p"]["value"]].append((key[1], value, distinct[pid]))
+        facts[product].append((unit, value, distinct[pid]))
     return facts
 
 
-def mine(store: Any, patterns: list[Pattern], pages: Iterable[tuple[Iterable[str], str]]) -> dict[str, list[str]]:
-    """:func:`prose_synonyms` over a built SKG (``store``) and its numeric ``patterns``."""
+def mine(
+    store: Any,
+    patterns: list[Pattern],
+    pages: Iterable[tuple[Iterable[str], str]],
+    *,
+    specs: SpecTables | None = None,
+) -> dict[str, list[str]]:
+    """:func:`prose_synonyms` over a built SKG (``store``) and its numeric ``patterns``; ``specs``:
+    the converter's spec tables, read instead of every quantity in the store."""
     numeric = [p for p in patterns if p.kind == "spec_numeric" and p.entry_iri and p.unit]
     v = variants(numeric)
     ids = {(p.entry_iri or "", p.unit or "", p.label or ""): p.pattern_id for p in numeric}
-    facts = _fact_rows(store, ids, v.distinct)
+    facts = _fact_rows(store, ids, v.distinct, specs)
     words = {w for p in patterns if p.kind in ("spec_numeric", "spec_value") for w in _pattern_words(p)}
     words |= {w for p in patterns if p.kind in ("spec_numeric", "spec_value") for w in _words(p.section)}
     # words of product names are names, not what a value measures ("Galaxy Tab A 8 GB" in a title)
@@ -259,7 +284,9 @@ def load_prose_synonyms(index_dir: str | Path, store: Any, patterns: list[Patter
     return mine(store, patterns, pages) if pages is not None else {}
 
 
-def mine_index(index_dir: str | Path, store: Any, *, progress: bool = False) -> dict[str, Any]:
+def mine_index(
+    index_dir: str | Path, store: Any, *, progress: bool = False, specs: SpecTables | None = None
+) -> dict[str, Any]:
     """Mine an index's pages against its SKG and write ``tkg/prose_lexicon.json`` (a manifest entry)."""
     import time
 
@@ -274,7 +301,7 @@ def mine_index(index_dir: str | Path, store: Any, *, progress: bool = False) -> 
         if pages is None or not (root / "patterns" / PATTERNS_FILE).is_file():
             return {"words": 0, "seconds": 0.0}
         patterns = read_patterns(root / "patterns")
-        mined = mine(store, patterns, pages)
+        mined = mine(store, patterns, pages, specs=specs)
         bar.update(1)
     save_prose_synonyms(root / "tkg", mined)
     return {"words": len(mined), "pages": len(pages), "seconds": round(time.time() - t0, 3)}

@@ -28,8 +28,10 @@ but neither edge is written, so the product answers neither "with" nor "without"
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -37,7 +39,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.names import short_hash
 from dualgraph.skg.terms import iri, literal
 from dualgraph.tkg.model import Chunk, Entity
-from dualgraph.tkg.polarity import names_in, phrase_key, statements
+from dualgraph.tkg.polarity import Statement, names_in, phrase_key, statements
 from dualgraph.tkg.text_facts import entity_iri, name_key
 
 __all__ = [
@@ -92,7 +94,35 @@ def _boolean(value: bool) -> str:
     return f'"{"true" if value else "false"}"^^<{XSD_BOOLEAN}>'
 
 
-def text_feature_nquads(pages: Iterable[PageText], *, progress: bool = False) -> str:
+Reader = Callable[[list[PageText]], list[list[Statement]]]
+"""Reads the statements of pages, in order: :func:`read_statements`, or one in front of a cache."""
+
+
+def read_statements(pages: list[PageText]) -> list[list[Statement]]:
+    """What each page says about its candidate features (:func:`~dualgraph.tkg.polarity.statements`)."""
+    return [statements(page.text, page.features) for page in pages]
+
+
+def reading_key(page: PageText) -> str:
+    """What a page's reading depends on: its text and its candidate phrases (not its products)."""
+    return short_hash(page.text, *sorted(page.features), length=32)
+
+
+@functools.lru_cache(maxsize=1)
+def reading_version() -> str:
+    """Changes whenever the reader's code or its cue lists do, so a cached reading is never stale."""
+    from importlib import resources
+
+    from dualgraph.tkg import polarity
+
+    parts = [Path(polarity.__file__).read_text("utf-8")]
+    parts.append(resources.files("dualgraph.tkg").joinpath("negation.yaml").read_text("utf-8"))
+    return "polarity-" + short_hash(*parts, length=16)
+
+
+def text_feature_nquads(
+    pages: Iterable[PageText], *, progress: bool = False, reader: Reader | None = None, batch: int = 512
+) -> str:
     """N-Quads for the text graph from every page's statements (see the module notes).
 
     Has/lacks edges are decided over all pages together, so a product on two pages that
@@ -103,15 +133,15 @@ def text_feature_nquads(pages: Iterable[PageText], *, progress: bool = False) ->
     polarities: dict[tuple[str, str], set[bool]] = {}
     # every product a sentence says it of, across pages: one node per statement, not per variant
     said: dict[tuple[str, str, bool], set[str]] = {}
-    pages = list(pages)
-    for page in tqdm(pages, desc="text features", unit="page", disable=not progress, mininterval=0.5):
-        if not page.products:
-            continue
-        for st in statements(page.text, page.features):
-            node = entity_iri(page.features[st.phrase])
-            said.setdefault((node, st.sentence, st.polarity), set()).update(page.products)
-            for product in page.products:
-                polarities.setdefault((product, node), set()).add(st.polarity)
+    pages = [p for p in pages if p.products]
+    read = reader or read_statements
+    bar = tqdm(total=len(pages), desc="text features", unit="page", disable=not progress, mininterval=0.5)
+    for start in range(0, len(pages), batch):
+        part = pages[start : start + batch]
+        for page, found in zip(part, read(part), strict=True):
+            _collect(page, found, said, polarities)
+        bar.update(len(part))
+    bar.close()
     for (node, sentence, polarity), products in said.items():
         s = iri(statement_iri(next(iter(products)) if len(products) == 1 else products, node, sentence))
         lines.add(f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n")
@@ -124,6 +154,19 @@ def text_feature_nquads(pages: Iterable[PageText], *, progress: bool = False) ->
             edge = HAS_TEXT_FEATURE if True in seen else LACKS_TEXT_FEATURE
             lines.add(f"{iri(product)} {iri(edge)} {iri(node)} {g} .\n")
     return "".join(sorted(lines))
+
+
+def _collect(
+    page: PageText,
+    found: list[Statement],
+    said: dict[tuple[str, str, bool], set[str]],
+    polarities: dict[tuple[str, str], set[bool]],
+) -> None:
+    for st in found:
+        node = entity_iri(page.features[st.phrase])
+        said.setdefault((node, st.sentence, st.polarity), set()).update(page.products)
+        for product in page.products:
+            polarities.setdefault((product, node), set()).add(st.polarity)
 
 
 def chunk_pages(

@@ -70,3 +70,39 @@ def test_markets_count_a_product_once(tmp_path):
         build_index(tmp_path / "m" / market, tmp_path / "ix", CONFIG, market=market)
     by_query, by_table = _both(tmp_path / "ix")
     assert by_table == by_query
+
+
+def test_the_prose_lexicon_reads_the_same_facts_from_the_tables(catalog, tmp_path):
+    from dualgraph.query.lexicon_mining import mine
+
+    build_index(catalog / "ds", tmp_path / "ix", CONFIG)
+    index = tmp_path / "ix"
+    state = IndexState.open(index / "state.json")
+    loaded = [d for d in state.documents.values() if d.get("loaded") and d.get("shard")]
+    specs = read_spec_tables([d["shard"] for d in loaded], {(d["graph"], d["hash"]) for d in loaded})
+    store = OxigraphStore(index / "skg" / "oxigraph", read_only=True)
+    try:
+        patterns = collect_patterns(store)
+        pages = [(["http://x/p"], "The battery holds 5000 mAh and charges at 45 W.")]
+        from dualgraph.query import lexicon_mining
+
+        by_query = lexicon_mining._fact_rows(store, *_ids(patterns))
+        by_table = lexicon_mining._fact_rows(store, *_ids(patterns), specs)
+        assert sum(len(v) for v in by_query.values()) > 100
+        assert _plain(by_table) == _plain(by_query)
+        assert mine(store, patterns, pages, specs=specs) == mine(store, patterns, pages)
+    finally:
+        store.close()
+
+
+def _plain(facts):
+    # frozensets have no total order: compare them as sorted tuples
+    return {k: sorted((u, x, tuple(sorted(words))) for u, x, words in v) for k, v in facts.items()}
+
+
+def _ids(patterns):
+    from dualgraph.query.lexicon_mining import variants
+
+    numeric = [p for p in patterns if p.kind == "spec_numeric" and p.entry_iri and p.unit]
+    ids = {(p.entry_iri or "", p.unit or "", p.label or ""): p.pattern_id for p in numeric}
+    return ids, variants(numeric).distinct
