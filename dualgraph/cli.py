@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from contextlib import closing
 from pathlib import Path
@@ -352,6 +353,11 @@ def _cmd_import_icecat(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dualgraph", description="Question answering over semi-structured catalogs.")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="let Ray's own log lines and progress through (same as DUALGRAPH_RAY_LOGS=1); before the command",
+    )
     sub = p.add_subparsers(dest="command", required=True)
 
     ix = sub.add_parser("index", help="build (or update) the index of a SpecsQA dataset directory")
@@ -540,6 +546,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.verbose:
+        from dualgraph.pipeline.ray_logging import RAY_LOGS_ENV
+
+        # set before Ray starts: its workers inherit the environment and read it there too
+        os.environ[RAY_LOGS_ENV] = "1"
     return args.func(args)
 
 

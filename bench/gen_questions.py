@@ -1,0 +1,77 @@
+"""Questions in the shapes shoppers ask, for throughput runs on a generated catalog.
+
+    .venv/bin/python bench/gen_questions.py OUT.json [--n 400] [--seed 0]
+
+They carry no gold: a generated catalog is for measuring speed (``bench/profile_ask.py``,
+``dualgraph ask --questions``), never for scoring. The templates cover what the catalog of
+``bench/gen_catalog.py`` holds — categories, prices, numbers with units, yes/no features,
+dates, prose-only features, superlatives and counts — so every stage of answering runs.
+Same arguments, same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+CATEGORIES = ["phones", "tablets", "laptops", "headphones", "smartwatches", "TVs"]
+TEMPLATES = [
+    "Which {cat} cost under {price} pounds?",
+    "Which {cat} have at least {mah} mAh of battery?",
+    "{cat} with a screen of at least {inch} inches and 5G?",
+    "Which {cat} support wireless charging?",
+    "Which {cat} lack NFC?",
+    "What is the cheapest of the {cat}?",
+    "Which {cat} have a refresh rate of {hz} Hz or more?",
+    "How many {cat} were released in {year}?",
+    "Which {cat} were announced after {month} {year}?",
+    "Which {cat} are water resistant?",
+    "{cat} with {ram} GB RAM under {price} pounds?",
+    "Which {cat} weigh less than {grams} grams?",
+    "Which of the {cat} has the biggest battery?",
+    "Is there a {cat_one} with a headphone jack and at least {mah} mAh?",
+    "Which {cat} have a touchscreen?",
+    "Which {cat} come in {colour}?",
+]
+COLOURS = ["Midnight Black", "Glacier White", "Ocean Blue", "Sage Green", "Silver"]
+MONTHS = ["January", "March", "June", "September", "November"]
+
+
+def questions(n: int, seed: int = 0) -> dict[str, dict[str, str]]:
+    r = random.Random(seed)
+    out: dict[str, dict[str, str]] = {}
+    for i in range(n):
+        cat = r.choice(CATEGORIES)
+        text = r.choice(TEMPLATES).format(
+            cat=cat,
+            cat_one=cat.rstrip("s"),
+            price=r.choice([150, 300, 500, 800, 1200]),
+            mah=r.choice([3000, 4000, 4500, 5000, 6000]),
+            inch=r.choice([6, 6.5, 11, 14, 55]),
+            hz=r.choice([90, 120, 144]),
+            year=r.randrange(2019, 2026),
+            month=r.choice(MONTHS),
+            ram=r.choice([4, 8, 12, 16]),
+            grams=r.choice([50, 200, 1500]),
+            colour=r.choice(COLOURS),
+        )
+        out[f"g{i:05d}"] = {"question": text[0].upper() + text[1:]}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--n", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    args.out.write_text(json.dumps(questions(args.n, args.seed), indent=1), encoding="utf-8")
+    print(f"{args.n} questions -> {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
