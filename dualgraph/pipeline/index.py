@@ -34,7 +34,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION
 from dualgraph.skg.catalog_graph import derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, load_rules
-from dualgraph.skg.spec_table import companion_paths, read_spec_tables
+from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
 
@@ -214,9 +214,10 @@ def build_index(
         t_load = time.time() - t0
 
         t0 = time.time()
+        specs = _LiveSpecs(known)
         rules_report = catalog_report = None
         if state.stale["rules"]:
-            catalog_report = derive_catalog_facts(store, progress=config.progress)
+            catalog_report = derive_catalog_facts(store, progress=config.progress, specs=specs.tables)
             fault_point("catalog")
             rules_report = apply_rules(store, rules, progress=config.progress)
             derive_market_prices(store, state.markets())
@@ -229,15 +230,12 @@ def build_index(
             tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
             fault_point("tkg")
             state.set_stale(False, views=("tkg",))
-        specs = None
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index
 
-            loaded = [d for d in known.values() if d.get("loaded") and d.get("shard")]
             # the spec statistics from the converter's tables, not from queries over the whole store
-            specs = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
             patterns_report = build_pattern_index(
-                store, lazy.embedder, layout.root / "patterns", progress=config.progress, specs=specs
+                store, lazy.embedder, layout.root / "patterns", progress=config.progress, specs=specs.tables
             )
             fault_point("patterns")
             state.set_stale(False, views=("patterns",))
@@ -246,10 +244,7 @@ def build_index(
             from dualgraph.query.lexicon_mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
-            if specs is None:
-                loaded = [d for d in known.values() if d.get("loaded") and d.get("shard")]
-                specs = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
-            lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs)
+            lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs.tables)
         fault_point("checkpoint")
         state.checkpoint()
         fault_point("manifest")
@@ -422,6 +417,24 @@ def _signature(parts: Any) -> str:
     import hashlib
 
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+class _LiveSpecs:
+    """The spec tables of the loaded documents, read on first use and shared by the derived views
+    (None for an index whose shards predate them: the views then ask the store)."""
+
+    def __init__(self, known: dict[str, dict]) -> None:
+        self._known = known
+        self._read = False
+        self._tables: SpecTables | None = None
+
+    @property
+    def tables(self) -> SpecTables | None:
+        if not self._read:
+            loaded = [d for d in self._known.values() if d.get("loaded") and d.get("shard")]
+            self._tables = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
+            self._read = True
+        return self._tables
 
 
 class _LazyModels:

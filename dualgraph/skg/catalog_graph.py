@@ -24,8 +24,10 @@ from dualgraph.skg.catalog_facts import (
 )
 from dualgraph.skg.coded_terms import count_summary as coded_summary
 from dualgraph.skg.coded_terms import read_sources as read_coded_terms
+from dualgraph.skg.coded_terms import sources_from_tables as coded_from_tables
 from dualgraph.skg.coded_terms import to_nquads as coded_nquads
 from dualgraph.skg.names import category_iri, slug
+from dualgraph.skg.spec_table import SpecTables
 from dualgraph.skg.terms import iri, literal, quad
 from dualgraph.stores.base import SparqlStore, select_paged
 
@@ -181,10 +183,12 @@ def derive_catalog_facts(
     page_size: int | None = None,
     words: CatalogWords | None = None,
     progress: bool = False,
+    specs: SpecTables | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Derive brands, lines, types and coded terms (:mod:`~dualgraph.skg.coded_terms`) from the
-    store and replace ``graph`` with them. ``progress``: a bar over the four steps.
+    store and replace ``graph`` with them. ``progress``: a bar over the four steps. ``specs``: the
+    converter's spec tables, from which the coded terms are read instead of the store.
 
     ``page_size`` pages the reads (default: the store's row cap, if it declares one);
     ``options`` go to :func:`derive_facts`. Returns counts for the manifest.
@@ -202,7 +206,7 @@ def derive_catalog_facts(
         bar.update(1)
         facts = derive_facts(records, **options)
         bar.update(1)
-        codes = read_coded_terms(store, page_size=page_size)
+        codes = coded_from_tables(specs) if specs is not None else read_coded_terms(store, page_size=page_size)
         bar.update(1)
         text = to_nquads(facts, graph=graph, categories=category_nodes) + coded_nquads(codes, graph=graph)
         store.drop_graph(graph)

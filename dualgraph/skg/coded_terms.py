@@ -35,9 +35,10 @@ from functools import cache, lru_cache
 from urllib.parse import unquote
 
 from dualgraph.skg import ontology as O
-from dualgraph.skg.names import feature_iri
+from dualgraph.skg.names import feature_iri, section_iri
 from dualgraph.skg.quantities import parse_quantity
 from dualgraph.skg.rules import def_regex
+from dualgraph.skg.spec_table import SpecTables
 from dualgraph.skg.terms import iri, literal, quad
 from dualgraph.stores.base import SparqlStore, select_paged
 
@@ -220,6 +221,36 @@ SELECT DISTINCT ?p WHERE { <%s> skg:hasName ?n . ?e skg:hasName ?n ; a skgt:Entr
                            ?s skg:inEntry ?e . ?p skg:hasSpec ?s . ?p a skgt:Product . #page
 }
 """
+
+
+_CODE_TEXT = re.compile(r"[0-9][A-Za-z]")  # the filter of Q_VALUES and Q_NAMED
+
+
+def sources_from_tables(specs: SpecTables) -> CodedTerms:
+    """The rows :func:`read_sources` reads, from the converter's spec tables
+    (:mod:`dualgraph.skg.spec_table`) instead of three passes over the store."""
+    v = specs.values.select(["product", "entry", "section_name", "entry_name", "value_name"]).to_pydict()
+    sections: dict[str, str] = {}
+    value_rows: list[tuple[str, str, str]] = []
+    name_rows: list[tuple[str, str, str, list[str]]] = []
+    by_name: dict[str, set[str]] = defaultdict(set)
+    names: dict[str, str] = {}
+    rows = zip(v["product"], v["entry"], v["section_name"], v["entry_name"], v["value_name"], strict=True)
+    for product, entry, section, name, value in rows:
+        by_name[name].add(product)
+        names[entry] = name
+        if _CODE_TEXT.search(value):
+            sections[entry] = section_iri(section)
+            value_rows.append((product, entry, value))
+        if _CODE_TEXT.search(name) and code_tokens(name):
+            sections[entry] = section_iri(section)
+            name_rows.append((product, entry, name, [value]))
+
+    def entry_products(entry: str) -> frozenset[str]:
+        # every entry of the same name counts (a catalog of several shops), as in Q_ENTRY_PRODUCTS
+        return frozenset(by_name.get(names.get(entry, ""), ()))
+
+    return derive_coded_terms(value_rows, name_rows, entry_products, sections=sections)
 
 
 def read_sources(store: SparqlStore, *, page_size: int | None = None) -> CodedTerms:

@@ -106,3 +106,20 @@ def _ids(patterns):
     numeric = [p for p in patterns if p.kind == "spec_numeric" and p.entry_iri and p.unit]
     ids = {(p.entry_iri or "", p.unit or "", p.label or ""): p.pattern_id for p in numeric}
     return ids, variants(numeric).distinct
+
+
+def test_coded_terms_from_the_tables_are_the_ones_the_store_gives(catalog, tmp_path):
+    from dualgraph.skg.coded_terms import read_sources, sources_from_tables
+
+    build_index(catalog / "ds", tmp_path / "ix", CONFIG)
+    state = IndexState.open(tmp_path / "ix" / "state.json")
+    loaded = [d for d in state.documents.values() if d.get("loaded") and d.get("shard")]
+    specs = read_spec_tables([d["shard"] for d in loaded], {(d["graph"], d["hash"]) for d in loaded})
+    store = OxigraphStore(tmp_path / "ix" / "skg" / "oxigraph", read_only=True)
+    try:
+        by_store = read_sources(store)
+    finally:
+        store.close()
+    by_table = sources_from_tables(specs)
+    assert by_store.has and sum(len(v) for v in by_store.has.values()) > 20
+    assert (by_table.has, by_table.lacks, by_table.entries) == (by_store.has, by_store.lacks, by_store.entries)
