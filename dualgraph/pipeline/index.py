@@ -11,6 +11,7 @@ bulk-load pass, so a crashed run resumes where it stopped.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections import defaultdict
 from contextlib import closing
@@ -39,16 +40,21 @@ from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
 
 
-def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
+def run_stages(
+    stages: list[Stage], rows: list[Row], config: IndexConfig, *, used: list[str] | None = None
+) -> list[Row]:
     """Run the stages over Ray Data or inline, and check that every input row came back once.
 
-    Rows the driver already found unchanged (``known_hash``) and runs with fewer documents to
-    convert than ``config.ray_min_documents`` stay in this process: Ray's workers take longer
-    to start than a few documents take to convert."""
+    Rows the driver already found unchanged (``known_hash``) stay in this process, and so do the
+    rest when Ray would not pay (:func:`_ray_pays`: few documents, or a local machine with too
+    few CPUs)."""
     quick = [r for r in rows if r.get("known_hash")]
     work = [r for r in rows if not r.get("known_hash")]
     out = run_inline(stages, quick, batch_size=max(config.batch_size, 1024)) if quick else []
-    if config.runner == "inline" or len(work) < max(config.ray_min_documents, 1):
+    ray = _ray_pays(config, len(work))
+    if used is not None:
+        used.append("ray" if ray else "inline")
+    if not ray:
         with tqdm(total=len(work), unit="doc", desc="convert", disable=not config.progress, mininterval=0.5) as bar:
             out += run_inline(stages, work, batch_size=config.batch_size, on_batch=bar.update)
     else:
@@ -58,6 +64,21 @@ def run_stages(stages: list[Stage], rows: list[Row], config: IndexConfig) -> lis
     if sorted(keys) != sorted(got):
         raise ContractError(f"pipeline returned {len(got)} rows for {len(keys)} documents (rows lost or duplicated)")
     return out
+
+
+def _ray_pays(config: IndexConfig, documents: int) -> bool:
+    """Whether converting ``documents`` on Ray beats doing it in this process.
+
+    >>> _ray_pays(IndexConfig(ray_min_cpus=1), 500), _ray_pays(IndexConfig(ray_min_cpus=1), 5)
+    (True, False)
+    >>> _ray_pays(IndexConfig(runner="inline", ray_min_cpus=1), 500), _ray_pays(IndexConfig(ray_min_cpus=10**6), 500)
+    (False, False)
+    >>> _ray_pays(IndexConfig(ray_min_cpus=10**6, ray_address="auto"), 500)
+    True
+    """
+    if config.runner == "inline" or documents < max(config.ray_min_documents, 1):
+        return False
+    return config.ray_address is not None or (os.cpu_count() or 1) >= config.ray_min_cpus
 
 
 def _run_on_ray(stages: list[Stage], rows: list[Row], config: IndexConfig) -> list[Row]:
@@ -156,7 +177,8 @@ def build_index(
         t0 = time.time()
         same = unchanged_documents(root, metas, previous, salt=salt, limits=config.limits, progress=config.progress)
         inputs = [{"meta_path": m, "market": market, **({"known_hash": same[m]} if m in same else {})} for m in metas]
-        rows = run_stages(stages, inputs, config)
+        ran: list[str] = []
+        rows = run_stages(stages, inputs, config, used=ran)
         t_convert = time.time() - t0
 
         for r in rows:
@@ -301,6 +323,8 @@ def build_index(
             "total": round(time.time() - started, 3),
         },
         "runner": config.runner,
+        # where the documents to convert ran: Ray only when it pays (_ray_pays)
+        "converted_on": ran[0] if ran else "inline",
     }
     write_json_atomic(layout.manifest, manifest)
     return manifest

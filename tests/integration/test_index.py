@@ -181,7 +181,7 @@ def test_ray_runner_matches_inline(tmp_path):
     b = build_index(
         tmp_path / "ds",
         tmp_path / "ix-ray",
-        IndexConfig(runner="ray", ray_min_documents=0, progress=False, batch_size=1),
+        IndexConfig(runner="ray", ray_min_documents=0, ray_min_cpus=1, progress=False, batch_size=1),
     )
     assert {k: a[k] for k in ("products", "triples", "specs", "features")} == {
         k: b[k] for k in ("products", "triples", "specs", "features")

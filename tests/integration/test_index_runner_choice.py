@@ -39,13 +39,14 @@ def ray_calls(monkeypatch):
 
 
 def _config(**kw):
+    kw.setdefault("ray_min_cpus", 1)
     return IndexConfig(runner="ray", progress=False, patterns=False, tkg={"enabled": False}, **kw)
 
 
 def test_few_documents_to_convert_stay_in_process(tmp_path, ray_calls):
     write_dataset(tmp_path / "ds", _pages(3))
     m = index_module.build_index(tmp_path / "ds", tmp_path / "ix", _config(ray_min_documents=10))
-    assert m["documents"]["converted"] == 3 and ray_calls == []
+    assert m["documents"]["converted"] == 3 and ray_calls == [] and m["converted_on"] == "inline"
 
 
 def test_many_documents_go_to_ray_and_a_rerun_converts_only_the_changed_one_in_process(
@@ -53,7 +54,7 @@ def test_many_documents_go_to_ray_and_a_rerun_converts_only_the_changed_one_in_p
 ):
     write_dataset(tmp_path / "ds", _pages(3))
     first = index_module.build_index(tmp_path / "ds", tmp_path / "ix", _config(ray_min_documents=2))
-    assert first["documents"]["converted"] == 3 and ray_calls == [3]
+    assert first["documents"]["converted"] == 3 and ray_calls == [3] and first["converted_on"] == "ray"
 
     write_dataset(tmp_path / "ds", _pages(3, battery="6000 mAh"))  # only p0 changes
     hashed = []
@@ -69,3 +70,9 @@ def test_many_documents_go_to_ray_and_a_rerun_converts_only_the_changed_one_in_p
     assert ray_calls == [3]  # the one changed document did not start Ray's workers
     # every known document hashed once, by the driver; the read stage hashes only the changed one again
     assert sorted(hashed) == ["file-p0", "file-p0", "file-p1", "file-p2"]
+
+
+def test_a_local_machine_with_too_few_cpus_converts_in_process(tmp_path, ray_calls):
+    write_dataset(tmp_path / "ds", _pages(3))
+    m = index_module.build_index(tmp_path / "ds", tmp_path / "ix", _config(ray_min_documents=1, ray_min_cpus=10**6))
+    assert m["documents"]["converted"] == 3 and ray_calls == [] and m["converted_on"] == "inline"

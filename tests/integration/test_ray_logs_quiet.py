@@ -36,7 +36,7 @@ pages = [(f"p{i}", f"# Phone {i}\n\nA phone.", [Variant(f"Phone {i}", "Phone", (
          for i in range(6)]
 write_dataset(f"{root}/ds", pages)
 config = IndexConfig(
-    runner="ray", ray_min_documents=0, progress=True, batch_size=2, patterns=False, tkg=TkgConfig(enabled=False)
+    runner="ray", ray_min_documents=0, ray_min_cpus=1, progress=True, batch_size=2, patterns=False, tkg=TkgConfig(enabled=False)
 )
 print("products", build_index(f"{root}/ds", f"{root}/ix", config)["products"], flush=True)
 if bulk:
