@@ -173,6 +173,13 @@ class NumberGrounder(GrounderBase):
         return max(counts, key=lambda c: (counts[c], c)) if counts else None
 
     _priced_in: dict[str, str] | None = None
+    _offers: bool | None = None
+
+    def _has_offers(self) -> bool:
+        """Whether the catalog keeps prices per market (``skg:hasOffer``); asked once."""
+        if self._offers is None:
+            self._offers = bool(self.store.ask("ASK { ?p skg:hasOffer ?o }"))
+        return self._offers
 
     def price(self, source: Any, trace: list[str], unit: str | None = None, *, scope: AnyScope = None) -> Grounding:
         """The price literal in ``unit`` (else the configured currency, else the one the products in
@@ -193,10 +200,15 @@ class NumberGrounder(GrounderBase):
                 trace,
             )
         trace.append(f"price → skg:hasPrice in {cur} ({known[cur]} products priced)")
+        snippet = f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} ."
+        if self._has_offers():
+            # a product sold in several markets holds a price per market: amount and currency must
+            # come from the same offer, or a EUR amount could pass for a GBP one
+            snippet = f"?p skg:hasOffer {{v}}_offer . {{v}}_offer skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} ."
         return Grounding(
             source,
             "price",
-            snippet=f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} .",
+            snippet=snippet,
             confidence=0.95,
             note=f"price in {cur}",
         )

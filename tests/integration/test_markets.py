@@ -268,3 +268,30 @@ def test_market_views_on_virtuoso(tmp_path: Path, virtuoso, endpoint_store) -> N
     assert {g: endpoint_store.count(graph=g) for g in endpoint_store.graphs() if "/market/de/" in g} == de_before
     with open_store(config.store, tmp_path / "ix", read_only=True, market="de") as de:
         assert rows(de, PRICES) == {("Alpha 1", "229", "EUR"), ("Gamma 1", "300", "EUR")}
+
+
+def test_a_price_question_over_all_markets_reads_amount_and_currency_from_one_offer(tmp_path):
+    """Without --market a product holds a price per market; "over 200 pounds" must not pass a
+    product whose GBP price is lower because its EUR amount is higher."""
+    from dualgraph.answer.engine import AskConfig, QAEngine
+
+    pages = {
+        "uk": [
+            ("a", "Alpha page", [phone("Alpha 1", "150.00 GBP")]),
+            ("b", "Beta page", [phone("Beta 1", "250.00 GBP")]),
+        ],
+        "de": [
+            ("a", "Alpha page", [phone("Alpha 1", "300.00 EUR")]),
+            ("b", "Beta page", [phone("Beta 1", "280.00 EUR")]),
+        ],
+    }
+    config = _BASE.model_copy(update={"patterns": True, "tkg": _BASE.tkg.model_copy(update={"enabled": False})})
+    for market, docs in pages.items():
+        write_dataset(tmp_path / market, docs)
+        build_index(tmp_path / market, tmp_path / "ix", config, market=market)
+    engine = QAEngine.open(tmp_path / "ix", AskConfig(strategy="skg"))
+    try:
+        record = engine.answer("Which smartphones cost more than 200 GBP?")
+    finally:
+        engine.close()
+    assert record.answer_list == ["Beta 1"], record
