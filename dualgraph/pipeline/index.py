@@ -236,7 +236,7 @@ def build_index(
         t_load = time.time() - t0
 
         t0 = time.time()
-        specs = _LiveSpecs(known)
+        specs = _LiveSpecs(known, layout.shards)
         rules_report = catalog_report = None
         if state.stale["rules"]:
             catalog_report = derive_catalog_facts(store, progress=config.progress, specs=specs.tables)
@@ -447,8 +447,8 @@ class _LiveSpecs:
     """The spec tables of the loaded documents, read on first use and shared by the derived views
     (None for an index whose shards predate them: the views then ask the store)."""
 
-    def __init__(self, known: dict[str, dict]) -> None:
-        self._known = known
+    def __init__(self, known: dict[str, dict], shards: Path) -> None:
+        self._known, self._shards = known, shards
         self._read = False
         self._tables: SpecTables | None = None
 
@@ -456,7 +456,9 @@ class _LiveSpecs:
     def tables(self) -> SpecTables | None:
         if not self._read:
             loaded = [d for d in self._known.values() if d.get("loaded") and d.get("shard")]
-            self._tables = read_spec_tables([d["shard"] for d in loaded], {(_graph_of(d), d["hash"]) for d in loaded})
+            # by name in this index's shard folder: the state's paths are those of where it was built
+            paths = [str(self._shards / Path(d["shard"]).name) for d in loaded]
+            self._tables = read_spec_tables(paths, {(_graph_of(d), d["hash"]) for d in loaded})
             self._read = True
         return self._tables
 

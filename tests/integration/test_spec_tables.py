@@ -123,3 +123,16 @@ def test_coded_terms_from_the_tables_are_the_ones_the_store_gives(catalog, tmp_p
     by_table = sources_from_tables(specs)
     assert by_store.has and sum(len(v) for v in by_store.has.values()) > 20
     assert (by_table.has, by_table.lacks, by_table.entries) == (by_store.has, by_store.lacks, by_store.entries)
+
+
+def test_a_moved_index_still_finds_its_tables(catalog, tmp_path):
+    import shutil
+
+    from dualgraph.pipeline.index import _LiveSpecs
+
+    build_index(catalog / "ds", tmp_path / "ix", CONFIG)
+    shutil.copytree(tmp_path / "ix", tmp_path / "moved")
+    shutil.rmtree(tmp_path / "ix")  # the state still names the shards where they were built
+    state = IndexState.open(tmp_path / "moved" / "state.json")
+    tables = _LiveSpecs(state.documents, tmp_path / "moved" / "skg" / "shards").tables
+    assert tables is not None and tables.values.num_rows > 0
