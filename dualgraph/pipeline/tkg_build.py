@@ -21,7 +21,7 @@ from dualgraph.models.factory import CACHE_FILE
 from dualgraph.pipeline.graph_sync import sync_graph
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
-from dualgraph.tkg.merge import merge_mentions, save_tkg
+from dualgraph.tkg.merge import describe_key, describe_version, extract_description, merge_mentions, save_tkg
 from dualgraph.tkg.model import Chunk, Mention
 from dualgraph.tkg.polarity import Statement
 from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
@@ -47,6 +47,26 @@ def _read_shards(
         # A shard can also hold older versions of documents that were re-extracted since.
         rows.extend(r for r in pq.read_table(path).to_pylist() if (r["doc_id"], r["content_hash"]) in live)
     return rows
+
+
+def cached_describe(cache: ResponseCache, max_tokens: int):
+    """Extractive entity descriptions behind the index's response cache: an entity whose name and
+    mentions are what they were (the common case after a small change) is not described again."""
+    version = describe_version()
+
+    def describe(items: list[tuple[str, list[str]]]) -> list[str]:
+        keys = [describe_key(name, found, max_tokens) for name, found in items]
+        known = cache.get("chat", "entity-description", version, list(dict.fromkeys(keys)))
+        fresh = {
+            k: extract_description(found, max_tokens=max_tokens)
+            for k, (_, found) in zip(keys, items, strict=True)
+            if k not in known
+        }
+        if fresh:
+            cache.put("chat", "entity-description", version, fresh)
+        return [fresh[k] if k in fresh else known[k] for k in keys]
+
+    return describe
 
 
 def cached_reader(cache: ResponseCache) -> Reader:
@@ -97,9 +117,13 @@ def build_tkg(
 
         entities = merge_with_summaries(mentions, llm, max_description_tokens=config.tkg.description_tokens)
     else:
-        entities = merge_mentions(
-            mentions, max_description_tokens=config.tkg.description_tokens, progress=config.progress
-        )
+        with closing(ResponseCache(Path(config.models.cache_dir or layout.root / "cache") / CACHE_FILE)) as cache:
+            entities = merge_mentions(
+                mentions,
+                max_description_tokens=config.tkg.description_tokens,
+                progress=config.progress,
+                describe=cached_describe(cache, config.tkg.description_tokens),
+            )
     by_id = {e.entity_id: e for e in entities}
 
     from dualgraph.stores.faiss_index import FaissIndex

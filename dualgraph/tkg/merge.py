@@ -19,6 +19,7 @@ and renamed into place: ``chunks.parquet``, ``entities.parquet`` and
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -259,6 +260,7 @@ def merge_mentions(
     max_description_tokens: int = 120,
     summarise: Callable[[str, list[str]], str] | None = None,
     progress: bool = False,
+    describe: Callable[[list[tuple[str, list[str]]]], list[str]] | None = None,
 ) -> list[Entity]:
     """Entities of ``mentions`` merged by :func:`entity_key`, in order of first mention.
 
@@ -289,14 +291,33 @@ def merge_mentions(
         counts[key] += 1
     from dualgraph.progress import progress_bar
 
+    def own(items: list[tuple[str, list[str]]]) -> list[str]:
+        return [_aggregate(name, found, max_description_tokens, summarise) for name, found in items]
+
+    # ``describe``: the same descriptions in bulk, e.g. through a cache (see describe_version)
+    describe = describe or own
     out = []
-    with progress_bar("merge entities", total=len(forms), unit="entity", enabled=progress) as bar:
-        for key, surface in forms.items():
-            name = _display_name(surface)
-            desc = _aggregate(name, descs.get(key, []), max_description_tokens, summarise)
-            out.append(Entity(entity_id(key), name, desc, list(chunks[key]), counts[key]))
-            bar.update(1)
+    keys = list(forms)
+    with progress_bar("merge entities", total=len(keys), unit="entity", enabled=progress) as bar:
+        for start in range(0, len(keys), 2048):
+            part = keys[start : start + 2048]
+            names = [_display_name(forms[key]) for key in part]
+            found = describe([(name, descs.get(key, [])) for name, key in zip(names, part, strict=True)])
+            for key, name, desc in zip(part, names, found, strict=True):
+                out.append(Entity(entity_id(key), name, desc, list(chunks[key]), counts[key]))
+            bar.update(len(part))
     return out
+
+
+def describe_key(name: str, descriptions: list[str], max_tokens: int) -> str:
+    """What an extractive description depends on: the name, the descriptions in order, the bound."""
+    return short_hash(name, str(max_tokens), *descriptions, length=32)
+
+
+@functools.lru_cache(maxsize=1)
+def describe_version() -> str:
+    """Changes with this module's code, so a cached description is never one an older rule wrote."""
+    return "describe-" + short_hash(Path(__file__).read_text("utf-8"), length=16)
 
 
 # ----------------------------------------------------------------------------- storage

@@ -43,3 +43,24 @@ def test_the_key_is_the_text_and_the_phrases_not_the_products():
     a = PageText(("http://x/a",), "It has NFC.", FEATURES)
     assert reading_key(a) == reading_key(PageText(("http://x/b",), "It has NFC.", dict(reversed(FEATURES.items()))))
     assert reading_key(a) != reading_key(PageText(("http://x/a",), "It has NFC.", {"NFC": "nfc"}))
+
+
+def test_entity_descriptions_from_the_cache_are_the_ones_merging_writes(tmp_path, monkeypatch):
+    from dualgraph.pipeline.tkg_build import cached_describe
+    from dualgraph.tkg import merge
+    from dualgraph.tkg.model import Mention
+
+    mentions = [
+        Mention("Stereo speakers", "Loud stereo speakers. Tuned by AKG.", "c1"),
+        Mention("stereo speaker", "Tuned by AKG.", "c2"),
+        Mention("NFC", "Tap to pay with NFC.", "c2"),
+        Mention("NFC", "NFC pairs headphones in a tap.", "c3"),
+    ]
+    plain = merge.merge_mentions(mentions, max_description_tokens=12)
+    with closing(ResponseCache(tmp_path / "r.sqlite")) as cache:
+        first = merge.merge_mentions(mentions, max_description_tokens=12, describe=cached_describe(cache, 12))
+        calls = []
+        monkeypatch.setattr("dualgraph.pipeline.tkg_build.extract_description", lambda *a, **k: calls.append(a) or "x")
+        again = merge.merge_mentions(mentions, max_description_tokens=12, describe=cached_describe(cache, 12))
+    assert first == plain == again and calls == []  # the second merge described nothing itself
+    assert any(e.description for e in plain)
