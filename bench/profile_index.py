@@ -117,19 +117,22 @@ def instrument(profile: Profile) -> None:
             return original_run(self, rows)
 
     Stage.run = stage_run  # type: ignore[method-assign]
-    profile.wrap(index, "derive_catalog_facts", "catalog facts")
-    profile.wrap(index, "apply_rules", "rules")
-    profile.wrap(index, "build_tkg", "textual KG (merge, indexes, text facts)")
-    profile.wrap(index, "collect_vocabulary_garbage", "vocabulary clean-up")
-    profile.wrap(index, "_store_counts", "manifest counts")
-    profile.wrap(index, "unchanged_documents", "compare hashes")
     tkg_build = importlib.import_module("dualgraph.pipeline.tkg_build")
-    profile.wrap(tkg_build, "merge_mentions", "tkg: merge mentions")
-    profile.wrap(tkg_build, "chunk_pages", "tkg: feature candidates per chunk")
-    profile.wrap(tkg_build, "text_feature_nquads", "tkg: text features (polarity)")
-    profile.wrap(tkg_build, "text_fact_nquads", "tkg: text facts (mentions)")
-    profile.wrap(tkg_build, "sync_graph", "tkg: text graph sync")
-    profile.wrap(tkg_build, "save_tkg", "tkg: save tables")
+    for module, name, label in (
+        (index, "derive_catalog_facts", "catalog facts"),
+        (index, "apply_rules", "rules"),
+        (index, "build_tkg", "textual KG (merge, indexes, text facts)"),
+        (index, "collect_vocabulary_garbage", "vocabulary clean-up"),
+        (index, "_store_counts", "manifest counts"),
+        (index, "unchanged_documents", "compare hashes"),
+        (tkg_build, "merge_mentions", "tkg: merge mentions"),
+        (tkg_build, "chunk_pages", "tkg: feature candidates per chunk"),
+        (tkg_build, "text_feature_nquads", "tkg: text features (polarity)"),
+        (tkg_build, "text_fact_nquads", "tkg: text facts (mentions)"),
+        (tkg_build, "sync_graph", "tkg: text graph sync"),
+        (tkg_build, "save_tkg", "tkg: save tables"),
+    ):
+        profile.wrap(module, name, label)
     patterns = importlib.import_module("dualgraph.query.patterns")
     profile.wrap(patterns, "build_pattern_index", "pattern index")
     lexicon = importlib.import_module("dualgraph.query.lexicon_mining")
