@@ -16,6 +16,7 @@ from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.skg import quantities as Q
 from dualgraph.skg import spotting as S
+from dualgraph.skg.rules import def_regex
 from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, so re-indexing
@@ -92,13 +93,9 @@ def _quantity_objects(q: S.Spotted) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-# The packaged rules' price entry names and currency units (rules.yaml: price_entry, currency):
-# a market's prices are written here, in its graph, as the shared derived graph cannot tell markets apart.
-_PRICE_ENTRY = re.compile(
-    r"^\s*(price|current price|sale price|retail price|list price|mrp|rrp|msrp|srp|recommended retail price)"
-    r"\s*(\(.*\))?$",
-    re.IGNORECASE,
-)
+# The packaged rules' currency units (rules.yaml: currency, matched there without "i"); their price
+# entry names come from the same file (def_regex): a market's prices are written here, in its graph,
+# as the shared derived graph cannot tell markets apart.
 _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
@@ -236,7 +233,7 @@ def _convert_variant(
 
 
 def _is_price(entry: str, unit: str) -> bool:
-    return bool(_CURRENCY.match(unit)) and bool(_PRICE_ENTRY.match(entry))
+    return bool(_CURRENCY.match(unit)) and bool(def_regex("price_entry").match(entry))
 
 
 def _add_offer(add, product: str, market: str, spec: str, amount: str, currency: str) -> None:
