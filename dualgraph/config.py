@@ -112,6 +112,16 @@ class IndexConfig(BaseModel):
         description="Address of an existing Ray cluster ('auto', 'ray://host:10001'); None starts local Ray. "
         "On a cluster the dataset and index directories must be on storage every worker sees.",
     )
+    incremental_rules: bool = Field(
+        default=True,
+        description="After a change to some documents, derive rule facts again for their products and ranges "
+        "only (rules with a focus), instead of recomputing the whole derived graph.",
+    )
+    incremental_rules_share: float = Field(
+        default=0.25,
+        gt=0,
+        description="Above this share of the catalog's products in the focus, the rules are recomputed whole.",
+    )
     ray_min_documents: int = Field(
         200,
         ge=0,

@@ -27,14 +27,15 @@ from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
+from dualgraph.pipeline.rule_focus import expand_focus
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
 from dualgraph.pipeline.state import IndexState, state_key
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
 from dualgraph.skg import ontology as O
 from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION
-from dualgraph.skg.catalog_graph import derive_catalog_facts
-from dualgraph.skg.rules import apply_rules, load_rules
+from dualgraph.skg.catalog_graph import changed_subjects, derive_catalog_facts
+from dualgraph.skg.rules import apply_rules, forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
@@ -167,6 +168,9 @@ def build_index(
     )
     # patterns describe derived facts too (features), so they follow the rules
     state.check_signature("patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig]))
+    # The derived graph can be brought up to date for the changed documents alone only when it
+    # was whole after the last run: rules changed, or a run that stopped half-way, mean a rebuild.
+    rules_by_focus = config.incremental_rules and not state.stale["rules"] and not state.stale["vocabulary"]
     save_store_config(config.store, layout.root)
     # Queries must embed with the model the index was built with: remember it (never the API key).
     (layout.root / "models.json").write_text(config.models.model_dump_json(indent=1), encoding="utf-8")
@@ -188,6 +192,12 @@ def build_index(
         removed = [m for m in mine if m not in by_meta]
         to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in mine]
         t0 = time.time()
+        # the products and ranges whose derived facts change: found while their old graphs are there
+        focus = (
+            expand_focus(store, [p for m in removed + to_replace for p in mine[m].get("product_iris", [])])
+            if rules_by_focus
+            else set()
+        )
         if removed or to_replace:
             # write-ahead: the clean-up below is recorded as due before anything is dropped
             state.set_stale(True, views=state.VIEWS)
@@ -199,7 +209,11 @@ def build_index(
         if state.stale["vocabulary"]:
             # derived graphs point at shared nodes too: they go first, and are rebuilt below
             state.set_stale(True)
-            store.drop_graph(O.DERIVED_GRAPH)
+            if rules_by_focus:
+                # only what the changed products and ranges had is taken back; the rest stays
+                forget_focus(store, rules, sorted(focus))
+            else:
+                store.drop_graph(O.DERIVED_GRAPH)
             store.drop_graph(O.CATALOG_GRAPH)
             # the text graph is brought up to date by its difference (tkg_build), not dropped: the
             # clean-up below does not count its links, which are rebuilt from live nodes only
@@ -239,9 +253,27 @@ def build_index(
         specs = _LiveSpecs(known, layout.shards)
         rules_report = catalog_report = None
         if state.stale["rules"]:
-            catalog_report = derive_catalog_facts(store, progress=config.progress, specs=specs.tables)
+            saved_catalog = layout.root / "skg" / "catalog.nq"
+            before = saved_catalog.with_name("catalog.before.nq")
+            if saved_catalog.is_file():
+                os.replace(saved_catalog, before)
+            catalog_report = derive_catalog_facts(
+                store, progress=config.progress, specs=specs.tables, keep=saved_catalog
+            )
             fault_point("catalog")
-            rules_report = apply_rules(store, rules, progress=config.progress)
+            run_focus: set[str] | None = None  # None: recompute the whole derived graph
+            if rules_by_focus and before.is_file():  # else which products the catalog facts touch is unknown
+                loaded_now = {
+                    p for r in rows if r["status"] == "ok" for p, _ in json.loads(r.get("products_json") or "[]")
+                }
+                run_focus = expand_focus(store, focus | loaded_now | changed_subjects(before, saved_catalog))
+            products = sum(len(d.get("product_iris", [])) for d in known.values() if d.get("loaded"))
+            if run_focus is not None and len(run_focus) > config.incremental_rules_share * products:
+                run_focus = None  # most of the catalog changed: one pass over everything costs less
+            rules_report = apply_rules(
+                store, rules, progress=config.progress, focus=sorted(run_focus) if run_focus is not None else None
+            )
+            before.unlink(missing_ok=True)
             derive_market_prices(store, state.markets())
             fault_point("rules")
             state.set_stale(False, views=("rules",))

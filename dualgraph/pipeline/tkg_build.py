@@ -5,9 +5,11 @@ vector and BM25 indexes, and put the text facts into the SKG's text graph.
 
 from __future__ import annotations
 
+import itertools
 import json
 import shutil
 import time
+from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -22,17 +24,17 @@ from dualgraph.pipeline.graph_sync import sync_graph
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import describe_key, describe_version, extract_description, merge_mentions, save_tkg
-from dualgraph.tkg.model import Chunk, Mention
+from dualgraph.tkg.model import Chunk, Entity, Mention
 from dualgraph.tkg.polarity import Statement
-from dualgraph.tkg.text_facts import skg_name_index, text_fact_nquads
+from dualgraph.tkg.text_facts import iter_text_fact_nquads, skg_name_index
 from dualgraph.tkg.text_features import (
     PageText,
     Reader,
     chunk_pages,
+    iter_text_feature_nquads,
     read_statements,
     reading_key,
     reading_version,
-    text_feature_nquads,
 )
 
 
@@ -112,26 +114,53 @@ def build_tkg(
         Mention(r["name"], r["description"], r["chunk_id"])
         for r in _read_shards(layout, "mentions", keys, live, config.progress)
     ]
-    if llm is not None and config.tkg.summarise:
-        from dualgraph.tkg.summarise import merge_with_summaries
+    # one connection for the build: entity descriptions and page readings share the file
+    with closing(ResponseCache(Path(config.models.cache_dir or layout.root / "cache") / CACHE_FILE)) as cache:
+        if llm is not None and config.tkg.summarise:
+            from dualgraph.tkg.summarise import merge_with_summaries
 
-        entities = merge_with_summaries(mentions, llm, max_description_tokens=config.tkg.description_tokens)
-    else:
-        with closing(ResponseCache(Path(config.models.cache_dir or layout.root / "cache") / CACHE_FILE)) as cache:
+            entities = merge_with_summaries(mentions, llm, max_description_tokens=config.tkg.description_tokens)
+        else:
             entities = merge_mentions(
                 mentions,
                 max_description_tokens=config.tkg.description_tokens,
                 progress=config.progress,
                 describe=cached_describe(cache, config.tkg.description_tokens),
             )
-    by_id = {e.entity_id: e for e in entities}
+        _save_indexes(layout.tkg, chunks, entities, config, embedder=embedder)
+        doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
+        chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
+        synced = _sync_text_graph(
+            store,
+            layout.tkg / "text_facts.nq",
+            chunks.values(),
+            entities,
+            chunk_products,
+            cache=cache,
+            progress=config.progress,
+        )
+    return {
+        "chunks": len(chunks),
+        "mentions": len(mentions),
+        "entities": len(entities),
+        "text_facts": store.count(graph=O.TEXT_GRAPH),
+        "text_facts_sync": synced,
+        "cache_hits": getattr(embedder, "hits", 0),
+        "cache_misses": getattr(embedder, "misses", 0),
+        "seconds": round(time.time() - t0, 3),
+    }
 
+
+def _save_indexes(
+    out: Path, chunks: dict[str, Chunk], entities: list[Entity], config: IndexConfig, *, embedder: Embedder
+) -> None:
+    """The entity (and chunk) vector indexes, the entities' BM25 index and the TKG tables."""
     from dualgraph.stores.faiss_index import FaissIndex
     from dualgraph.tkg.retrieval import entity_lexical_index, index_chunks, index_entities
 
+    by_id = {e.entity_id: e for e in entities}
     entity_index = FaissIndex(embedder.dim)
     index_entities(embedder, by_id, entity_index, progress=config.progress)
-    out = layout.tkg
     entity_index.save(out / "entity_index")
     if by_id:
         entity_lexical_index(by_id).save(out / "entity_bm25")
@@ -144,22 +173,26 @@ def build_tkg(
         shutil.rmtree(out / "chunk_index")
     save_tkg(out, chunks.values(), entities)
 
-    doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
-    chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
-    facts = text_fact_nquads(entities, chunk_products, skg_name_index(store))
-    # prose features with polarity (has / explicitly lacks, with the sentence) in the same graph
-    pages = chunk_pages(chunks.values(), entities, chunk_products)
-    with closing(ResponseCache(Path(config.models.cache_dir or layout.root / "cache") / CACHE_FILE)) as cache:
-        facts += text_feature_nquads(pages, progress=config.progress, reader=cached_reader(cache))
-    # after a small change most text facts are the same: only the difference goes to the store
-    synced = sync_graph(store, O.TEXT_GRAPH, facts.splitlines(), Path(out) / "text_facts.nq")
-    return {
-        "chunks": len(chunks),
-        "mentions": len(mentions),
-        "entities": len(entities),
-        "text_facts": store.count(graph=O.TEXT_GRAPH),
-        "text_facts_sync": synced,
-        "cache_hits": getattr(embedder, "hits", 0),
-        "cache_misses": getattr(embedder, "misses", 0),
-        "seconds": round(time.time() - t0, 3),
-    }
+
+def _sync_text_graph(
+    store,
+    saved: Path,
+    chunks: Iterable[Chunk],
+    entities: list[Entity],
+    chunk_products: dict[str, list[str]],
+    *,
+    cache: ResponseCache,
+    progress: bool,
+) -> dict[str, Any]:
+    """Bring the text graph to the mention facts and the prose features (has / explicitly lacks,
+    with the sentence) of these entities; returns :func:`sync_graph`'s counts.
+
+    The lines stream from their generators into the sync's on-disk sort: a large catalog has
+    tens of millions of them, far too many to hold as strings. After a small change most are
+    the same, and only the difference goes to the store."""
+    pages = chunk_pages(chunks, entities, chunk_products)
+    facts = itertools.chain(
+        iter_text_fact_nquads(entities, chunk_products, skg_name_index(store)),
+        iter_text_feature_nquads(pages, progress=progress, reader=cached_reader(cache)),
+    )
+    return sync_graph(store, O.TEXT_GRAPH, facts, saved)

@@ -5,6 +5,7 @@ replaced as a whole after every load, like the derived graph).
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections import Counter, defaultdict
@@ -176,6 +177,25 @@ def read_records(
     return records, {name: c for c, name in sorted(cat_names.items())}
 
 
+def changed_subjects(old: Path, new: Path) -> set[str]:
+    """The subject IRIs of the N-Quads lines in one file and not the other (all of ``new``'s when
+    ``old`` is missing): the nodes whose catalog facts a run changed.
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = (d / "a").write_text("<x:p> <x:q> 1 <x:g> .\\n<x:r> <x:q> 2 <x:g> .\\n")
+    >>> _ = (d / "b").write_text("<x:p> <x:q> 1 <x:g> .\\n<x:s> <x:q> 2 <x:g> .\\n")
+    >>> sorted(changed_subjects(d / "a", d / "b"))
+    ['x:r', 'x:s']
+    """
+
+    def lines(path: Path) -> set[str]:
+        return set(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else set()
+
+    before, after = lines(old), lines(new)
+    return {line.split(" ", 1)[0][1:-1] for line in before ^ after if line.startswith("<")}
+
+
 def derive_catalog_facts(
     store: SparqlStore,
     *,
@@ -184,11 +204,14 @@ def derive_catalog_facts(
     words: CatalogWords | None = None,
     progress: bool = False,
     specs: SpecTables | None = None,
+    keep: Path | None = None,
     **options: Any,
 ) -> dict[str, Any]:
     """Derive brands, lines, types and coded terms (:mod:`~dualgraph.skg.coded_terms`) from the
     store and replace ``graph`` with them. ``progress``: a bar over the four steps. ``specs``: the
     converter's spec tables, from which the coded terms are read instead of the store.
+    ``keep``: where to leave the N-Quads written (replaced atomically), so that the next run can
+    tell which products' catalog facts changed (:func:`changed_subjects`).
 
     ``page_size`` pages the reads (default: the store's row cap, if it declares one);
     ``options`` go to :func:`derive_facts`. Returns counts for the manifest.
@@ -216,6 +239,10 @@ def derive_catalog_facts(
                 path = Path(tmp) / "catalog.nq"
                 path.write_text(text, encoding="utf-8")
                 quads = store.bulk_load(path, format="nquads")
+        if keep is not None:
+            tmp_keep = keep.with_name(keep.name + ".tmp")
+            tmp_keep.write_text(text, encoding="utf-8")
+            os.replace(tmp_keep, keep)
         bar.update(1)
     top_brands = sorted(facts.brands.values(), key=lambda b: (-b.products, b.key))[:10]
     top_lines = sorted(facts.lines.values(), key=lambda x: (-x.products, x.id))[:10]

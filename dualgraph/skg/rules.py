@@ -19,25 +19,31 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore, StoreError
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
+_PROLOGUE = O.sparql_prologue()
 _DEF_REF = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 _TERM = re.compile(r"\b(?:skg|skgt|rdf|rdfs|xsd):[\w.-]*\w|<[^<>\s]+>")
 # SELECT projections and GROUP BY lists hold variables side by side without being triples.
 _PROJECTION = re.compile(r"\bSELECT\b[^{]*|\bGROUP\s+BY\b[^}]*", re.IGNORECASE)
 # A variable predicate or class (?s ?p ?o, ?x a ?t) could read anything.
 _OPEN_PATTERN = re.compile(r"\?\w+\s+\?\w+\s+[?<\w\"]|\ba\s+\?|rdf:type\s+\?")
+_MINTED = re.compile(r"BIND\s*\(\s*IRI\s*\(.*?\)\s+AS\s+\?(\w+)\s*\)", re.IGNORECASE | re.DOTALL)
+_TOKEN = re.compile(r'<[^<>\s]*>|"(?:[^"\\]|\\.)*"(?:\^\^\S+|@[\w-]+)?|[;,.](?=\s|$)|[^\s;,]+')
+FOCUS_MARK = "{{focus}}"
+"""Where a focused rule wants its VALUES block, when not in front (inside a sub-SELECT, so the
+aggregate counts only the focus nodes' rows)."""
 
 
 class RuleError(ValueError):
@@ -69,6 +75,9 @@ class Rule(BaseModel):
     insert: str
     enabled: bool = True
     stratum: int = Field(default=0, ge=0)
+    focus: str | None = Field(default=None, pattern=r"^[A-Za-z_]\w*$")
+    """The variable (without ``?``) every inserted triple is about. A focused rule can be re-run
+    for a few nodes after a small change; a rule without one is recomputed whole."""
 
     @field_validator("where", "insert")
     @classmethod
@@ -76,6 +85,26 @@ class Rule(BaseModel):
         if not text.strip():
             raise ValueError("must not be empty")
         return text
+
+    @model_validator(mode="after")
+    def _focus_owns_the_template(self) -> Rule:
+        if self.focus is None:
+            return self
+        if not re.search(rf"\?{self.focus}\b", self.where):
+            raise ValueError(f"focus ?{self.focus} does not occur in `where`")
+        for s, _, _ in template_triples(self.insert):
+            if s != f"?{self.focus}" and s not in self.minted:
+                raise ValueError(
+                    f"focus ?{self.focus}: the template also writes about {s}, which a re-run for a few "
+                    f"?{self.focus} could not take back; derive it in a rule without a focus, or mint it "
+                    "from the focus with BIND(IRI(...))"
+                )
+        return self
+
+    @property
+    def minted(self) -> frozenset[str]:
+        """Variables the body mints as new IRIs (``BIND(IRI(...) AS ?x)``): nodes the rule owns."""
+        return frozenset("?" + v for v in _MINTED.findall(self.where))
 
     @property
     def reads(self) -> frozenset[str] | None:
@@ -90,9 +119,22 @@ class Rule(BaseModel):
         """Terms the ``insert`` template mentions."""
         return frozenset(_TERM.findall(self.insert))
 
-    def construct_query(self) -> str:
+    @property
+    def shapes(self) -> frozenset[str]:
+        """What kinds of triple the template writes: its predicates, ``rdf:type`` as ``a <class>``."""
+        return frozenset(f"a {o}" if p in ("a", "rdf:type") else p for _, p, o in template_triples(self.insert))
+
+    def body(self, focus: Sequence[str] | None = None) -> str:
+        """The ``where`` body; given ``focus`` IRIs, limited to them (a VALUES block where the rule
+        says ``{{focus}}``, else in front), and without it, as written."""
+        values = "" if focus is None else f"VALUES ?{self.focus} {{ {' '.join(f'<{x}>' for x in focus)} }}"
+        if FOCUS_MARK in self.where:
+            return self.where.replace(FOCUS_MARK, values)
+        return f"{values}\n{self.where}" if values else self.where
+
+    def construct_query(self, focus: Sequence[str] | None = None) -> str:
         """The rule as a read-only CONSTRUCT query (what ``insert_where`` runs)."""
-        return f"CONSTRUCT {{\n{self.insert.strip()}\n}}\nWHERE {{\n{self.where.strip()}\n}}"
+        return f"CONSTRUCT {{\n{self.insert.strip()}\n}}\nWHERE {{\n{self.body(focus).strip()}\n}}"
 
 
 @dataclass
@@ -109,6 +151,14 @@ class RulesReport:
     seconds: dict[str, float] = field(default_factory=dict)
     """Time spent per rule id."""
     elapsed_s: float = 0.0
+    mode: str = "full"
+    """``full`` (recomputed from scratch) or ``incremental`` (the focus nodes' facts only)."""
+    why: str = ""
+    """Why a run asked to be incremental was full."""
+    focus: int = 0
+    """How many nodes an incremental run was asked for."""
+    removed: dict[str, int] = field(default_factory=dict)
+    """Quads taken back per rule without a focus (incremental runs)."""
 
     @property
     def total_added(self) -> int:
@@ -118,6 +168,10 @@ class RulesReport:
         """A JSON-ready summary (for index manifests and logs)."""
         return {
             "graph": self.graph,
+            "mode": self.mode,
+            **({"why": self.why} if self.why else {}),
+            **({"focus": self.focus} if self.focus else {}),
+            **({"removed": dict(self.removed)} if self.removed else {}),
             "rounds": self.rounds,
             "runs": self.runs,
             "total_added": self.total_added,
@@ -184,7 +238,24 @@ def load_rules(path: str | Path | None = None) -> list[Rule]:
         rule = Rule(id="facts", description="Constant triples declared in the rules file.", where="{}", insert=facts)
         _check_parses(rule, f"{path}: facts", checker)
         rules.insert(0, rule)
+    _check_whole_rules_own_their_shapes(rules, path)
     return rules
+
+
+def _check_whole_rules_own_their_shapes(rules: Sequence[Rule], path: Path) -> None:
+    # A rule without a focus is written by its difference from the triples of its shapes in
+    # the graph: another rule writing one of those shapes would see its facts taken back.
+    on = [r for r in rules if r.enabled]
+    for r in on:
+        if r.focus is not None:
+            continue
+        for other in on:
+            shared = r.shapes & other.shapes if other is not r else frozenset()
+            if shared:
+                raise RuleError(
+                    f"{path}: rule {r.id!r} (no focus) and rule {other.id!r} both write {', '.join(sorted(shared))}; "
+                    "a rule without a focus must be the only one writing its kinds of triple"
+                )
 
 
 def apply_rules(
@@ -194,8 +265,18 @@ def apply_rules(
     graph: str = O.DERIVED_GRAPH,
     max_rounds: int = 20,
     progress: bool = False,
+    focus: Collection[str] | None = None,
+    batch: int = 1000,
 ) -> RulesReport:
-    """Recompute ``graph`` from scratch by applying ``rules`` to a fixpoint.
+    """Bring ``graph`` to what ``rules`` derive, applied to a fixpoint.
+
+    Without ``focus`` the graph is recomputed from scratch. With ``focus`` (the IRIs of the
+    products and ranges whose documents changed since the graph was last brought up to date,
+    with every variant of those ranges), only their facts are taken back and derived again:
+    focused rules run for those nodes alone, and each rule without a focus is recomputed and
+    written by its difference. When such a rule's facts changed and a focused rule reads them
+    (a tag became common, so products outside the focus gain it), the whole graph is
+    recomputed instead; ``report.mode`` says which ran and why.
 
     Raises :class:`FixpointError` when a stratum still adds facts after ``max_rounds``
     rounds, and :class:`~dualgraph.stores.base.StoreError` when a rule fails to run
@@ -211,17 +292,49 @@ def apply_rules(
     if not store.capabilities.update:
         raise StoreError("cannot apply rules: the store is read-only")
     started = time.perf_counter()
-    report = RulesReport(graph=graph)
     active = [r for r in rules if r.enabled]
     ids = [r.id for r in active]
     if len(ids) != len(set(ids)):
         raise RuleError(f"duplicate rule ids: {sorted({i for i in ids if ids.count(i) > 1})}")
-    for r in active:
-        report.added[r.id] = 0
-        report.seconds[r.id] = 0.0
-    store.drop_graph(graph)
+    report = RulesReport(graph=graph)
+    if focus is not None:
+        nodes = sorted(set(focus))
+        report.focus = len(nodes)
+        try:
+            forget_focus(store, active, nodes, graph=graph, batch=batch)
+            _fixpoint(store, active, graph, report, max_rounds, progress, focus=nodes, batch=batch)
+            report.mode = "incremental"
+        except _GlobalFactsChanged as e:
+            report = RulesReport(graph=graph, mode="full", why=str(e), focus=len(nodes))
+    if report.mode != "incremental":
+        store.drop_graph(graph)
+        _fixpoint(store, active, graph, report, max_rounds, progress)
+        report.mode = "full"
+    report.elapsed_s = time.perf_counter() - started
+    return report
+
+
+class _GlobalFactsChanged(Exception):
+    """A rule without a focus changed facts that a focused rule reads: the focus is not enough."""
+
+
+def _fixpoint(
+    store: SparqlStore,
+    active: list[Rule],
+    graph: str,
+    report: RulesReport,
+    max_rounds: int,
+    progress: bool,
+    *,
+    focus: list[str] | None = None,
+    batch: int = 1000,
+) -> None:
     from tqdm import tqdm
 
+    for r in active:
+        report.added.setdefault(r.id, 0)
+        report.seconds.setdefault(r.id, 0.0)
+    focused_reads = [r.reads for r in active if r.focus is not None]
     bar = tqdm(desc="rules", unit="run", disable=not progress)
     for stratum in sorted({r.stratum for r in active}):
         layer = [r for r in active if r.stratum == stratum]
@@ -231,25 +344,88 @@ def apply_rules(
             changed: set[str] = set()
             for r in todo:
                 bar.set_postfix_str(f"round {report.rounds} {r.id}", refresh=False)
-                if _run(store, r, graph, report):
+                if focus is None:
+                    n = _run(store, r, graph, report)
+                elif r.focus is None:
+                    n, removed = _sync_whole(store, r, graph, report, batch=batch)
+                    if (n or removed) and any(reads is None or reads & r.writes for reads in focused_reads):
+                        raise _GlobalFactsChanged(
+                            f"rule {r.id!r} changed {n} + {removed} facts that focused rules read"
+                        )
+                else:
+                    n = sum(
+                        _run(store, r, graph, report, focus=focus[i : i + batch]) for i in range(0, len(focus), batch)
+                    )
+                if n:
                     changed |= r.writes
                 bar.update()
             todo = [r for r in layer if r.reads is None or r.reads & changed]
             if not changed or not todo:
                 break
         else:
+            bar.close()
             raise FixpointError(
                 f"stratum {stratum} ({', '.join(r.id for r in layer)}) still adds facts after {max_rounds} rounds"
             )
     bar.close()
-    report.elapsed_s = time.perf_counter() - started
-    return report
 
 
-def _run(store: SparqlStore, rule: Rule, graph: str, report: RulesReport) -> int:
+def forget_focus(
+    store: SparqlStore, rules: Sequence[Rule], focus: Sequence[str], *, graph: str = O.DERIVED_GRAPH, batch: int = 1000
+) -> None:
+    """Take back what the focused ``rules`` derived about the ``focus`` nodes (and the nodes they
+    minted for them), so that running them for those nodes again writes their facts afresh.
+    Facts of rules without a focus are left: they are recomputed by their difference."""
+    focused = [r for r in rules if r.enabled and r.focus is not None]
+    for start in range(0, len(focus), batch):
+        part = focus[start : start + batch]
+        values = " ".join(f"<{x}>" for x in part)
+        for r in focused:
+            links = [(s, p, o) for s, p, o in template_triples(r.insert) if s == f"?{r.focus}" and o in r.minted]
+            for s, p, o in links:
+                # minted nodes first: found through their link from the focus, which goes next
+                store.update(
+                    f"{_PROLOGUE}DELETE {{ GRAPH <{graph}> {{ {o} ?mp ?mo }} }} WHERE {{ VALUES {s} {{ {values} }} "
+                    f"GRAPH <{graph}> {{ {s} {p} {o} . {o} ?mp ?mo }} }}"
+                )
+        if focused:
+            store.update(
+                f"DELETE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }} WHERE {{ VALUES ?s {{ {values} }} GRAPH <{graph}> {{ ?s ?p ?o }} }}"
+            )
+
+
+def _sync_whole(
+    store: SparqlStore, rule: Rule, graph: str, report: RulesReport, *, batch: int = 1000
+) -> tuple[int, int]:
+    """Recompute a rule without a focus and write its difference: (quads added, quads removed).
+    Its old facts are the graph's triples of the shapes it writes (no other rule writes them)."""
     t0 = time.perf_counter()
     try:
-        n = store.insert_where(rule.insert, rule.where, graph=graph)
+        new = set(store.construct(_PROLOGUE + rule.construct_query()))
+        old: set[tuple[str, str, str]] = set()
+        for s, p, o in template_triples(rule.insert):
+            pattern = f"{s} {p} {o}"
+            old.update(
+                store.construct(f"{_PROLOGUE}CONSTRUCT {{ {pattern} }} WHERE {{ GRAPH <{graph}> {{ {pattern} }} }}")
+            )
+    except StoreError as e:
+        raise StoreError(f"rule {rule.id!r} failed: {e}") from e
+    added, gone = sorted(new - old), sorted(old - new)
+    for verb, triples in (("DELETE", gone), ("INSERT", added)):
+        for start in range(0, len(triples), batch):
+            body = "\n".join(" ".join(t) + " ." for t in triples[start : start + batch])
+            store.update(f"{verb} DATA {{ GRAPH <{graph}> {{\n{body}\n}} }}")
+    report.added[rule.id] += len(added)
+    report.removed[rule.id] = report.removed.get(rule.id, 0) + len(gone)
+    report.runs += 1
+    report.seconds[rule.id] += time.perf_counter() - t0
+    return len(added), len(gone)
+
+
+def _run(store: SparqlStore, rule: Rule, graph: str, report: RulesReport, *, focus: Sequence[str] | None = None) -> int:
+    t0 = time.perf_counter()
+    try:
+        n = store.insert_where(rule.insert, rule.body(focus), graph=graph)
     except StoreError as e:
         raise StoreError(f"rule {rule.id!r} failed: {e}") from e
     report.added[rule.id] += n
@@ -271,10 +447,41 @@ def def_regex(name: str, path: str | None = None) -> re.Pattern[str]:
     return re.compile(doc["defs"][name].replace("\\\\", "\\"), re.IGNORECASE)
 
 
+def template_triples(template: str) -> list[tuple[str, str, str]]:
+    """The triples of an insert template as written (``;`` and ``,`` lists unfolded).
+
+    >>> template_triples("?p skg:a ?x ; skg:b 1, 2 .\\n?x a skgt:T .")
+    [('?p', 'skg:a', '?x'), ('?p', 'skg:b', '1'), ('?p', 'skg:b', '2'), ('?x', 'a', 'skgt:T')]
+    """
+    out: list[tuple[str, str, str]] = []
+    tokens = _TOKEN.findall(re.sub(r"(?m)(^|\s)#[^\n]*", " ", template))
+    subject = predicate = None
+    expect = "s"
+    for tok in tokens:
+        if tok == ".":
+            subject = predicate = None
+            expect = "s"
+        elif tok == ";":
+            expect = "p"
+        elif tok == ",":
+            expect = "o"
+        elif expect == "s":
+            subject, expect = tok, "p"
+        elif expect == "p":
+            predicate, expect = tok, "o"
+        else:
+            if subject is None or predicate is None:
+                raise RuleError(f"cannot read the template near {tok!r}: {template.strip()[:200]!r}")
+            out.append((subject, predicate, tok))
+            expect = "."
+    return out
+
+
 def _expand(text: Any, defs: dict[str, str]) -> Any:
     if not isinstance(text, str):
         return text  # pydantic reports the type error
-    return _DEF_REF.sub(lambda m: defs[m.group(1)], text)
+    # {{focus}} is not a def: it stays, and becomes a VALUES block when the rule runs for a few nodes
+    return _DEF_REF.sub(lambda m: m.group(0) if m.group(1) == "focus" else defs[m.group(1)], text)
 
 
 def _check_parses(rule: Rule, where: str, checker: SparqlStore) -> None:
@@ -285,5 +492,7 @@ def _check_parses(rule: Rule, where: str, checker: SparqlStore) -> None:
         raise RuleError(f"{where}: blank nodes in `insert` would be new on every run (no fixpoint); mint an IRI")
     try:
         checker.construct(rule.construct_query())
+        if rule.focus is not None:
+            checker.construct(rule.construct_query(["urn:x-dualgraph:check"]))
     except StoreError as e:
         raise RuleError(f"{where}: {e}") from e

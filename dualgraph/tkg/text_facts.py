@@ -9,7 +9,7 @@ replaced as a whole when the TKG is rebuilt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from dualgraph.skg import ontology as O
 from dualgraph.skg.names import canonical, slug
@@ -35,7 +35,8 @@ def text_fact_nquads(
     chunk_products: Mapping[str, Iterable[str]],
     skg_names: Mapping[str, Iterable[str]] | None = None,
 ) -> str:
-    """N-Quads for the text graph.
+    """N-Quads for the text graph, each line once, sorted: :func:`iter_text_fact_nquads`
+    gathered into one string.
 
     ``chunk_products`` maps a chunk id to the IRIs of the products of its page;
     ``skg_names`` maps :func:`name_key` of SKG node names to those nodes' IRIs.
@@ -45,21 +46,36 @@ def text_fact_nquads(
     >>> sorted(line.split()[1].rsplit("#", 1)[1][:-1] for line in q.splitlines())
     ['alignsWith', 'hasDescription', 'hasName', 'mentions', 'type']
     """
-    g = O.TEXT_GRAPH
+    return "".join(sorted(set(iter_text_fact_nquads(entities, chunk_products, skg_names))))
+
+
+def iter_text_fact_nquads(
+    entities: Iterable[Entity],
+    chunk_products: Mapping[str, Iterable[str]],
+    skg_names: Mapping[str, Iterable[str]] | None = None,
+) -> Iterator[str]:
+    """The lines of :func:`text_fact_nquads` entity by entity, in no order and possibly
+    repeated (two entity ids may share a slug): for a sink that sorts and deduplicates them
+    anyway, such as :func:`~dualgraph.pipeline.graph_sync.sync_graph`, without holding them all.
+
+    >>> e = Entity("e1", "Speakers", "", ["c1", "c2"], 2)
+    >>> len(list(iter_text_fact_nquads([e], {"c1": ["http://x/p1"], "c2": ["http://x/p1"]})))  # type, name, mentions
+    3
+    """
+    g = iri(O.TEXT_GRAPH)
     skg_names = skg_names or {}
-    lines: set[str] = set()
     for ent in entities:
-        node = entity_iri(ent.entity_id)
-        lines.add(f"{iri(node)} {iri(O.TYPE)} {iri(O.TEXT_ENTITY)} {iri(g)} .\n")
-        lines.add(f"{iri(node)} {iri(O.HAS_NAME)} {literal(ent.name)} {iri(g)} .\n")
+        node = iri(entity_iri(ent.entity_id))
+        yield f"{node} {iri(O.TYPE)} {iri(O.TEXT_ENTITY)} {g} .\n"
+        yield f"{node} {iri(O.HAS_NAME)} {literal(ent.name)} {g} .\n"
         if ent.description:
-            lines.add(f"{iri(node)} {iri(O.HAS_DESCRIPTION)} {literal(ent.description)} {iri(g)} .\n")
-        for chunk_id in ent.chunk_ids:
-            for product in chunk_products.get(chunk_id, ()):
-                lines.add(f"{iri(product)} {iri(O.MENTIONS)} {iri(node)} {iri(g)} .\n")
+            yield f"{node} {iri(O.HAS_DESCRIPTION)} {literal(ent.description)} {g} .\n"
+        # an entity is mostly mentioned in several chunks of the same product's pages: one edge
+        products = {p for chunk_id in ent.chunk_ids for p in chunk_products.get(chunk_id, ())}
+        for product in products:
+            yield f"{iri(product)} {iri(O.MENTIONS)} {node} {g} .\n"
         for target in skg_names.get(name_key(ent.name), ()):
-            lines.add(f"{iri(node)} {iri(O.ALIGNS_WITH)} {iri(target)} {iri(g)} .\n")
-    return "".join(sorted(lines))
+            yield f"{node} {iri(O.ALIGNS_WITH)} {iri(target)} {g} .\n"
 
 
 # SKG nodes a text entity may name (spec values are too many and too generic to align by

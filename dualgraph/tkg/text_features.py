@@ -29,7 +29,7 @@ but neither edge is written, so the product answers neither "with" nor "without"
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +52,7 @@ __all__ = [
     "TEXT_STATEMENT",
     "PageText",
     "chunk_pages",
+    "iter_text_feature_nquads",
     "statement_iri",
     "text_feature_nquads",
 ]
@@ -123,37 +124,54 @@ def reading_version() -> str:
 def text_feature_nquads(
     pages: Iterable[PageText], *, progress: bool = False, reader: Reader | None = None, batch: int = 512
 ) -> str:
-    """N-Quads for the text graph from every page's statements (see the module notes).
+    """N-Quads for the text graph from every page's statements (see the module notes), each
+    line once, sorted: :func:`iter_text_feature_nquads` gathered into one string."""
+    return "".join(sorted(set(iter_text_feature_nquads(pages, progress=progress, reader=reader, batch=batch))))
+
+
+def iter_text_feature_nquads(
+    pages: Iterable[PageText], *, progress: bool = False, reader: Reader | None = None, batch: int = 512
+) -> Iterator[str]:
+    """The lines of :func:`text_feature_nquads` as they are made, in no order and possibly
+    repeated (two statements may share a node): for a sink that sorts and deduplicates them
+    anyway, such as :func:`~dualgraph.pipeline.graph_sync.sync_graph`, without holding them all.
 
     Has/lacks edges are decided over all pages together, so a product on two pages that
     disagree is a conflict too. A sentence repeated (overlapping chunks) gives one statement.
+    Every page is read before the first line comes.
     """
+    said, polarities = _read_pages(pages, progress=progress, reader=reader or read_statements, batch=batch)
     g = iri(O.TEXT_GRAPH)
-    lines: set[str] = set()
-    polarities: dict[tuple[str, str], set[bool]] = {}
-    # every product a sentence says it of, across pages: one node per statement, not per variant
-    said: dict[tuple[str, str, bool], set[str]] = {}
-    pages = [p for p in pages if p.products]
-    read = reader or read_statements
-    bar = tqdm(total=len(pages), desc="text features", unit="page", disable=not progress, mininterval=0.5)
-    for start in range(0, len(pages), batch):
-        part = pages[start : start + batch]
-        for page, found in zip(part, read(part), strict=True):
-            _collect(page, found, said, polarities)
-        bar.update(len(part))
-    bar.close()
     for (node, sentence, polarity), products in said.items():
         s = iri(statement_iri(next(iter(products)) if len(products) == 1 else products, node, sentence))
-        lines.add(f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n")
-        lines.add(f"{s} {iri(STATES_FEATURE)} {iri(node)} {g} .\n")
-        lines.add(f"{s} {iri(POLARITY)} {_boolean(polarity)} {g} .\n")
-        lines.add(f"{s} {iri(EVIDENCE)} {literal(sentence)} {g} .\n")
-        lines.update(f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n" for product in products)
+        yield f"{s} {iri(O.TYPE)} {iri(TEXT_STATEMENT)} {g} .\n"
+        yield f"{s} {iri(STATES_FEATURE)} {iri(node)} {g} .\n"
+        yield f"{s} {iri(POLARITY)} {_boolean(polarity)} {g} .\n"
+        yield f"{s} {iri(EVIDENCE)} {literal(sentence)} {g} .\n"
+        for product in products:
+            yield f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n"
     for (product, node), seen in polarities.items():
         if len(seen) == 1:  # both polarities: a conflict, evidence only
             edge = HAS_TEXT_FEATURE if True in seen else LACKS_TEXT_FEATURE
-            lines.add(f"{iri(product)} {iri(edge)} {iri(node)} {g} .\n")
-    return "".join(sorted(lines))
+            yield f"{iri(product)} {iri(edge)} {iri(node)} {g} .\n"
+
+
+def _read_pages(
+    pages: Iterable[PageText], *, progress: bool, reader: Reader, batch: int
+) -> tuple[dict[tuple[str, str, bool], set[str]], dict[tuple[str, str], set[bool]]]:
+    """What all pages say: (entity node, sentence, polarity) -> every product it is said of
+    (one node per statement, not per variant), and (product, entity node) -> its polarities."""
+    said: dict[tuple[str, str, bool], set[str]] = {}
+    polarities: dict[tuple[str, str], set[bool]] = {}
+    pages = [p for p in pages if p.products]
+    bar = tqdm(total=len(pages), desc="text features", unit="page", disable=not progress, mininterval=0.5)
+    for start in range(0, len(pages), batch):
+        part = pages[start : start + batch]
+        for page, found in zip(part, reader(part), strict=True):
+            _collect(page, found, said, polarities)
+        bar.update(len(part))
+    bar.close()
+    return said, polarities
 
 
 def _collect(

@@ -63,3 +63,115 @@ def test_a_line_of_another_graph_is_refused(tmp_path):
     sync_graph(store, G, [quad(1)], saved)
     with pytest.raises(ValueError, match="not a quad of"):
         sync_graph(store, G, ["<http://x/a> <http://x/p> <http://x/b> <http://x/other> ."], saved)
+
+
+def saved_lines(path):
+    return path.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("as_file", [False, True])
+@pytest.mark.parametrize("seed", range(3))
+def test_unsorted_repeated_input_syncs_to_what_a_fresh_load_holds(tmp_path, seed, as_file):
+    rnd = random.Random(seed)
+    pool = [quad(i, rnd.choice(["a", 'q"uote', "x\ty", "ü ✓"])) for i in range(200)]
+    synced, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+
+    def content(lines, name):
+        if not as_file:
+            return lines
+        path = tmp_path / name
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        return path
+
+    current = rnd.sample(pool, 100)
+    for step in range(4):
+        # repeats and any order, as the text-fact generators give them
+        given = current + rnd.sample(current, 30)
+        rnd.shuffle(given)
+        r = sync_graph(synced, G, content(given, f"in{step}.nq"), saved)
+        assert r["reloaded"] == (step == 0)
+        assert r["added"] + r["kept"] == len(current) == synced.count(graph=G)
+        assert saved_lines(saved) == sorted(current, key=lambda line: line.encode())
+        current = list(dict.fromkeys(rnd.sample(current, 80) + rnd.sample(pool, 30)))
+    fresh = OxigraphStore.in_memory()
+    sync_graph(fresh, G, content(current, "fresh-in.nq"), tmp_path / "fresh.nq")
+    r = sync_graph(synced, G, content(current, "last.nq"), saved)
+    assert store_lines(synced) == store_lines(fresh)
+    assert not (tmp_path / "g.nq.pending").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no sort files left
+
+
+def test_the_counts_say_what_changed(tmp_path):
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    sync_graph(store, G, [quad(i) for i in range(10)], saved)
+    r = sync_graph(store, G, [quad(i) for i in range(3, 15)] + [quad(4)], saved)
+    assert r == {"removed": 3, "added": 5, "kept": 7, "reloaded": False}
+    assert store_lines(store) == sorted((f"http://x/s{i}", f"plain {i}") for i in range(3, 15))
+
+
+def test_a_sort_that_spills_to_disk_gives_the_same_file(tmp_path):
+    lines = [quad(i, "padding " * 20) for i in range(20_000)]
+    random.Random(0).shuffle(lines)
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    sync_graph(store, G, lines, saved, sort_memory="1M")  # a few MB of input: several runs to merge
+    assert saved_lines(saved) == sorted(lines, key=lambda line: line.encode())
+    assert store.count(graph=G) == len(lines)
+
+
+def test_line_separators_inside_literals_stay_in_their_line(tmp_path):
+    # str.splitlines() would cut these lines in two; N-Quads only ends a line at \n
+    odd = [quad(1, "page\x0cbreak"), quad(2, "para\u2028graph"), quad(3, "next\x85line")]
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    sync_graph(store, G, odd, saved)
+    path = tmp_path / "in.nq"
+    path.write_text("\n".join(odd[1:]) + "\n", encoding="utf-8")
+    r = sync_graph(store, G, path, saved)
+    assert (r["removed"], r["added"], store.count(graph=G)) == (1, 0, 2)
+    assert sorted(o for _, o in store_lines(store)) == ["next\x85line 3", "para\u2028graph 2"]
+
+
+def test_a_saved_file_of_an_older_version_in_any_order_is_still_diffed(tmp_path):
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    lines = [quad(i) for i in (5, 1, 3)]
+    sync_graph(store, G, lines, saved)
+    saved.write_text("\n".join(lines) + "\n", encoding="utf-8")  # unsorted, as the old writer left it
+    r = sync_graph(store, G, [quad(3), quad(1), quad(7)], saved)
+    assert (r["reloaded"], r["removed"], r["added"]) == (False, 1, 1)
+    assert [s for s, _ in store_lines(store)] == ["http://x/s1", "http://x/s3", "http://x/s7"]
+
+
+def test_a_count_that_disagrees_with_the_file_reloads(tmp_path):
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    sync_graph(store, G, [quad(1), quad(2)], saved)
+    store.update(f"INSERT DATA {{ GRAPH <{G}> {{ <http://x/stray> <http://x/p> 1 . }} }}")  # not in the file
+    r = sync_graph(store, G, [quad(2), quad(3)], saved)
+    assert r["reloaded"] and [s for s, _ in store_lines(store)] == ["http://x/s2", "http://x/s3"]
+
+
+@pytest.mark.parametrize("as_file", [False, True])
+def test_a_bad_line_is_named_and_nothing_is_touched(tmp_path, as_file):
+    store, saved = OxigraphStore.in_memory(), tmp_path / "g.nq"
+    sync_graph(store, G, [quad(1), quad(2)], saved)
+    before = saved.read_bytes()
+    bad = "<http://x/a> <http://x/p> <http://x/b> <http://x/other> ."
+    lines = [quad(3), bad, quad(4)]
+    if as_file:
+        (tmp_path / "in.nq").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"not a quad of <http://x/g>: .*http://x/other"):
+        sync_graph(store, G, tmp_path / "in.nq" if as_file else lines, saved)
+    assert saved.read_bytes() == before and store.count(graph=G) == 2
+    assert not (tmp_path / "g.nq.pending").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_string_is_neither_a_file_nor_lines(tmp_path):
+    with pytest.raises(TypeError, match="Path to an N-Quads file"):
+        sync_graph(OxigraphStore.in_memory(), G, str(tmp_path / "in.nq"), tmp_path / "g.nq")
+
+
+def test_sort_files_of_a_killed_run_are_removed(tmp_path):
+    stale = tmp_path / ".g.nq.sync-abc"
+    stale.mkdir()
+    (stale / "new.nq").write_text("left over\n")
+    sync_graph(OxigraphStore.in_memory(), G, [quad(1)], tmp_path / "g.nq")
+    assert not stale.exists()

@@ -4,6 +4,7 @@ matcher with a deterministic embedder, and the SPARQL snippet, on an in-memory O
 import numpy as np
 import pytest
 
+from dualgraph.pipeline.graph_sync import sync_graph
 from dualgraph.query.text_features import (
     TextFeature,
     TextFeatureMatcher,
@@ -15,12 +16,13 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.terms import iri, literal
 from dualgraph.stores.oxigraph import OxigraphStore
 from dualgraph.tkg.model import Chunk, Entity
-from dualgraph.tkg.text_facts import entity_iri, text_fact_nquads
+from dualgraph.tkg.text_facts import entity_iri, iter_text_fact_nquads, text_fact_nquads
 from dualgraph.tkg.text_features import (
     HAS_TEXT_FEATURE,
     LACKS_TEXT_FEATURE,
     PageText,
     chunk_pages,
+    iter_text_feature_nquads,
     statement_iri,
     text_feature_nquads,
 )
@@ -217,3 +219,24 @@ def test_a_sentence_said_of_several_products_is_one_statement_node():
     assert sum(f"<{O.SKG}evidence>" in q for q in out) == 1
     # the edges stay per product
     assert sorted(q.split()[0] for q in out if f"<{HAS_TEXT_FEATURE}>" in q) == sorted(iri(p) for p in (P1, P2, P3))
+
+
+def test_streamed_lines_synced_hold_what_the_strings_load(tmp_path):
+    """The generators may repeat lines (an entity met twice, a mention per chunk): the graph
+    they sync to holds each quad once, the same quads the joined strings give."""
+    entities = [Entity("nfc", "NFC", "Tap to pay.", ["c1", "c2"]), Entity("nfc", "NFC", "Tap to pay.", ["c2"])]
+    chunk_products = {"c1": [P1], "c2": [P1, P2]}
+    pages = [
+        PageText((P1,), "It supports NFC.", FEATURES),
+        PageText((P1, P2), "It supports NFC. Intro.\nIt supports NFC.", FEATURES),
+    ]
+    streamed = list(iter_text_fact_nquads(entities, chunk_products)) + list(iter_text_feature_nquads(pages))
+    assert len(streamed) > len(set(streamed))  # the case this test is about
+    joined = text_fact_nquads(entities, chunk_products) + text_feature_nquads(pages)
+    assert sorted(set(streamed)) == sorted(joined.splitlines(keepends=True))
+    synced, loaded = OxigraphStore.in_memory(), OxigraphStore.in_memory()
+    r = sync_graph(synced, O.TEXT_GRAPH, iter(streamed), tmp_path / "text.nq")
+    (tmp_path / "joined.nq").write_text(joined, encoding="utf-8")
+    loaded.bulk_load(tmp_path / "joined.nq", format="nquads")
+    assert r["added"] == synced.count(graph=O.TEXT_GRAPH) == loaded.count(graph=O.TEXT_GRAPH) == len(set(streamed))
+    assert (tmp_path / "text.nq").read_text(encoding="utf-8") == "".join(sorted(set(streamed)))
