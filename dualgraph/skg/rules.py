@@ -6,8 +6,17 @@ no rule adds a quad. After the first round of a stratum, a rule runs again only 
 rule that added facts in the previous round writes a term (predicate or class) that
 it reads, so a large catalog does not pay for every rule in every round. Rules are grouped in strata: a stratum runs to its fixpoint before
 the next starts, so aggregates and "every variant" tests (``NOT EXISTS``) of a later
-stratum see every fact they count. Derived facts live in one graph that is dropped
-first, so they are a pure function of the document graphs.
+stratum see every fact they count. Derived facts live in one graph, a pure function of the
+document graphs.
+
+After a change to a few documents the graph need not be rebuilt. A rule with a ``focus``
+(the variable every triple it inserts is about: a product, a range) is re-run for the
+changed products and ranges alone, once their old facts are taken back; a rule without
+one reads the whole catalog (which tags are common), so it is recomputed and written by
+its difference. Were those facts to change where a focused rule reads them, nodes outside
+the focus would change too, and the graph is rebuilt whole instead. On a generated
+10,000-product catalog after a 1 % change, the rules stage (catalog facts included) took 22.5 s
+this way against 68.4 s for the full index.
 
 >>> from dualgraph.stores.oxigraph import OxigraphStore
 >>> report = apply_rules(OxigraphStore.in_memory(), load_rules())

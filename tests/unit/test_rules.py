@@ -231,6 +231,8 @@ GOOD = """
         ('    where: "  "\n    insert: "?p skg:x ?r"', "where: Value error, must not be empty"),
         ('    where: "?p skg:n {{nope}}"\n    insert: "?p skg:x ?r"', "unknown def"),
         ('    where: "?p skg:variantOf ?r"', "insert: Field required"),
+        ('    where: "?p skg:variantOf ?r"\n    focus: p\n    insert: "?r skg:x ?p"', "writes about \\?r"),
+        ('    where: "?p skg:variantOf ?r"\n    focus: q\n    insert: "?q skg:x ?r"', "does not occur"),
     ],
 )
 def test_broken_user_rule_names_its_id(tmp_path: Path, body: str, message: str) -> None:
@@ -343,3 +345,59 @@ def test_affirmatives_and_negatives(
     entry = N.entry_iri(*N.split_spec_key(key))
     assert has(store, PROBE, O.HAS_FEATURE, entry) is has_feature
     assert has(store, PROBE, LACKS, entry) is lacks_feature
+
+
+def test_a_rule_without_focus_owns_its_kind_of_triple(tmp_path: Path) -> None:
+    # recomputed by its difference from the graph's triples of its shape, it would take back another rule's
+    two = """
+  - id: mine
+    description: x
+    where: "?p skg:variantOf ?r"
+    insert: "?p skg:tagged ?r"
+  - id: theirs
+    description: y
+    where: "?p skg:belongs ?r"
+    focus: p
+    insert: "?p skg:tagged ?r"
+"""
+    with pytest.raises(RuleError, match="'mine' \\(no focus\\) and rule 'theirs' both write skg:tagged"):
+        load_rules(_rules_file(tmp_path, "rules:" + two))
+
+
+def test_a_focused_run_equals_a_full_one() -> None:
+    """Change one product's documents, then bring the derived graph up to date for it alone."""
+    store = _store(*DOCS)
+    derive_catalog_facts(store)
+    rules = load_rules()
+    apply_rules(store, rules)
+    # the S25 Ultra in black loses NFC and gains a price; its range's summaries must follow
+    g = O.document_graph("edit")
+    store.update(
+        f"DELETE {{ GRAPH ?g {{ <{S25_BLACK}> skg:hasSpec ?s }} }} WHERE {{ GRAPH ?g {{ <{S25_BLACK}> skg:hasSpec ?s . "
+        f"?s skg:inEntry <{NFC}> }} }}"
+    )
+    store.update(f'INSERT DATA {{ GRAPH <{g}> {{ <{S25_BLACK}> skg:hasName "renamed" }} }}')
+    focus = sorted({S25_BLACK, R_S25, S25_SILVER})
+    report = apply_rules(store, rules, focus=focus)
+    assert report.mode == "incremental" and report.focus == 3
+    incremental = derived_triples(store)
+    assert apply_rules(store, rules).mode == "full"
+    assert incremental == derived_triples(store)
+    assert not has(store, S25_BLACK, O.HAS_FEATURE, NFC)
+
+
+def test_the_focus_is_not_enough_when_shared_facts_change() -> None:
+    store = _store(*DOCS)
+    rules = load_rules()
+    apply_rules(store, rules)
+    # a tag list no product listed before: two products list it now, so it is a tag of its entry
+    g = O.document_graph("tags")
+    lines = []
+    for i, p in enumerate((A16, A16_LTE)):
+        lines.append(f"<{p}> skg:hasSpec <http://x/s{i}a> , <http://x/s{i}b> .")
+        lines.append(f"<http://x/s{i}a> skg:inEntry <http://x/e> ; skg:hasValue <http://x/v1> .")
+        lines.append(f"<http://x/s{i}b> skg:inEntry <http://x/e> ; skg:hasValue <http://x/v2> .")
+    store.update(f"PREFIX skg: <{O.SKG}> INSERT DATA {{ GRAPH <{g}> {{ {' '.join(lines)} }} }}")
+    report = apply_rules(store, rules, focus=[A16])
+    assert report.mode == "full" and "tag-value" in report.why
+    assert has(store, A16_LTE, O.HAS_FEATURE, "http://x/v1")
