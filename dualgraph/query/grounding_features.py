@@ -21,6 +21,7 @@ from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueCon
 from dualgraph.query.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.query.text_features import TextFeatureMatcher, feature_constraint, lexical_score
+from dualgraph.skg import ontology as O
 from dualgraph.skg.coded_terms import split_code
 from dualgraph.skg.quantities import parse_quantity
 
@@ -293,7 +294,14 @@ class FeatureGrounder(NumberGrounder):
                 note="prose feature (stated has/lacks)",
             )
         lit = _lit(phrase.casefold())
-        block = f"?p skg:mentions {{s}} . {{s}} skg:hasName {{v}} . FILTER(CONTAINS(LCASE(STR({{v}})), {lit}))"
+        # the entities whose name holds the phrase first, on their own, then the products mentioning them:
+        # from the products, every mention's name was read (0.29 s on 758 phones, 4.5 s on 10,000
+        # generated products, against 0.06 s and 0.9 s)
+        entity = "skgt:" + O.TEXT_ENTITY.removeprefix(O.SKGT)
+        block = (
+            f"{{ SELECT DISTINCT {{s}} WHERE {{ {{s}} a {entity} ; skg:hasName {{v}} . "
+            f"FILTER(CONTAINS(LCASE(STR({{v}})), {lit})) }} }} ?p skg:mentions {{s}} ."
+        )
         if negated:
             trace.append(f"{phrase!r}: no structured fact; 'not mentioned in prose' is not evidence: unresolved")
             return Grounding(source, "prose", resolved=False, note="negated prose mention not usable")
