@@ -153,7 +153,9 @@ def _near(text: str, phrase: str, window: int = NEAR_WINDOW) -> bool:
     if len(words) < 2 or any(f" {w} " not in f" {text} " for w in words):
         return False
     tokens = text.split()
-    where = {w: [i for i, t in enumerate(tokens) if t == w] for w in set(words)}
+    # in the phrase's order, so that among equally rare words the pivot is always the same one:
+    # over a set it followed the hash seed, and so did the answer
+    where = {w: [i for i, t in enumerate(tokens) if t == w] for w in dict.fromkeys(words)}
     rarest = min(where, key=lambda w: len(where[w]))
     return any(all(any(abs(j - i) < window for j in where[w]) for w in where if w != rarest) for i in where[rarest])
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
@@ -134,3 +135,26 @@ def test_bulk_engines_are_prepared_once_when_opened(monkeypatch, tmp_path):
     monkeypatch.setattr(QAEngine, "open", staticmethod(fake_open))
     EngineSpec(index_dir=tmp_path)()
     assert opened == ["open", "prepare"]
+
+
+def test_near_does_not_follow_the_hash_seed() -> None:
+    """Equally rare words: the pivot is the first in the phrase, whatever the seed of ``set`` order.
+    From "a" the "c" is out of reach, from "b" both are near: a pivot picked off a set made the same
+    question anchor 2,024 products in one process and 2,044 in another."""
+    import subprocess
+    import sys
+
+    code = (
+        "from dualgraph.answer.text_reader import _near;"
+        "print(_near('a x x x b x x x c', 'a b c'), _near('a x x x b x x x c', 'b a c'))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        for seed in range(6)
+    }
+    assert seen == {"False True"}
