@@ -263,9 +263,9 @@ def build_index(
             fault_point("catalog")
             run_focus: set[str] | None = None  # None: recompute the whole derived graph
             if rules_by_focus and before.is_file():  # else which products the catalog facts touch is unknown
-                loaded_now = {
-                    p for r in rows if r["status"] == "ok" for p, _ in json.loads(r.get("products_json") or "[]")
-                }
+                # the records just written for the loaded documents hold their products
+                keys = [state_key(market, r["meta_path"]) for r in rows if r["status"] == "ok"]
+                loaded_now = {p for k in keys if k in known for p in known[k].get("product_iris", [])}
                 run_focus = expand_focus(store, focus | loaded_now | changed_subjects(before, saved_catalog))
             products = sum(len(d.get("product_iris", [])) for d in known.values() if d.get("loaded"))
             if run_focus is not None and len(run_focus) > config.incremental_rules_share * products:
