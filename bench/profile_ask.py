@@ -332,7 +332,10 @@ def profile(args: argparse.Namespace) -> dict[str, Any]:
     try:
         rss0 = _rss_mib()
         t0 = time.perf_counter()
-        engine = QAEngine.open(args.index, AskConfig(**({"strategy": args.strategy} if args.strategy else {})))
+        options: dict[str, Any] = {"in_memory_quads": args.in_memory_quads}
+        if args.strategy:
+            options["strategy"] = args.strategy
+        engine = QAEngine.open(args.index, AskConfig(**options))
         prepare = getattr(engine, "prepare", None)
         prepared = bool(args.prepare and callable(prepare))
         if prepared:
@@ -404,6 +407,8 @@ def profile(args: argparse.Namespace) -> dict[str, Any]:
         "cache": args.cache,
         "warmup": args.warmup,
         "reps": args.reps,
+        # the final SPARQL alone runs on the engine's own store: the memory copy when there is one
+        "store": type(store).__name__ + ("" if getattr(store, "path", None) else " in memory"),
         "n": len(rows),
         "open_s": open_s,
         "open_stages": open_stages,
@@ -545,7 +550,7 @@ def write_markdown(result: dict[str, Any], path: Path, baseline: dict[str, Any] 
         "",
         f"Questions: `{result['questions_file']}` ({result['n']}), strategy `{result['strategy']}`, "
         f"batch {result['batch']}, embedding cache `{result['cache']}`"
-        f"{', one warm-up question first' if result['warmup'] else ''}; "
+        f"{', one warm-up question first' if result['warmup'] else ''}, store {result.get('store', '?')}; "
         f"{result['host']['cpus']} CPUs, Python {result['host']['python']}. "
         f"Written by `bench/profile_ask.py`.",
         "",
@@ -668,6 +673,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="bulk pass: times the set is answered (0: no bulk pass)")
     ap.add_argument("--bulk-batch", type=int, default=8, help="bulk pass: questions per answer_batch call")
     ap.add_argument("--baseline", type=Path, help="an earlier OUT.json: its figures beside this run's")
+    ap.add_argument(
+        "--in-memory-quads",
+        type=int,
+        default=0,
+        help="copy the store into memory at open when it has at most this many quads (AskConfig.in_memory_quads; "
+        "default 0: on disk)",
+    )
     args = ap.parse_args(argv)
     if args.batch < 1 or args.reps < 1 or args.bulk_batch < 1 or args.repeat < 0:
         ap.error("--batch, --reps and --bulk-batch must be at least 1, --repeat at least 0")

@@ -9,6 +9,7 @@ opens its own :class:`QAEngine` (embedder, read-only store, Textual KG) once.
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any, Literal
@@ -76,6 +77,14 @@ class AskConfig(BaseModel):
         description="Longest question read, in characters; a longer one gets an error record "
         "(None: no cap, for measuring). Questions are also refused when empty or not valid Unicode.",
     )
+    in_memory_quads: int = Field(
+        0,
+        ge=0,
+        description="Copy the embedded store into memory at open when the index holds at most this many "
+        "quads: its queries then run about twice as fast, for a few seconds per million quads at open and "
+        "about 0.4 KB of RAM per quad (bench/memory_store.py). 0: query the files. `ask --questions` and "
+        "`serve` use IN_MEMORY_QUADS unless told otherwise.",
+    )
     names: Literal["product", "range", "auto"] = Field(
         "auto",
         description="What answers name: catalog products "
@@ -96,6 +105,19 @@ class EngineSpec(BaseModel):
         engine = QAEngine.open(self.index_dir, self.config)
         engine.prepare()
         return engine
+
+
+IN_MEMORY_QUADS = 3_000_000
+"""Largest index (quads) that bulk answering and ``serve`` copy into memory by default:
+about 1.2 GB of RAM per engine at this size."""
+
+
+def _index_quads(index: Path) -> int:
+    """The quads the index held after its last run, from its manifest (0 if it does not say)."""
+    try:
+        return int(json.loads((index / "manifest.json").read_text(encoding="utf-8")).get("triples") or 0)
+    except (OSError, ValueError):
+        return 0
 
 
 MEMO_TEXTS = 20_000
@@ -189,7 +211,11 @@ class QAEngine:
         cached, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
         embedder = _MemoEmbedder(cached)
         store = open_store(
-            load_store_config(index).with_password_from_env(), index, read_only=True, market=config.market
+            load_store_config(index).with_password_from_env(),
+            index,
+            read_only=True,
+            market=config.market,
+            in_memory=0 < _index_quads(index) <= config.in_memory_quads,
         )
         patterns = PatternIndex.load(index / "patterns", embedder)
         names = AnswerNames.detect(store, config.names)

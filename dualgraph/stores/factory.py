@@ -12,9 +12,18 @@ STORE_FILE = "store.json"
 
 
 def open_store(
-    config: StoreConfig, index_dir: str | Path, *, read_only: bool = False, market: str | None = None
+    config: StoreConfig,
+    index_dir: str | Path,
+    *,
+    read_only: bool = False,
+    market: str | None = None,
+    in_memory: bool = False,
 ) -> SparqlStore:
     """The configured store: the embedded Oxigraph under ``index_dir``, or a remote endpoint.
+
+    With ``in_memory`` (read-only only), an embedded store is copied into memory and the
+    files are let go (:meth:`~dualgraph.stores.oxigraph.OxigraphStore.copy_to_memory`); a
+    remote endpoint is used as it is.
 
     With ``market``, reads see the shared graphs and that market's documents only
     (:func:`~dualgraph.stores.base.restrict_to_market`); an unknown market raises
@@ -25,7 +34,18 @@ def open_store(
     ...     type(s).__name__, s.capabilities.bulk_load_files
     ('OxigraphStore', True)
     """
+    if in_memory and not read_only:
+        raise StoreError("only a read-only store can be copied into memory (an index run writes to the files)")
     store = _open(config, index_dir, read_only=read_only)
+    if in_memory:
+        from dualgraph.stores.oxigraph import OxigraphStore
+
+        if isinstance(store, OxigraphStore):
+            disk = store
+            try:
+                store = disk.copy_to_memory()
+            finally:
+                disk.close()
     if market is not None:
         from dualgraph.corpus.markets import MarketError, check_market
 

@@ -12,6 +12,7 @@ False
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import io
 import os
@@ -83,6 +84,30 @@ class OxigraphStore:
         []
         """
         return cls(None)
+
+    def copy_to_memory(self) -> OxigraphStore:
+        """A read-only copy of every quad in memory, for a process that answers many questions.
+
+        Costly once, cheaper after: it reads the whole store (a few seconds per million quads)
+        and holds it in RAM (about 0.4 KB per quad), and then queries run about twice as fast
+        as on RocksDB (``bench/memory_store.py``). The copy is a snapshot: a later index run
+        does not reach it. A read restriction (:meth:`restrict`) is carried over.
+
+        >>> store = OxigraphStore.in_memory()
+        >>> store.update("INSERT DATA { GRAPH <http://x/g> { <http://x/a> <http://x/p> 1 } }")
+        >>> copy = store.copy_to_memory()
+        >>> copy.count(), copy.graphs(), copy.capabilities.update
+        (1, ['http://x/g'], False)
+        """
+        copy = OxigraphStore(None)
+        try:
+            copy._db.bulk_extend(self._db)
+        except OSError as e:
+            raise StoreError(f"cannot copy {self!r} into memory: {e}") from e
+        copy.read_only = True
+        copy.capabilities = dataclasses.replace(copy.capabilities, update=False)
+        copy._dataset = self._dataset
+        return copy
 
     # -- writes ---------------------------------------------------------------------
 
@@ -292,7 +317,7 @@ class OxigraphStore:
 
     def _writable(self) -> None:
         if self.read_only:
-            raise StoreError(f"the store at {self.path} is open read-only")
+            raise StoreError(f"the store at {self.path or 'memory'} is open read-only")
 
     def _run(
         self,
