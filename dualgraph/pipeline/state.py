@@ -164,5 +164,6 @@ class IndexState:
         write_json_atomic(
             self.path,
             {"version": STATE_VERSION, "documents": self.documents, "stale": self.stale, "signatures": self.signatures},
+            indent=None,  # tens of MB for a large catalog, read by programs only
         )
         self.journal.unlink(missing_ok=True)

@@ -23,7 +23,9 @@ from typing import Any
 
 __all__ = ["QUANTITY_COLUMNS", "VALUE_COLUMNS", "SpecTables", "pattern_rows", "read_spec_tables", "write_spec_tables"]
 
-VALUE_COLUMNS = ("product", "entry", "section_name", "entry_name", "value", "value_name")
+VALUE_COLUMNS = ("product", "entry", "section_name", "entry_name", "value", "value_name", "spec", "quantity")
+"""A row per spec value: ``spec`` is the spec node, ``quantity`` is ``"1"`` when the converter read a
+quantity in the value (the spec has ``skg:hasQuantity``) and ``""`` when it did not."""
 QUANTITY_COLUMNS = ("product", "entry", "number", "unit", "dimension", "label")
 _KEY_COLUMNS = ("graph", "content_hash")
 
@@ -91,7 +93,9 @@ def read_spec_tables(shards: Iterable[str], live: set[tuple[str, str]]) -> SpecT
         for columns in (VALUE_COLUMNS, QUANTITY_COLUMNS)
     )
     values, quantities = (
-        pa.concat_tables(tables) if tables else blank for tables, blank in zip(parts, empty, strict=True)
+        # shards written before a column existed give nulls there (readers that need it check)
+        pa.concat_tables(tables, promote_options="default") if tables else blank
+        for tables, blank in zip(parts, empty, strict=True)
     )
     return SpecTables(values, quantities)
 

@@ -21,7 +21,7 @@ from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, so re-indexing
 # notices that every document must be converted again.
-CONVERTER_VERSION = "skg-3"
+CONVERTER_VERSION = "skg-4"
 
 
 @dataclass(slots=True)
@@ -39,7 +39,7 @@ class Conversion:
     # what the pattern statistics count, so they need no query over the whole store
     # (see skg.spec_table): (product, entry, section name, entry name, value, value name) per
     # spec value, and (product, entry, number, unit, dimension, label) per number read from one
-    value_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
+    value_rows: list[tuple[str, str, str, str, str, str, str, str]] = field(default_factory=list)
     quantity_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
 
 
@@ -198,10 +198,10 @@ def _convert_variant(
             add(spec, O.IN_ENTRY, iri(ent))
             add(spec, O.HAS_VALUE, iri(val))
             out.n_specs += 1
-            out.value_rows.append((product, ent, section, entry, val, part))
             dates = D.spot_dates(part, entry=entry, section=section, day_first=day_first)
             if dates:  # a year or a day is no measure: "2021" under "Announced" is a date only
                 facts = [q for q in facts if not any(q.start < d.end_char and d.start_char < q.end for d in dates)]
+            out.value_rows.append((product, ent, section, entry, val, part, spec, "1" if facts else ""))
             cover["values"] += 1
             digits = any(c.isdigit() for c in part)
             cover["with_digits"] += digits
