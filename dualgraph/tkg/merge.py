@@ -55,6 +55,7 @@ _IES_TO_IE = frozenset("movies selfies cookies calories smoothies zombies ties l
 _CHES_TO_CHE = frozenset("caches niches headaches aches moustaches".split())
 
 
+@functools.lru_cache(maxsize=1 << 17)  # called for every word of every chunk: most are repeats
 def fold_plural(word: str) -> str:
     """A simple English singular of one lower-case word; words with digits stay.
 
