@@ -25,6 +25,7 @@ from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.tkg.merge import describe_key, describe_version, extract_description, merge_mentions, save_tkg
 from dualgraph.tkg.model import Chunk, Entity, Mention
+from dualgraph.tkg.page_hits import PageHits
 from dualgraph.tkg.polarity import Statement
 from dualgraph.tkg.text_facts import iter_text_fact_nquads, skg_name_index
 from dualgraph.tkg.text_features import (
@@ -185,14 +186,21 @@ def _sync_text_graph(
     progress: bool,
 ) -> dict[str, Any]:
     """Bring the text graph to the mention facts and the prose features (has / explicitly lacks,
-    with the sentence) of these entities; returns :func:`sync_graph`'s counts.
+    with the sentence) of these entities; returns :func:`sync_graph`'s counts, and how many chunks
+    were read for the names they spell (``read``) or kept from the last run (``kept``).
 
     The lines stream from their generators into the sync's on-disk sort: a large catalog has
     tens of millions of them, far too many to hold as strings. After a small change most are
     the same, and only the difference goes to the store."""
-    pages = chunk_pages(chunks, entities, chunk_products)
+    chunks = list(chunks)
+    hits_file = saved.with_name("page_hits.json")
+    hits = PageHits.load(hits_file, reading_version())
+    pages = chunk_pages(chunks, entities, chunk_products, hits=hits)
+    # a cache of what each chunk spells, a pure function of its text and the vocabulary
+    hits.save(hits_file, {c.chunk_id for c in chunks}, hits.vocabulary_now)
+    read = {"kept": hits.kept, "read_again_for_new_names": hits.reread, "read": hits.read}
     facts = itertools.chain(
         iter_text_fact_nquads(entities, chunk_products, skg_name_index(store)),
         iter_text_feature_nquads(pages, progress=progress, reader=cached_reader(cache)),
     )
-    return sync_graph(store, O.TEXT_GRAPH, facts, saved)
+    return {**sync_graph(store, O.TEXT_GRAPH, facts, saved), "chunks_spelling_names": read}

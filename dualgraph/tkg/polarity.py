@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TypeVar
@@ -298,17 +298,46 @@ def names_in(text: str, keyed: Mapping[str, V], *, max_words: int = 8) -> list[V
     >>> names_in("It has Wi-Fi 6 and NFC.", {phrase_key("WiFi 6"): "e1", phrase_key("NFC"): "e2", "gps": "e3"})
     ['e1', 'e2']
     """
-    toks = _tokens(text)
     found: dict[V, None] = {}
+    for key, _ in name_spans(text, keyed, max_words=max_words):
+        found.setdefault(keyed[key])
+    return list(found)
+
+
+def name_spans(text: str, keys: Collection[str], *, max_words: int = 8) -> list[tuple[str, int]]:
+    """Each of ``keys`` (:func:`phrase_key`) that some run of words in ``text`` spells, with the
+    index of the word where it first starts, in that order.
+
+    >>> name_spans("NFC, then Wi-Fi 6 and NFC.", {phrase_key("WiFi 6"), phrase_key("NFC")})
+    [('nfc', 0), ('wifi6', 3)]
+    """
+    toks = _tokens(text)
+    found: dict[str, int] = {}
     for i in range(len(toks)):
         acc = ""
         for tok in toks[i : i + max_words]:
             if tok.text in _CLAUSE_MARKS:
                 break
             acc += tok.norm
-            if acc in keyed:
-                found.setdefault(keyed[acc])
-    return list(found)
+            if acc in keys:
+                found.setdefault(acc, i)
+    return list(found.items())
+
+
+def name_probe(name: str) -> str:
+    """A lower-case text that any passage spelling ``name`` (:func:`name_spans`) must hold: the start
+    of its first word (plural folding only ever changes a word's last letters); "" if none.
+
+    >>> name_probe("The Batteries"), name_probe("5G"), "batter" in "two batteries".lower()
+    ('batter', '5', True)
+    """
+    toks = [t for t in _tokens(name) if t.text not in _CLAUSE_MARKS]
+    while toks and toks[0].norm in _ARTICLES:
+        toks = toks[1:]
+    if not toks:
+        return ""
+    first = toks[0].norm
+    return first[:-1] or first
 
 
 def _occurrences(toks: list[_Tok], key: str) -> Iterable[tuple[int, int]]:

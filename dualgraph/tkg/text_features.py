@@ -39,7 +39,8 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.names import short_hash
 from dualgraph.skg.terms import iri, literal
 from dualgraph.tkg.model import Chunk, Entity
-from dualgraph.tkg.polarity import Statement, names_in, phrase_key, statements
+from dualgraph.tkg.page_hits import PageHits
+from dualgraph.tkg.polarity import Statement, name_spans, phrase_key, statements
 from dualgraph.tkg.text_facts import entity_iri, name_key
 
 __all__ = [
@@ -193,6 +194,7 @@ def chunk_pages(
     chunk_products: Mapping[str, Iterable[str]],
     *,
     every_name: bool = True,
+    hits: PageHits | None = None,
 ) -> list[PageText]:
     """One :class:`PageText` per chunk: its products' IRIs and the candidate features in it.
 
@@ -200,7 +202,8 @@ def chunk_pages(
     entity whose name the chunk spells: an extractor may miss a name in one chunk that it
     found in another ("lacks NFC" taken as one phrase). Entities named like one of the
     chunk's products are left out: "The Nova 5 lacks NFC" says nothing about a feature
-    called "Nova 5".
+    called "Nova 5". With ``hits`` (kept from the last run), an unchanged chunk is read again
+    only for names new to the vocabulary (:class:`~dualgraph.tkg.page_hits.PageHits`).
 
     >>> c = Chunk("c1", "d1", "The Nova 5 lacks NFC.", products=("Nova 5",))
     >>> es = [Entity("e1", "Nova 5", "", ["c1"]), Entity("e2", "lacks NFC", "", ["c1"]), Entity("e3", "NFC", "", ["c9"])]
@@ -223,8 +226,15 @@ def chunk_pages(
         if not products:
             continue
         features = dict(by_chunk.get(chunk.chunk_id, {}))
-        for name, entity_id in names_in(chunk.text, keyed) if keyed else ():
-            features.setdefault(name, entity_id)
+        if keyed:
+            spelled = (
+                hits.spelled(chunk.chunk_id, chunk.text, keyed)
+                if hits is not None
+                else [k for k, _ in name_spans(chunk.text, keyed)]
+            )
+            for key in spelled:
+                name, entity_id = keyed[key]
+                features.setdefault(name, entity_id)
         names = {name_key(p) for p in chunk.products}
         features = {n: e for n, e in features.items() if name_key(n) not in names}
         if features:
