@@ -125,12 +125,19 @@ def _specs(tables: SpecTables) -> tuple[Any, Any] | None:
     None when the rows lack spec nodes (tables written by an older converter)."""
     import pyarrow.compute as pc
 
+    if _last_specs and _last_specs[0] is tables:  # the three rules of one run share the group-by
+        return _last_specs[1]
     v = tables.values
     if "spec" not in v.column_names or v["spec"].null_count or v["quantity"].null_count:
         return None
     # a spec repeated across documents (markets) holds a quantity if any copy does
     specs = v.group_by(["spec", "product", "entry", "value"]).aggregate([("quantity", "max")])
-    return specs, specs.filter(pc.equal(specs["quantity_max"], ""))
+    found = specs, specs.filter(pc.equal(specs["quantity_max"], ""))
+    _last_specs[:] = [tables, found]
+    return found
+
+
+_last_specs: list[Any] = []  # [tables, what _specs gave for them]: one slot, the tables held
 
 
 _TWINS = ("tag-value", "tag-feature", "tag-absent")
