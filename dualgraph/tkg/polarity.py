@@ -311,6 +311,16 @@ def name_spans(text: str, keys: Collection[str], *, max_words: int = 8) -> list[
     >>> name_spans("NFC, then Wi-Fi 6 and NFC.", {phrase_key("WiFi 6"), phrase_key("NFC")})
     [('nfc', 0), ('wifi6', 3)]
     """
+    return read_names(text, keys, max_words=max_words)[0]
+
+
+def read_names(text: str, keys: Collection[str], *, max_words: int = 8) -> tuple[list[tuple[str, int]], str]:
+    """:func:`name_spans`, and the text's folded words run together: every key the text spells is
+    a part of that string, so a key that is not there need not be looked for.
+
+    >>> read_names("Two batteries, no jack.", {"battery"})
+    ([('battery', 1)], 'twobattery,nojack')
+    """
     toks = _tokens(text)
     found: dict[str, int] = {}
     for i in range(len(toks)):
@@ -321,23 +331,7 @@ def name_spans(text: str, keys: Collection[str], *, max_words: int = 8) -> list[
             acc += tok.norm
             if acc in keys:
                 found.setdefault(acc, i)
-    return list(found.items())
-
-
-def name_probe(name: str) -> str:
-    """A lower-case text that any passage spelling ``name`` (:func:`name_spans`) must hold: the start
-    of its first word (plural folding only ever changes a word's last letters); "" if none.
-
-    >>> name_probe("The Batteries"), name_probe("5G"), "batter" in "two batteries".lower()
-    ('batter', '5', True)
-    """
-    toks = [t for t in _tokens(name) if t.text not in _CLAUSE_MARKS]
-    while toks and toks[0].norm in _ARTICLES:
-        toks = toks[1:]
-    if not toks:
-        return ""
-    first = toks[0].norm
-    return first[:-1] or first
+    return list(found.items()), "".join(t.norm for t in toks)
 
 
 def _occurrences(toks: list[_Tok], key: str) -> Iterable[tuple[int, int]]:

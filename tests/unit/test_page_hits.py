@@ -91,7 +91,7 @@ def test_a_name_new_to_the_vocabulary_is_found_in_unchanged_chunks(tmp_path: Pat
     again = PageHits.load(path, "v")
     pages = _pages(chunks, _entities(["NFC", "battery"]), again)
     assert pages[0][2] == {"NFC": "e0-NFC", "battery": "e1-battery"}
-    assert (again.kept, again.read, again.reread) == (2, 0, 1)  # only c1 holds "batter"
+    assert (again.kept, again.read, again.reread) == (2, 0, 1)  # only c1 holds "battery" (folded)
 
 
 def test_hits_of_other_reading_code_are_not_used(tmp_path: Path) -> None:
@@ -102,3 +102,17 @@ def test_hits_of_other_reading_code_are_not_used(tmp_path: Path) -> None:
     assert PageHits.load(path, "v1").chunks and not PageHits.load(path, "v2").chunks
     path.write_text("{broken", encoding="utf-8")
     assert not PageHits.load(path, "v1").chunks
+
+
+def test_a_new_name_spelled_across_folded_words_is_found(tmp_path: Path) -> None:
+    # "iPads case" folds to "ipad" + "case": it spells "iPadcase", whose letters the raw text lacks
+    path = tmp_path / "hits.json"
+    chunks = [Chunk("c1", "d", "Two iPads case, with NFC.", products=("P",))]
+    hits = PageHits.load(path, "v")
+    _pages(chunks, _entities(["NFC"]), hits)
+    hits.save(path, {"c1"}, hits.vocabulary_now)
+    again = PageHits.load(path, "v")
+    entities = _entities(["NFC", "iPadcase"])
+    assert _pages(chunks, entities, again) == _pages(chunks, entities)
+    assert _pages(chunks, entities)[0][2] == {"NFC": "e0-NFC", "iPadcase": "e1-iPadcase"}
+    assert again.reread == 1
