@@ -360,7 +360,7 @@ def _fixpoint(
     from tqdm import tqdm
 
     given = given or {}
-    done: dict[str, set[tuple[str, str, str]]] = {}  # facts of table twins written so far, by rule
+    done: set[str] = set()  # focused rules whose table twin's facts this run has written
 
     for r in active:
         report.added.setdefault(r.id, 0)
@@ -476,21 +476,23 @@ def _insert_given(
     report: RulesReport,
     facts: set[tuple[str, str, str]],
     focus: Sequence[str] | None,
-    done: dict[str, set[tuple[str, str, str]]],
+    done: set[str],
     *,
     batch: int = 1000,
 ) -> int:
     """Write a focused rule's facts given by its table twin (about the focus nodes only, in a focused
     run), once: the count of those new in this run is what the fixpoint goes by."""
+    if rule.id in done:  # the facts are fixed for the run: a second round has nothing to add
+        return 0
+    done.add(rule.id)
     t0 = time.perf_counter()
     if focus is not None:
         about = {f"<{x}>" for x in focus}
         facts = {t for t in facts if t[0] in about}
-    new = sorted(facts - done.setdefault(rule.id, set()))
+    new = sorted(facts)
     for start in range(0, len(new), batch):
         body = "\n".join(" ".join(t) + " ." for t in new[start : start + batch])
         store.update(f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}\n}} }}")
-    done[rule.id].update(new)
     report.added[rule.id] += len(new)
     report.runs += 1
     report.seconds[rule.id] += time.perf_counter() - t0

@@ -31,7 +31,7 @@ Triple = tuple[str, str, str]
 __all__ = ["Triple", "computed", "tag_absences", "tag_features", "tag_values", "twins"]
 
 
-def tag_values(tables: SpecTables) -> set[Triple] | None:
+def tag_values(tables: SpecTables, specs: tuple[Any, Any] | None = None) -> set[Triple] | None:
     """The facts of the packaged ``tag-value`` rule (``?v skg:fromEntry ?e``) from the spec rows;
     None when the rows lack spec nodes (tables written by an older converter).
 
@@ -51,15 +51,15 @@ def tag_values(tables: SpecTables) -> set[Triple] | None:
     """
     import pyarrow.compute as pc
 
-    found = _specs(tables)
+    found = specs or _specs(tables)
     if found is None:
         return None
-    specs, text = found
+    every, text = found
     per_entry = text.group_by("entry").aggregate([("spec", "count_distinct"), ("product", "count_distinct")])
     lists = per_entry.filter(
         pc.greater_equal(per_entry["spec_count_distinct"], pc.multiply(per_entry["product_count_distinct"], 2))
     )["entry"]
-    pairs = specs.group_by(["entry", "value"]).aggregate([("product", "count_distinct")])
+    pairs = every.group_by(["entry", "value"]).aggregate([("product", "count_distinct")])
     common = pairs.filter(pc.greater_equal(pairs["product_count_distinct"], 2))
     held_as_text = set(zip(text["entry"].to_pylist(), text["value"].to_pylist(), strict=True))
     tag_lists = set(lists.to_pylist())
@@ -71,11 +71,13 @@ def tag_values(tables: SpecTables) -> set[Triple] | None:
     }
 
 
-def tag_features(tables: SpecTables, tags: set[Triple] | None = None) -> set[Triple] | None:
+def tag_features(
+    tables: SpecTables, tags: set[Triple] | None = None, specs: tuple[Any, Any] | None = None
+) -> set[Triple] | None:
     """The packaged ``tag-feature`` rule: a product has as a feature every tag (:func:`tag_values`,
     or ``tags``) it lists as text (``?p skg:hasFeature ?v``)."""
-    found = _specs(tables)
-    tags = tag_values(tables) if tags is None else tags
+    found = specs or _specs(tables)
+    tags = tag_values(tables, found) if tags is None else tags
     if found is None or tags is None:
         return None
     _, text = found
@@ -111,10 +113,11 @@ def tag_absences(
 
 def tag_facts(tables: SpecTables) -> dict[str, set[Triple]] | None:
     """The facts of the three tag rules by rule id, each counted once; None as :func:`tag_values`."""
-    tags = tag_values(tables)
+    specs = _specs(tables)  # the group-by the rules share, dropped once their facts are made
+    tags = tag_values(tables, specs)
     if tags is None:
         return None
-    has = tag_features(tables, tags)
+    has = tag_features(tables, tags, specs)
     lacks = tag_absences(tables, tags, has)
     assert has is not None and lacks is not None  # the tables held spec nodes for tag_values
     return {"tag-value": tags, "tag-feature": has, "tag-absent": lacks}
@@ -125,19 +128,12 @@ def _specs(tables: SpecTables) -> tuple[Any, Any] | None:
     None when the rows lack spec nodes (tables written by an older converter)."""
     import pyarrow.compute as pc
 
-    if _last_specs and _last_specs[0] is tables:  # the three rules of one run share the group-by
-        return _last_specs[1]
     v = tables.values
     if "spec" not in v.column_names or v["spec"].null_count or v["quantity"].null_count:
         return None
     # a spec repeated across documents (markets) holds a quantity if any copy does
     specs = v.group_by(["spec", "product", "entry", "value"]).aggregate([("quantity", "max")])
-    found = specs, specs.filter(pc.equal(specs["quantity_max"], ""))
-    _last_specs[:] = [tables, found]
-    return found
-
-
-_last_specs: list[Any] = []  # [tables, what _specs gave for them]: one slot, the tables held
+    return specs, specs.filter(pc.equal(specs["quantity_max"], ""))
 
 
 _TWINS = ("tag-value", "tag-feature", "tag-absent")
