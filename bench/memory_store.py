@@ -22,26 +22,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from profile_index import rss_mb  # noqa: E402 - bench is a folder of scripts
 
 from dualgraph.answer.engine import AskConfig, QAEngine  # noqa: E402
+from dualgraph.pipeline.answer_files import read_questions  # noqa: E402
 from dualgraph.pipeline.layout import IndexLayout  # noqa: E402
 from dualgraph.query.safety import run_select  # noqa: E402
 from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
-
-
-def _rss_mib() -> float:
-    with open("/proc/self/status", encoding="ascii") as fh:
-        for line in fh:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def _questions(path: Path) -> list[tuple[str, str]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    if isinstance(data, dict):
-        return [(k, v["question"]) for k, v in data.items()]
-    return [(str(i), q["question"] if isinstance(q, dict) else q) for i, q in enumerate(data)]
 
 
 def _timed(store, sparql: str, reps: int) -> tuple[float, int]:
@@ -64,16 +53,16 @@ def main(argv: list[str] | None = None) -> int:
     with QAEngine.open(args.index, AskConfig()) as engine:
         queries = [
             (qid, rec.evidence.sparql)
-            for qid, q in _questions(args.questions)
+            for qid, q in read_questions(args.questions)
             if (rec := engine.answer(q, qid=qid)).evidence.sparql
         ]
     disk = OxigraphStore(IndexLayout(args.index).store, read_only=True)
-    rss0 = _rss_mib()
+    rss0 = rss_mb()
     t0 = time.perf_counter()
     memory = disk.copy_to_memory()
     copy_s = time.perf_counter() - t0
     quads = memory.count()
-    rss_copy = _rss_mib() - rss0
+    rss_copy = rss_mb() - rss0
     rows = []
     for qid, sparql in queries:
         d, n_disk = _timed(disk, sparql, args.reps)

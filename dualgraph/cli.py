@@ -213,7 +213,7 @@ def _in_memory_argument(parser: argparse.ArgumentParser, default: str) -> None:
         "--in-memory-quads",
         type=int,
         help="copy an embedded store of at most this many quads into memory at start: queries about twice "
-        f"as fast, ~0.4 KB of RAM per quad (default: {default}; 0: query the files)",
+        f"as fast, ~0.3 KB of RAM per quad (default: {default}; 0: query the files)",
     )
 
 

@@ -82,7 +82,7 @@ class AskConfig(BaseModel):
         ge=0,
         description="Copy the embedded store into memory at open when the index holds at most this many "
         "quads: its queries then run about twice as fast, for a few seconds per million quads at open and "
-        "about 0.4 KB of RAM per quad (bench/memory_store.py). 0: query the files. `ask --questions` and "
+        "about 0.3 KB of RAM per quad (bench/memory_store.py). 0: query the files. `ask --questions` and "
         "`serve` use IN_MEMORY_QUADS unless told otherwise.",
     )
     names: Literal["product", "range", "auto"] = Field(
@@ -109,7 +109,7 @@ class EngineSpec(BaseModel):
 
 IN_MEMORY_QUADS = 3_000_000
 """Largest index (quads) that bulk answering and ``serve`` copy into memory by default:
-about 1.2 GB of RAM per engine at this size."""
+about 1 GB of RAM per engine at this size."""
 
 
 def _index_quads(index: Path) -> int:

@@ -315,7 +315,9 @@ def apply_rules(
     if len(ids) != len(set(ids)):
         raise RuleError(f"duplicate rule ids: {sorted({i for i in ids if ids.count(i) > 1})}")
     report = RulesReport(graph=graph)
-    given = _from_tables(rules, tables)
+    from dualgraph.skg.table_rules import computed
+
+    given = computed(rules, tables)
     if focus is not None:
         nodes = sorted(set(focus))
         report.focus = len(nodes)
@@ -332,13 +334,6 @@ def apply_rules(
     report.from_tables = sorted(given)
     report.elapsed_s = time.perf_counter() - started
     return report
-
-
-def _from_tables(rules: Sequence[Rule], tables: Any) -> dict[str, set[tuple[str, str, str]]]:
-    """The facts of the rules that have a table twin, by rule id (none without tables)."""
-    from dualgraph.skg.table_rules import computed
-
-    return computed(rules, tables)
 
 
 class _GlobalFactsChanged(Exception):
@@ -380,12 +375,8 @@ def _fixpoint(
                 elif r.focus is None and (focus is not None or r.id in given):
                     n, removed = _sync_whole(store, r, graph, report, batch=batch, new=given.get(r.id))
                     # in a focused run, changed facts that focused rules read reach nodes outside the focus
-                    focused_run = focus is not None
-                    if (
-                        focused_run
-                        and (n or removed)
-                        and any(reads is None or reads & r.writes for reads in focused_reads)
-                    ):
+                    reaches = any(reads is None or reads & r.writes for reads in focused_reads)
+                    if focus is not None and (n or removed) and reaches:
                         raise _GlobalFactsChanged(
                             f"rule {r.id!r} changed {n} + {removed} facts that focused rules read"
                         )
@@ -458,10 +449,8 @@ def _sync_whole(
     except StoreError as e:
         raise StoreError(f"rule {rule.id!r} failed: {e}") from e
     added, gone = sorted(new - old), sorted(old - new)
-    for verb, triples in (("DELETE", gone), ("INSERT", added)):
-        for start in range(0, len(triples), batch):
-            body = "\n".join(" ".join(t) + " ." for t in triples[start : start + batch])
-            store.update(f"{verb} DATA {{ GRAPH <{graph}> {{\n{body}\n}} }}")
+    _write_data(store, "DELETE", gone, graph, batch)
+    _write_data(store, "INSERT", added, graph, batch)
     report.added[rule.id] += len(added)
     report.removed[rule.id] = report.removed.get(rule.id, 0) + len(gone)
     report.runs += 1
@@ -490,13 +479,18 @@ def _insert_given(
         about = {f"<{x}>" for x in focus}
         facts = {t for t in facts if t[0] in about}
     new = sorted(facts)
-    for start in range(0, len(new), batch):
-        body = "\n".join(" ".join(t) + " ." for t in new[start : start + batch])
-        store.update(f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}\n}} }}")
+    _write_data(store, "INSERT", new, graph, batch)
     report.added[rule.id] += len(new)
     report.runs += 1
     report.seconds[rule.id] += time.perf_counter() - t0
     return len(new)
+
+
+def _write_data(store: SparqlStore, verb: str, triples: list[tuple[str, str, str]], graph: str, batch: int) -> None:
+    """``INSERT DATA`` or ``DELETE DATA`` of N-Triples terms into ``graph``, ``batch`` triples an update."""
+    for start in range(0, len(triples), batch):
+        body = "\n".join(" ".join(t) + " ." for t in triples[start : start + batch])
+        store.update(f"{verb} DATA {{ GRAPH <{graph}> {{\n{body}\n}} }}")
 
 
 def _run(store: SparqlStore, rule: Rule, graph: str, report: RulesReport, *, focus: Sequence[str] | None = None) -> int:

@@ -9,8 +9,9 @@ whether it holds a quantity) take Arrow's group-by a fraction of a second.
 
 The twins of ``tag-feature`` and ``tag-absent`` (which join every spec with the tags: 17 s more
 on the same catalog in a full run) follow the same way. Twins are used only with the packaged
-rules exactly as shipped: a rules file that changes, adds or removes a rule runs its own SPARQL. ``tests/unit/test_table_rules.py`` checks on
-several catalogs that each twin gives the very facts its SPARQL gives.
+rules exactly as shipped: a rules file that changes, adds or removes a rule runs its own
+SPARQL. ``tests/integration/test_table_rules.py`` checks on several catalogs that the twins
+write the very derived graph the SPARQL writes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 Triple = tuple[str, str, str]
 """Terms as N-Triples (``<iri>``), as :meth:`~dualgraph.stores.base.SparqlStore.construct` gives them."""
 
-__all__ = ["Triple", "computed", "tag_absences", "tag_features", "tag_values", "twins"]
+__all__ = ["Triple", "computed", "tag_facts", "tag_values", "twins"]
 
 
 def tag_values(tables: SpecTables, specs: tuple[Any, Any] | None = None) -> set[Triple] | None:
@@ -71,35 +72,21 @@ def tag_values(tables: SpecTables, specs: tuple[Any, Any] | None = None) -> set[
     }
 
 
-def tag_features(
-    tables: SpecTables, tags: set[Triple] | None = None, specs: tuple[Any, Any] | None = None
-) -> set[Triple] | None:
-    """The packaged ``tag-feature`` rule: a product has as a feature every tag (:func:`tag_values`,
-    or ``tags``) it lists as text (``?p skg:hasFeature ?v``)."""
-    found = specs or _specs(tables)
-    tags = tag_values(tables, found) if tags is None else tags
-    if found is None or tags is None:
-        return None
-    _, text = found
+def _tag_features(text: Any, tags: set[Triple]) -> set[Triple]:
+    """The packaged ``tag-feature`` rule: a product has as a feature every tag it lists as text
+    (``?p skg:hasFeature ?v``); ``text`` holds the spec rows without a quantity."""
     pairs = {(e[1:-1], v[1:-1]) for v, _, e in tags}
     has = f"<{O.HAS_FEATURE}>"
     columns = (text[c].to_pylist() for c in ("product", "entry", "value"))
     return {(f"<{p}>", has, f"<{v}>") for p, e, v in zip(*columns, strict=True) if (e, v) in pairs}
 
 
-def tag_absences(
-    tables: SpecTables, tags: set[Triple] | None = None, has: set[Triple] | None = None
-) -> set[Triple] | None:
+def _tag_absences(values: Any, tags: set[Triple], has: set[Triple]) -> set[Triple]:
     """The packaged ``tag-absent`` rule: a product with a spec in a tag-list entry lacks every tag
     of that entry it does not have as a feature (``?p skg:lacksFeature ?v``). With the packaged
     rules only ``tag-feature`` gives a product a value as a feature."""
-    tags = tag_values(tables) if tags is None else tags
-    has = tag_features(tables, tags) if has is None else has
-    if tags is None or has is None:
-        return None
-    v = tables.values
     products_of: dict[str, set[str]] = {}
-    for p, e in zip(v["product"].to_pylist(), v["entry"].to_pylist(), strict=True):
+    for p, e in zip(values["product"].to_pylist(), values["entry"].to_pylist(), strict=True):
         products_of.setdefault(e, set()).add(p)
     have = {(p, value) for p, _, value in has}
     lacks = f"<{O.LACKS_FEATURE}>"
@@ -114,13 +101,12 @@ def tag_absences(
 def tag_facts(tables: SpecTables) -> dict[str, set[Triple]] | None:
     """The facts of the three tag rules by rule id, each counted once; None as :func:`tag_values`."""
     specs = _specs(tables)  # the group-by the rules share, dropped once their facts are made
-    tags = tag_values(tables, specs)
-    if tags is None:
+    if specs is None:
         return None
-    has = tag_features(tables, tags, specs)
-    lacks = tag_absences(tables, tags, has)
-    assert has is not None and lacks is not None  # the tables held spec nodes for tag_values
-    return {"tag-value": tags, "tag-feature": has, "tag-absent": lacks}
+    tags = tag_values(tables, specs)
+    assert tags is not None  # the tables hold spec nodes
+    has = _tag_features(specs[1], tags)
+    return {"tag-value": tags, "tag-feature": has, "tag-absent": _tag_absences(tables.values, tags, has)}
 
 
 def _specs(tables: SpecTables) -> tuple[Any, Any] | None:

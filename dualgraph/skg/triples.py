@@ -37,8 +37,9 @@ class Conversion:
     # per "Section:Entry": values, values with digits, read as quantities, read as dates, kept as text
     coverage: dict[str, dict[str, int]] = field(default_factory=dict)
     # what the pattern statistics count, so they need no query over the whole store
-    # (see skg.spec_table): (product, entry, section name, entry name, value, value name) per
-    # spec value, and (product, entry, number, unit, dimension, label) per number read from one
+    # (see skg.spec_table): (product, entry, section name, entry name, value, value name, spec,
+    # "1" if a quantity was read else "") per spec value, and (product, entry, number, unit,
+    # dimension, label) per number read from one
     value_rows: list[tuple[str, str, str, str, str, str, str, str]] = field(default_factory=list)
     quantity_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
 

@@ -89,7 +89,7 @@ class OxigraphStore:
         """A read-only copy of every quad in memory, for a process that answers many questions.
 
         Costly once, cheaper after: it reads the whole store (a few seconds per million quads)
-        and holds it in RAM (about 0.4 KB per quad), and then queries run about twice as fast
+        and holds it in RAM (about 0.3 KB per quad), and then queries run about twice as fast
         as on RocksDB (``bench/memory_store.py``). The copy is a snapshot: a later index run
         does not reach it. A read restriction (:meth:`restrict`) is carried over.
 
