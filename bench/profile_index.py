@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/profile_index.py DATASET [--out bench/results/profile_index] [--no-tkg]
     .venv/bin/python bench/profile_index.py DATASET --baseline bench/results/profile_index.json
+    .venv/bin/python bench/profile_index.py CHANGED_DATASET --index COPY_OF_AN_INDEX   # a re-index
 
 The run is the default ``dualgraph index`` on the inline runner (so every stage runs in this
-process and can be timed), into a fresh temporary index. Stages are timed by wrapping the
+process and can be timed), into a fresh temporary index, or with ``--index`` into an existing
+index (kept afterwards), which profiles an incremental re-index. Stages are timed by wrapping the
 functions that do them, without touching the package: the pipeline stages (read, chunk,
 extract, convert, shard), the store's bulk load, catalog facts, rules, the Textual KG build
 with its model calls (entity and chunk embeddings), the pattern index and the prose lexicon.
@@ -165,7 +167,7 @@ def _wrap_embed(profile: Profile, cls: type) -> None:
     cls.embed = embed  # type: ignore[attr-defined]
 
 
-def run(dataset: Path, *, tkg: bool, embedder: str | None = None) -> dict[str, Any]:
+def run(dataset: Path, *, tkg: bool, embedder: str | None = None, index: Path | None = None) -> dict[str, Any]:
     from dualgraph.config import IndexConfig
     from dualgraph.pipeline.index import build_index
 
@@ -182,7 +184,7 @@ def run(dataset: Path, *, tkg: bool, embedder: str | None = None) -> dict[str, A
         with Profile() as profile:
             instrument(profile)
             started = time.perf_counter()
-            manifest = build_index(dataset, work / "ix", config)
+            manifest = build_index(dataset, index or work / "ix", config)
             total = time.perf_counter() - started
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -202,6 +204,7 @@ def run(dataset: Path, *, tkg: bool, embedder: str | None = None) -> dict[str, A
     return {
         "dataset": str(dataset),
         "documents": manifest["documents"]["total"],
+        "reprocessed": manifest["documents"].get("reprocessed_count"),
         "products": manifest["products"],
         "tkg": manifest.get("tkg") if isinstance(manifest.get("tkg"), dict) else {},
         "total_seconds": round(total, 2),
@@ -220,7 +223,8 @@ def render(result: dict[str, Any], baseline: dict[str, Any] | None) -> str:
     out = [
         f"# Index profile: {result['dataset']}",
         "",
-        f"{result['documents']} documents, {result['products']} products; total {result['total_seconds']} s, "
+        f"{result['documents']} documents ({result.get('reprocessed')} processed this run), "
+        f"{result['products']} products; total {result['total_seconds']} s, "
         f"peak RSS {result['peak_rss_mb']} MB; {result['total_seconds'] / max(result['products'], 1) * 1000:.1f} ms "
         "per product.",
         "",
@@ -267,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-tkg", action="store_true", help="the SKG only (the Textual KG disabled)")
     ap.add_argument("--baseline", type=Path, help="an OUT.json of an earlier run, shown side by side")
     ap.add_argument("--embedder-kind", choices=("sentence-transformers", "static"), help="default: the index default")
+    ap.add_argument("--index", type=Path, help="build into this existing index (a re-index); it is kept")
     args = ap.parse_args(argv)
-    result = run(args.dataset.resolve(), tkg=not args.no_tkg, embedder=args.embedder_kind)
+    index = args.index.resolve() if args.index else None
+    result = run(args.dataset.resolve(), tkg=not args.no_tkg, embedder=args.embedder_kind, index=index)
     baseline = json.loads(args.baseline.read_text()) if args.baseline else None
     text = render(result, baseline)
     args.out.parent.mkdir(parents=True, exist_ok=True)

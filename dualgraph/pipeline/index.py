@@ -39,6 +39,7 @@ from dualgraph.skg.rules import apply_rules, forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.factory import open_store, save_store_config
+from dualgraph.stores.heap import release_free_memory
 
 
 def run_stages(
@@ -280,6 +281,7 @@ def build_index(
             before.unlink(missing_ok=True)
             derive_market_prices(store, state.markets())
             fault_point("rules")
+            release_free_memory()  # the rule twins' Arrow group-bys and the SPARQL results are gone
             state.set_stale(False, views=("rules",))
         t_rules = time.time() - t0
         tkg_report = patterns_report = None
@@ -287,6 +289,7 @@ def build_index(
         if config.tkg.enabled and state.stale["tkg"]:
             tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
             fault_point("tkg")
+            release_free_memory()  # the merge's and the text graph's Python objects are gone
             state.set_stale(False, views=("tkg",))
         if config.patterns and state.stale["patterns"]:
             from dualgraph.query.patterns import build_pattern_index

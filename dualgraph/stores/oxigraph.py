@@ -26,6 +26,7 @@ import pyoxigraph as ox
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import Capabilities, QueryTimeout, StoreError
 from dualgraph.stores.guard import read_query
+from dualgraph.stores.heap import release_free_memory
 
 T = TypeVar("T")
 
@@ -149,6 +150,7 @@ class OxigraphStore:
             raise StoreError(f"cannot load {', '.join(map(str, paths))}: {e}") from e
         finally:
             stream.close()
+            release_free_memory()
         return sum(c[1] for c in counts)
 
     def insert_where(self, template: str, where: str, *, graph: str) -> int:

@@ -160,28 +160,41 @@ class _SentenceGroups:
     numbers that share a word of the sentence's prefix (prefix filtering: two sets with a
     Jaccard similarity of at least ``t`` share a word among the first ``n - floor(t·n) + 1`` of
     each, in any fixed word order).
+
+    The order is rarest word first (``rarity``: how many of the entity's sentences hold the
+    word), as in the all-pairs similarity joins: in alphabetical order the prefixes were
+    words like "a" and "and" that every sentence holds, so each candidate list was nearly
+    every group again. Any fixed order gives the same groups; this one gives short lists.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, rarity: Counter[str] | None = None) -> None:
         self.groups: list[tuple[frozenset[str], Counter[str]]] = []
         self._same: dict[frozenset[str], int] = {}
         self._by_prefix_word: dict[tuple[frozenset[str], str], list[int]] = {}
+        self._rarity: Counter[str] = rarity if rarity is not None else Counter()
 
-    @staticmethod
-    def _prefix(key: frozenset[str]) -> tuple[frozenset[str], list[str]]:
+    def _prefix(self, key: frozenset[str]) -> tuple[frozenset[str], list[str]]:
         numbers = frozenset(w for w in key if w[0].isdigit())
+        ordered = sorted(key, key=lambda w: (self._rarity[w], w))
         # one word more than the bound needs, so float rounding can never drop a candidate
-        return numbers, sorted(key)[: len(key) - math.floor(_NEAR_SHARE * len(key)) + 1]
+        return numbers, ordered[: len(key) - math.floor(_NEAR_SHARE * len(key)) + 1]
 
-    def add(self, sentence: str) -> None:
-        key = _sentence_key(sentence)
+    def add(self, sentence: str, key: frozenset[str] | None = None) -> None:
+        """Put ``sentence`` in its group; ``key``: its :func:`_sentence_key`, when known."""
+        key = _sentence_key(sentence) if key is None else key
         found = self._same.get(key)
         long = len(key) >= _NEAR_MIN_WORDS
         if long:
             numbers, prefix = self._prefix(key)
+            n = len(key)
             for word in prefix:
                 for i in self._by_prefix_word.get((numbers, word), ()):
-                    if (found is None or i < found) and _near(key, self.groups[i][0]):
+                    if found is not None and i >= found:
+                        continue
+                    # :func:`_near` for a candidate: both long, the same numbers (the index's key)
+                    other = self.groups[i][0]
+                    shared = len(key & other)
+                    if shared / (n + len(other) - shared) >= _NEAR_SHARE:
                         found = i
         if found is not None:
             self.groups[found][1][sentence] += 1
@@ -196,11 +209,17 @@ class _SentenceGroups:
 
 def _extract(descriptions: Iterable[str], max_tokens: int) -> tuple[str, bool]:
     """The extract and whether it holds every distinct sentence."""
-    grouping = _SentenceGroups()
-    for desc in descriptions:
-        for sent in _SENT.split(" ".join(desc.split())):
-            if sent:
-                grouping.add(sent)
+    sentences = [sent for desc in descriptions for sent in _SENT.split(" ".join(desc.split())) if sent]
+    keys: dict[str, frozenset[str]] = {}
+    for sent in sentences:
+        if sent not in keys:
+            keys[sent] = _sentence_key(sent)
+    rarity: Counter[str] = Counter()
+    for key in set(keys.values()):
+        rarity.update(key)
+    grouping = _SentenceGroups(rarity)
+    for sent in sentences:
+        grouping.add(sent, keys[sent])
     groups = grouping.groups
     ranked = []
     for gkey, forms in groups:
@@ -211,7 +230,13 @@ def _extract(descriptions: Iterable[str], max_tokens: int) -> tuple[str, bool]:
     used = 0
     complete = True
     for _, _, sent in ranked:
-        n = count_tokens(sent) + (1 if out else 0)
+        sep = 1 if out else 0
+        # every word holds a token at least: a sentence that cannot fit is not counted (a common
+        # entity has thousands of distinct sentences, and the budget is full after a few)
+        if out and used + sep + len(sent.split()) > max_tokens:
+            complete = False
+            continue
+        n = count_tokens(sent) + sep
         if used + n > max_tokens:
             complete = False
             if not out:  # a first sentence over the bound is cut rather than lost
@@ -280,9 +305,12 @@ def merge_mentions(
     descs: dict[str, list[str]] = {}
     chunks: dict[str, dict[str, None]] = {}
     counts: Counter[str] = Counter()
+    key_of: dict[str, str] = {}  # a common feature is named the same way thousands of times
     for m in mentions:
         name = normalise_name(m.name)
-        key = entity_key(name)
+        key = key_of.get(name)
+        if key is None:
+            key = key_of[name] = entity_key(name)
         if not key:
             continue
         forms.setdefault(key, Counter())[name] += 1

@@ -175,3 +175,29 @@ def test_sort_files_of_a_killed_run_are_removed(tmp_path):
     (stale / "new.nq").write_text("left over\n")
     sync_graph(OxigraphStore.in_memory(), G, [quad(1)], tmp_path / "g.nq")
     assert not stale.exists()
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_difference_of_two_sorted_files_is_the_set_difference(tmp_path, seed):
+    from dualgraph.pipeline.graph_sync import _diff
+
+    rnd = random.Random(seed)
+    # prefixes of one another and bytes above ASCII: where a careless comparison goes wrong
+    pool = sorted({"".join(rnd.choice('ab <"é') for _ in range(rnd.randint(1, 6))) for _ in range(400)})
+    old, new = set(rnd.sample(pool, 150)), set(rnd.sample(pool, 150))
+    for name, lines in (("old", old), ("new", new)):
+        (tmp_path / name).write_bytes(b"".join(sorted(x.encode() + b"\n" for x in lines)))
+    n_gone, n_added = _diff(tmp_path / "old", tmp_path / "new", gone=tmp_path / "gone", added=tmp_path / "added")
+    gone = set((tmp_path / "gone").read_text(encoding="utf-8").splitlines())
+    added = set((tmp_path / "added").read_text(encoding="utf-8").splitlines())
+    assert (gone, added) == (old - new, new - old)
+    assert (n_gone, n_added) == (len(old - new), len(new - old))
+
+
+def test_files_out_of_order_are_an_error_not_a_wrong_difference(tmp_path):
+    from dualgraph.pipeline.graph_sync import _diff
+
+    (tmp_path / "old").write_text("b\na\n", encoding="utf-8")
+    (tmp_path / "new").write_text("c\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="comm"):
+        _diff(tmp_path / "old", tmp_path / "new", gone=tmp_path / "gone", added=tmp_path / "added")

@@ -259,11 +259,15 @@ def _groups_by_scan(sentences: list[str]) -> list[tuple[frozenset[str], dict[str
     return groups
 
 
+@pytest.mark.parametrize("by_rarity", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_indexed_sentence_grouping_matches_a_scan_of_every_group(seed):
+def test_indexed_sentence_grouping_matches_a_scan_of_every_group(seed, by_rarity):
     """Long sentences that differ in a word or two, numbers that differ or not, short repeats:
-    the prefix-filtered grouping puts every sentence in the same group as the full scan."""
-    from dualgraph.tkg.merge import _SentenceGroups
+    the prefix-filtered grouping puts every sentence in the same group as the full scan, in
+    alphabetical word order and rarest word first alike."""
+    from collections import Counter
+
+    from dualgraph.tkg.merge import _sentence_key, _SentenceGroups
 
     rnd = random.Random(seed)
     vocab = [f"w{i}" for i in range(30)]
@@ -280,7 +284,8 @@ def test_indexed_sentence_grouping_matches_a_scan_of_every_group(seed):
             words.append(str(rnd.choice([60, 90, 120])))
         rnd.shuffle(words)
         sentences.append(" ".join(words))
-    grouping = _SentenceGroups()
+    rarity = Counter(w for key in {_sentence_key(s) for s in sentences} for w in key) if by_rarity else None
+    grouping = _SentenceGroups(rarity)
     for s in sentences:
         grouping.add(s)
     assert [(k, dict(f)) for k, f in grouping.groups] == _groups_by_scan(sentences)
