@@ -128,6 +128,8 @@ def build_tkg(
                 progress=config.progress,
                 describe=cached_describe(cache, config.tkg.description_tokens),
             )
+        n_mentions = len(mentions)
+        del mentions  # a large catalog has millions; the entities hold what is needed from them
         _save_indexes(layout.tkg, chunks, entities, config, embedder=embedder)
         doc_products = {d["doc_id"]: d.get("product_iris", []) for d in live_docs}
         chunk_products = {c.chunk_id: doc_products.get(c.doc_id, []) for c in chunks.values()}
@@ -142,7 +144,7 @@ def build_tkg(
         )
     return {
         "chunks": len(chunks),
-        "mentions": len(mentions),
+        "mentions": n_mentions,
         "entities": len(entities),
         "text_facts": store.count(graph=O.TEXT_GRAPH),
         "text_facts_sync": synced,
@@ -203,4 +205,7 @@ def _sync_text_graph(
         iter_text_fact_nquads(entities, chunk_products, skg_name_index(store)),
         iter_text_feature_nquads(pages, progress=progress, reader=cached_reader(cache)),
     )
+    # only the generator holds the pages now, and it lets them go once the sort has read every
+    # line: the store's bulk load that follows needs the memory (gigabytes at 100k products)
+    del pages, hits
     return {**sync_graph(store, O.TEXT_GRAPH, facts, saved), "chunks_spelling_names": read}

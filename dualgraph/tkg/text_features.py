@@ -152,24 +152,32 @@ def iter_text_feature_nquads(
         for product in products:
             yield f"{s} {iri(ABOUT_PRODUCT)} {iri(product)} {g} .\n"
     for (product, node), seen in polarities.items():
-        if len(seen) == 1:  # both polarities: a conflict, evidence only
-            edge = HAS_TEXT_FEATURE if True in seen else LACKS_TEXT_FEATURE
+        if seen != _BOTH:  # both polarities: a conflict, evidence only
+            edge = HAS_TEXT_FEATURE if seen == _SAYS_HAS else LACKS_TEXT_FEATURE
             yield f"{iri(product)} {iri(edge)} {iri(node)} {g} .\n"
+
+
+# what the pages say of a (product, feature), as bits: a small int per pair rather than a set
+# of booleans (a large catalog has millions of pairs; a set costs 200 bytes more each)
+_SAYS_HAS, _SAYS_LACKS = 1, 2
+_BOTH = _SAYS_HAS | _SAYS_LACKS
 
 
 def _read_pages(
     pages: Iterable[PageText], *, progress: bool, reader: Reader, batch: int
-) -> tuple[dict[tuple[str, str, bool], set[str]], dict[tuple[str, str], set[bool]]]:
+) -> tuple[dict[tuple[str, str, bool], set[str]], dict[tuple[str, str], int]]:
     """What all pages say: (entity node, sentence, polarity) -> every product it is said of
-    (one node per statement, not per variant), and (product, entity node) -> its polarities."""
+    (one node per statement, not per variant), and (product, entity node) -> its polarities
+    (``_SAYS_HAS`` and/or ``_SAYS_LACKS``)."""
     said: dict[tuple[str, str, bool], set[str]] = {}
-    polarities: dict[tuple[str, str], set[bool]] = {}
+    polarities: dict[tuple[str, str], int] = {}
+    nodes: dict[str, str] = {}  # one string per entity node, shared by every key that names it
     pages = [p for p in pages if p.products]
     bar = tqdm(total=len(pages), desc="text features", unit="page", disable=not progress, mininterval=0.5)
     for start in range(0, len(pages), batch):
         part = pages[start : start + batch]
         for page, found in zip(part, reader(part), strict=True):
-            _collect(page, found, said, polarities)
+            _collect(page, found, said, polarities, nodes)
         bar.update(len(part))
     bar.close()
     return said, polarities
@@ -179,13 +187,19 @@ def _collect(
     page: PageText,
     found: list[Statement],
     said: dict[tuple[str, str, bool], set[str]],
-    polarities: dict[tuple[str, str], set[bool]],
+    polarities: dict[tuple[str, str], int],
+    nodes: dict[str, str],
 ) -> None:
     for st in found:
-        node = entity_iri(page.features[st.phrase])
+        entity = page.features[st.phrase]
+        node = nodes.get(entity)
+        if node is None:
+            node = nodes[entity] = entity_iri(entity)
         said.setdefault((node, st.sentence, st.polarity), set()).update(page.products)
+        bit = _SAYS_HAS if st.polarity else _SAYS_LACKS
         for product in page.products:
-            polarities.setdefault((product, node), set()).add(st.polarity)
+            key = (product, node)
+            polarities[key] = polarities.get(key, 0) | bit
 
 
 def chunk_pages(

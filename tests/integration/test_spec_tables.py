@@ -136,3 +136,18 @@ def test_a_moved_index_still_finds_its_tables(catalog, tmp_path):
     state = IndexState.open(tmp_path / "moved" / "state.json")
     tables = _LiveSpecs(state.documents, tmp_path / "moved" / "skg" / "shards").tables
     assert tables is not None and tables.values.num_rows > 0
+
+
+def test_large_tables_are_let_go_and_read_again_the_same(catalog, tmp_path):
+    from dualgraph.pipeline.index import _LiveSpecs
+
+    build_index(catalog / "ds", tmp_path / "ix", CONFIG)
+    state = IndexState.open(tmp_path / "ix" / "state.json")
+    specs = _LiveSpecs(state.documents, tmp_path / "ix" / "skg" / "shards")
+    first = specs.tables
+    assert first is not None
+    size = first.values.nbytes + first.quantities.nbytes
+    assert not specs.release(above=size) and specs.tables is first  # within the bound: kept
+    assert specs.release(above=size - 1)
+    again = specs.tables
+    assert again is not first and again.values.equals(first.values) and again.quantities.equals(first.quantities)
