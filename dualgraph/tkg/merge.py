@@ -135,7 +135,13 @@ def _near(a: frozenset[str], b: frozenset[str]) -> bool:
         return True
     if min(len(a), len(b)) < _NEAR_MIN_WORDS or {w for w in a if w[0].isdigit()} != {w for w in b if w[0].isdigit()}:
         return False
-    return len(a & b) / len(a | b) >= _NEAR_SHARE
+    return _share_enough(a, b)
+
+
+def _share_enough(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The words test of :func:`_near`: a Jaccard similarity of at least ``_NEAR_SHARE``."""
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) >= _NEAR_SHARE
 
 
 def extract_description(descriptions: Iterable[str], *, max_tokens: int = 120) -> str:
@@ -186,15 +192,10 @@ class _SentenceGroups:
         long = len(key) >= _NEAR_MIN_WORDS
         if long:
             numbers, prefix = self._prefix(key)
-            n = len(key)
             for word in prefix:
                 for i in self._by_prefix_word.get((numbers, word), ()):
-                    if found is not None and i >= found:
-                        continue
                     # :func:`_near` for a candidate: both long, the same numbers (the index's key)
-                    other = self.groups[i][0]
-                    shared = len(key & other)
-                    if shared / (n + len(other) - shared) >= _NEAR_SHARE:
+                    if (found is None or i < found) and _share_enough(key, self.groups[i][0]):
                         found = i
         if found is not None:
             self.groups[found][1][sentence] += 1
