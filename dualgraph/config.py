@@ -117,6 +117,12 @@ class IndexConfig(BaseModel):
         description="After a change to some documents, derive rule facts again for their products and ranges "
         "only (rules with a focus), instead of recomputing the whole derived graph.",
     )
+    trust_file_stamps: bool = Field(
+        default=True,
+        description="Take a document whose files stat as they did at the last run (size, times, inode; none "
+        "written within two seconds of it) as unchanged without hashing its content. Turn off where the "
+        "dataset's filesystem clock may disagree with the indexer's: every document is then hashed.",
+    )
     incremental_rules_share: float = Field(
         default=0.25,
         gt=0,

@@ -25,6 +25,7 @@ from dualgraph.corpus.clean import clean_text, shown
 from dualgraph.corpus.limits import ReadLimits
 from dualgraph.corpus.model import Document, Quarantine, Variant
 from dualgraph.corpus.paths import FileMissing, PathRefused, parse_json, read_limited, resolve_inside
+from dualgraph.corpus.stamps import FileStamp
 
 KNOWN_PRESCIENCE = {"rawspecs"}
 
@@ -124,17 +125,26 @@ def metadata_path(meta_path: str | os.PathLike, given_root: str | os.PathLike) -
 
 
 def content_hash(
-    meta_path: str | os.PathLike, root: str | os.PathLike, salt: str = "", *, limits: ReadLimits | None = None
+    meta_path: str | os.PathLike,
+    root: str | os.PathLike,
+    salt: str = "",
+    *,
+    limits: ReadLimits | None = None,
+    stamp: FileStamp | None = None,
 ) -> str:
     """A digest of the metadata file and every file it points to.
 
     A referenced path that is refused (missing, outside the root, too large) enters the
-    digest as its reason, so fixing it counts as a change.
+    digest as its reason, so fixing it counts as a change. With ``stamp``, each file is
+    stamped just before it is read (:mod:`dualgraph.corpus.stamps`), so the next run can tell
+    it unchanged without reading it.
     """
     limits = limits or ReadLimits()
     meta = metadata_path(meta_path, root)
     root = Path(root).resolve()
     h = hashlib.sha256(salt.encode())
+    if stamp is not None:
+        stamp.add(meta)
     try:
         raw = read_limited(meta, limits.max_metadata_bytes)
     except (OSError, PathRefused) as e:
@@ -147,8 +157,15 @@ def content_hash(
     for rel in _referenced_paths(parsed):
         h.update(rel.encode("utf-8", "surrogatepass"))
         try:
-            h.update(read_limited(resolve_inside(root, rel), limits.max_file_bytes))
-        except (OSError, PathRefused) as e:
+            path = resolve_inside(root, rel)
+            if stamp is not None:
+                stamp.add(path)
+            h.update(read_limited(path, limits.max_file_bytes))
+        except PathRefused as e:
+            if stamp is not None:  # stamped as it is (often: not there), so that fixing it shows
+                stamp.add(root / rel)
+            h.update(b"\0" + str(e).encode("utf-8", "surrogatepass"))
+        except OSError as e:
             h.update(b"\0" + str(e).encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 

@@ -180,8 +180,21 @@ def build_index(
         store.check_reachable()
         orphans = reconcile_document_graphs(store, state)
         t0 = time.time()
-        same = unchanged_documents(root, metas, previous, salt=salt, limits=config.limits, progress=config.progress)
-        inputs = [{"meta_path": m, "market": market, **({"known_hash": same[m]} if m in same else {})} for m in metas]
+        same = unchanged_documents(
+            root,
+            metas,
+            previous,
+            salt=salt,
+            limits=config.limits,
+            progress=config.progress,
+            stamps={m: d.get("stamp") for m, d in mine.items()} if config.trust_file_stamps else None,
+        )
+        if config.trust_file_stamps and same.restamped:
+            state.record({state_key(market, m): {**mine[m], "stamp": st} for m, st in same.restamped.items()})
+        inputs = [
+            {"meta_path": m, "market": market, **({"known_hash": same.hashes[m]} if m in same.hashes else {})}
+            for m in metas
+        ]
         ran: list[str] = []
         rows = run_stages(stages, inputs, config, used=ran)
         t_convert = time.time() - t0
@@ -333,6 +346,8 @@ def build_index(
             "removed": len(removed),
             "ignored": len(scan.ignored),
             "orphan_graphs_dropped": len(orphans),
+            # known documents read to compare hashes; the rest were vouched for by their file stamps
+            "read_to_compare": same.hashed,
             # which documents of this market were read and converted again, and which were dropped
             "reprocessed": reprocessed,
             "reprocessed_count": len(reprocessed),
@@ -619,6 +634,8 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "shard": row.get("shard_path") or "",
         "tkg_shard": row.get("tkg_shard") or "",
         "product_iris": [iri for iri, _ in json.loads(row.get("products_json") or "[]")],
+        # what its files stat as: the next run takes it as unchanged without reading it (corpus.stamps)
+        "stamp": json.loads(row.get("stamp_json") or "null"),
         "problems": json.loads(row.get("problems_json") or "[]"),
         # Number-like values the quantity parser could not read: stored as text, listed for review.
         "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),

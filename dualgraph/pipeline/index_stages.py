@@ -12,10 +12,12 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import NamedTuple
 
 from dualgraph.corpus.limits import ReadLimits
 from dualgraph.corpus.model import Document, Quarantine
 from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
+from dualgraph.corpus.stamps import FileStamp, stamp_holds, stamp_key
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.stage import Row, Stage
 from dualgraph.skg import ontology as O
@@ -50,9 +52,28 @@ def read_stage(
     return Stage(
         "read",
         needs=("meta_path",),
-        adds=("doc_id", "source", "content_hash", "status", "variants_json", "problems_json", "text", "products_json"),
+        adds=(
+            "doc_id",
+            "source",
+            "content_hash",
+            "status",
+            "variants_json",
+            "problems_json",
+            "text",
+            "products_json",
+            "stamp_json",
+        ),
         fn=fn,
     )
+
+
+class Unchanged(NamedTuple):
+    """What :func:`unchanged_documents` found: the unchanged documents' hashes by metadata path,
+    fresh stamps for those whose stamp could not vouch for them, and how many were hashed."""
+
+    hashes: dict[str, str]
+    restamped: dict[str, dict]
+    hashed: int
 
 
 def unchanged_documents(
@@ -63,27 +84,40 @@ def unchanged_documents(
     salt: str = CONVERTER_VERSION,
     limits: ReadLimits | None = None,
     progress: bool = False,
-) -> dict[str, str]:
-    """The documents whose content hash is still the one in ``previous``: metadata path -> hash.
+    stamps: dict[str, dict | None] | None = None,
+) -> Unchanged:
+    """The documents whose content hash is still the one in ``previous``.
 
     Hashing is cheap next to reading and converting, so the driver does it for every known
     document before deciding where the rest runs: a re-index that changed a few documents
     converts them in this process instead of starting Ray's workers for all of them. A
-    document whose hash cannot be computed is left to the read stage, which reports why.
+    document whose ``stamps`` entry (the last run's :class:`~dualgraph.corpus.stamps.FileStamp`)
+    still holds is not even read. A document whose hash cannot be computed is left to the read
+    stage, which reports why.
     """
     from tqdm import tqdm
 
     limits = limits or ReadLimits()
+    key = stamp_key(salt, limits)
+    stamps = stamps or {}
     out: dict[str, str] = {}
+    restamped: dict[str, dict] = {}
+    hashed = 0
     known = [m for m in metas if m in previous]
     for rel in tqdm(known, desc="compare", unit="doc", disable=not progress or not known, mininterval=0.5):
+        if stamp_holds(root, stamps.get(rel), key):
+            out[rel] = previous[rel]
+            continue
+        stamp = FileStamp(root, key)
         try:
-            digest = content_hash(Path(root) / rel, Path(root), salt=salt, limits=limits)
+            digest = content_hash(Path(root) / rel, Path(root), salt=salt, limits=limits, stamp=stamp)
         except Exception:  # the read stage quarantines it with the reason
             continue
+        hashed += 1
         if digest == previous[rel]:
             out[rel] = digest
-    return out
+            restamped[rel] = stamp.to_dict()  # racy or stamped by an older version: vouches next time
+    return Unchanged(out, restamped, hashed)
 
 
 def _read_one(
@@ -100,6 +134,7 @@ def _read_one(
         "problems_json": "[]",
         "text": "",
         "products_json": "[]",
+        "stamp_json": "",
     }
 
     def quarantined(reason: str) -> Row:
@@ -110,7 +145,11 @@ def _read_one(
         fault_point("read")
         # a hash the driver just computed and found unchanged is not computed again
         digest = known if known is not None and previous.get(rel) == known else None
-        base["content_hash"] = digest = digest or content_hash(meta, root, salt=salt, limits=limits)
+        if digest is None:
+            stamp = FileStamp(root, stamp_key(salt, limits))
+            digest = content_hash(meta, root, salt=salt, limits=limits, stamp=stamp)
+            base["stamp_json"] = json.dumps(stamp.to_dict())
+        base["content_hash"] = digest
         if previous.get(rel) == digest:
             return {**base, "status": "unchanged"}
         doc, problems = read_document(meta, root, limits=limits)

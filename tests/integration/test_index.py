@@ -58,6 +58,7 @@ def test_index_builds_and_answers(tmp_path):
         "removed": 0,
         "ignored": 0,
         "orphan_graphs_dropped": 0,
+        "read_to_compare": 0,
         "reprocessed": ["file-a", "file-b", "file-c"],
         "reprocessed_count": 3,
         "removed_documents": [],
