@@ -141,6 +141,13 @@ class IndexConfig(BaseModel):
         "on two, Ray's worker start and data copies cost more than the second core gains (10k generated "
         "products: convert 132 s on local Ray against about 40 s in process). A cluster address always uses Ray.",
     )
+    local_processes: int = Field(
+        0,
+        ge=0,
+        description="With runner 'ray' on a local machine too small for Ray (fewer than ray_min_cpus CPUs), "
+        "convert in this many worker processes of a plain process pool, which start in a second and copy only "
+        "rows: 0 means one per CPU, 1 means in this process.",
+    )
     batch_size: int = Field(
         256,
         ge=1,

@@ -28,7 +28,7 @@ from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
 from dualgraph.pipeline.rule_focus import expand_focus
-from dualgraph.pipeline.stage import ContractError, Row, Stage, run_inline
+from dualgraph.pipeline.stage import ContractError, Row, Stage, run_in_processes, run_inline
 from dualgraph.pipeline.state import IndexState, state_key
 from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
@@ -45,27 +45,50 @@ from dualgraph.stores.heap import release_free_memory
 def run_stages(
     stages: list[Stage], rows: list[Row], config: IndexConfig, *, used: list[str] | None = None
 ) -> list[Row]:
-    """Run the stages over Ray Data or inline, and check that every input row came back once.
+    """Run the stages over Ray Data, a local process pool or inline, and check that every input
+    row came back once.
 
     Rows the driver already found unchanged (``known_hash``) stay in this process, and so do the
-    rest when Ray would not pay (:func:`_ray_pays`: few documents, or a local machine with too
-    few CPUs)."""
+    rest when neither Ray nor a process pool would pay (:func:`_where`)."""
     quick = [r for r in rows if r.get("known_hash")]
     work = [r for r in rows if not r.get("known_hash")]
     out = run_inline(stages, quick, batch_size=max(config.batch_size, 1024)) if quick else []
-    ray = _ray_pays(config, len(work))
+    where, workers = _where(config, len(work))
     if used is not None:
-        used.append("ray" if ray else "inline")
-    if not ray:
-        with tqdm(total=len(work), unit="doc", desc="convert", disable=not config.progress, mininterval=0.5) as bar:
-            out += run_inline(stages, work, batch_size=config.batch_size, on_batch=bar.update)
-    else:
+        used.append(where)
+    if where == "ray":
         out += _run_on_ray(stages, work, config)
+    else:
+        with tqdm(total=len(work), unit="doc", desc="convert", disable=not config.progress, mininterval=0.5) as bar:
+            if where == "processes":
+                out += run_in_processes(
+                    stages, work, workers=workers, batch_size=config.batch_size, on_batch=bar.update
+                )
+            else:
+                out += run_inline(stages, work, batch_size=config.batch_size, on_batch=bar.update)
     keys = [r["meta_path"] for r in rows]
     got = [r["meta_path"] for r in out]
     if sorted(keys) != sorted(got):
         raise ContractError(f"pipeline returned {len(got)} rows for {len(keys)} documents (rows lost or duplicated)")
     return out
+
+
+def _where(config: IndexConfig, documents: int) -> tuple[str, int]:
+    """Where ``documents`` to convert run: ``("ray", 0)``, ``("processes", workers)`` or ``("inline", 1)``.
+
+    >>> c = IndexConfig(ray_min_cpus=10**6, local_processes=2)
+    >>> _where(c, 500), _where(c, 5), _where(c.model_copy(update={"runner": "inline"}), 500)
+    (('processes', 2), ('inline', 1), ('inline', 1))
+    >>> _where(c.model_copy(update={"local_processes": 1}), 500), _where(IndexConfig(ray_min_cpus=1), 500)
+    (('inline', 1), ('ray', 0))
+    """
+    if _ray_pays(config, documents):
+        return "ray", 0
+    if config.runner == "inline" or documents < max(config.ray_min_documents, 1):
+        return "inline", 1
+    # a machine too small for Ray: its cores still convert side by side in a plain process pool
+    workers = min(config.local_processes or (os.cpu_count() or 1), documents)
+    return ("processes", workers) if workers > 1 else ("inline", 1)
 
 
 def _ray_pays(config: IndexConfig, documents: int) -> bool:
@@ -378,7 +401,7 @@ def build_index(
             "total": round(time.time() - started, 3),
         },
         "runner": config.runner,
-        # where the documents to convert ran: Ray only when it pays (_ray_pays)
+        # where the documents to convert ran: Ray, a local process pool or this process (_where)
         "converted_on": ran[0] if ran else "inline",
     }
     write_json_atomic(layout.manifest, manifest)

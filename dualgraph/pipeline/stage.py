@@ -88,3 +88,66 @@ def run_inline(
         if on_batch is not None:
             on_batch(len(batch))
     return out
+
+
+# the stages of this worker process, unpickled once when the pool starts it
+_WORKER_STAGES: list[Stage] = []
+
+
+def _start_worker(payload: bytes) -> None:
+    import cloudpickle
+
+    _WORKER_STAGES[:] = cloudpickle.loads(payload)
+
+
+def _run_in_worker(rows: list[Row]) -> list[Row]:
+    return run_inline(_WORKER_STAGES, rows, batch_size=max(len(rows), 1))
+
+
+def run_in_processes(
+    stages: Sequence[Stage],
+    rows: list[Row],
+    *,
+    workers: int,
+    batch_size: int = 64,
+    on_batch: Callable[[int], object] | None = None,
+) -> list[Row]:
+    """Run stages over batches of rows in a pool of ``workers`` fresh processes; rows come back in order.
+
+    For a machine with a few cores where Ray's start and object store cost more than they give:
+    a worker starts in about a second and only rows cross between processes. Stages are sent
+    once per worker with ``cloudpickle`` (their functions are closures over their settings).
+    Workers are spawned, not forked: the driver holds the store's threads, which a fork would
+    copy in whatever state they were. A failure in a batch is raised here, as inline."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    import cloudpickle
+
+    batches = [rows[start : start + batch_size] for start in range(0, len(rows), batch_size)]
+    if not batches:
+        return []
+    payload = cloudpickle.dumps(list(stages))
+    results: list[list[Row] | None] = [None] * len(batches)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(
+        min(workers, len(batches)), mp_context=context, initializer=_start_worker, initargs=(payload,)
+    ) as pool:
+        futures = {pool.submit(_run_in_worker, batch): i for i, batch in enumerate(batches)}
+        try:
+            for done in as_completed(futures):
+                i = futures[done]
+                results[i] = done.result()
+                if on_batch is not None:
+                    on_batch(len(batches[i]))
+        except BrokenProcessPool as e:
+            raise RuntimeError(
+                f"a worker process of the conversion pool died ({e}); out of memory? "
+                "set local_processes to 1 to convert in this process"
+            ) from e
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            raise
+    return [row for part in results if part is not None for row in part]

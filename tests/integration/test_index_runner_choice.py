@@ -72,7 +72,39 @@ def test_many_documents_go_to_ray_and_a_rerun_converts_only_the_changed_one_in_p
     assert sorted(hashed) == ["file-p0", "file-p0", "file-p1", "file-p2"]
 
 
-def test_a_local_machine_with_too_few_cpus_converts_in_process(tmp_path, ray_calls):
+def test_a_local_machine_with_too_few_cpus_does_not_start_ray(tmp_path, ray_calls):
     write_dataset(tmp_path / "ds", _pages(3))
-    m = index_module.build_index(tmp_path / "ds", tmp_path / "ix", _config(ray_min_documents=1, ray_min_cpus=10**6))
+    cfg = _config(ray_min_documents=1, ray_min_cpus=10**6, local_processes=1)  # one process: this one
+    m = index_module.build_index(tmp_path / "ds", tmp_path / "ix", cfg)
     assert m["documents"]["converted"] == 3 and ray_calls == [] and m["converted_on"] == "inline"
+
+
+def test_a_small_machine_converts_in_a_process_pool_the_same_as_inline(tmp_path, ray_calls):
+    write_dataset(tmp_path / "ds", _pages(7))
+    pool = _config(ray_min_documents=1, ray_min_cpus=10**6, local_processes=2, batch_size=2)
+    m = index_module.build_index(tmp_path / "ds", tmp_path / "pool", pool)
+    assert m["converted_on"] == "processes" and ray_calls == [] and m["documents"]["converted"] == 7
+    inline = index_module.build_index(
+        tmp_path / "ds", tmp_path / "inline", pool.model_copy(update={"runner": "inline"})
+    )
+    assert inline["converted_on"] == "inline"
+
+    def shards(ix):
+        return sorted(p.read_text() for p in (ix / "skg" / "shards").glob("shard-*.nq"))
+
+    assert shards(tmp_path / "pool") == shards(tmp_path / "inline") and len(shards(tmp_path / "pool")) == 4
+    for key in ("products", "triples", "specs", "quarantined_records"):
+        assert m[key] == inline[key], key
+
+
+def test_a_failing_stage_in_a_worker_fails_the_run_with_its_error():
+    from dualgraph.pipeline.stage import Stage, run_in_processes
+
+    def boom(rows):
+        raise ValueError(f"bad row {rows[0]['x']}")
+
+    with pytest.raises(ValueError, match="bad row 2"):
+        run_in_processes([Stage("boom", needs=("x",), adds=(), fn=boom)], [{"x": 2}], workers=2)
+    square = Stage("sq", needs=("x",), adds=("y",), fn=lambda rows: [{"y": r["x"] ** 2} for r in rows])
+    got = run_in_processes([square], [{"x": i} for i in range(9)], workers=2, batch_size=2)
+    assert [r["y"] for r in got] == [i * i for i in range(9)]
