@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any, TypeVar, cast
 
+import numpy as np
 import pyoxigraph as ox
 
 from dualgraph.skg import ontology as O
@@ -412,16 +413,40 @@ class _Concatenation(io.RawIOBase):
         super().close()
 
 
-def _scan(path: Path) -> tuple[int, int]:
-    """Lines, and statements (non-blank, non-comment lines: one per statement in N-Triples/N-Quads)."""
-    lines = statements = 0
+# the first bytes of a line that may be blank or a comment (``bytes.strip``'s white space, ``#``)
+_MAYBE_ODD = np.zeros(256, dtype=bool)
+_MAYBE_ODD[list(b" \t\r\n\x0b\x0c#")] = True
+
+
+def _scan(path: Path, *, block: int = 1 << 20) -> tuple[int, int]:
+    """Lines, and statements (non-blank, non-comment lines: one per statement in N-Triples/N-Quads).
+
+    Counted a block of whole lines at a time with numpy: a large load's files hold tens of
+    millions of lines, and a Python loop over them took a tenth of the load. Only a block with a
+    line that starts with white space or ``#`` is looked at line by line."""
+    lines = odd = 0
+    tail = b""
     with path.open("rb") as f:
-        for line in f:
-            lines += 1
-            s = line.strip()
-            if s and not s.startswith(b"#"):
-                statements += 1
-    return lines, statements
+        while chunk := f.read(block):
+            data = tail + chunk
+            end = data.rfind(b"\n") + 1
+            whole, tail = data[:end], data[end:]
+            if not whole:
+                continue
+            ends = np.flatnonzero(np.frombuffer(whole, dtype=np.uint8) == 0x0A)
+            lines += len(ends)
+            firsts = np.frombuffer(whole, dtype=np.uint8)[np.concatenate(([0], ends[:-1] + 1))]
+            if _MAYBE_ODD[firsts].any():  # rare: only then is the block read line by line
+                odd += sum(1 for line in whole.split(b"\n")[:-1] if _not_a_statement(line))
+    if tail:
+        lines += 1
+        odd += _not_a_statement(tail)
+    return lines, lines - odd
+
+
+def _not_a_statement(line: bytes) -> bool:
+    s = line.strip()
+    return not s or s.startswith(b"#")
 
 
 def _locate(paths: list[Path], lines: list[int], lineno: int | None) -> tuple[Path | str, int | None]:
