@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore, StoreError
+from dualgraph.stores.guard import MAX_QUERY_CHARS
 
 DEFAULT_RULES = Path(__file__).with_name("rules.yaml")
 _PROLOGUE = O.sparql_prologue()
@@ -383,9 +384,9 @@ def _fixpoint(
                 elif focus is None:
                     n = _run(store, r, graph, report)
                 else:
-                    n = sum(
-                        _run(store, r, graph, report, focus=focus[i : i + batch]) for i in range(0, len(focus), batch)
-                    )
+                    n = 0
+                    for part in focus_parts(focus, batch=batch, fits=_query_fits(r)):
+                        n += _run(store, r, graph, report, focus=part)
                 if n:
                     changed |= r.writes
                 bar.update()
@@ -400,6 +401,33 @@ def _fixpoint(
     bar.close()
 
 
+def _fits(query: str) -> bool:
+    # the store refuses longer queries (stores.guard); a tenth is left for the prologue and slack
+    return len(query) <= MAX_QUERY_CHARS * 9 // 10
+
+
+def _query_fits(rule: Rule) -> Callable[[Sequence[str]], bool]:
+    return lambda part: _fits(rule.construct_query(part))
+
+
+def focus_parts(focus: Sequence[str], *, batch: int, fits: Callable[[Sequence[str]], bool]) -> Iterator[Sequence[str]]:
+    """The ``focus`` IRIs in slices of at most ``batch`` whose query ``fits``, in order; a slice that
+    does not fit is halved until it does (a catalog's IRIs can be long: 1,000 of them made a
+    165k-character query at 100k products). A single IRI is yielded as it is.
+
+    >>> [list(p) for p in focus_parts(list("abcde"), batch=4, fits=lambda part: len(part) <= 2)]
+    [['a', 'b'], ['c', 'd'], ['e']]
+    """
+    todo = [focus[i : i + batch] for i in range(0, len(focus), batch)]
+    while todo:
+        part = todo.pop(0)
+        if len(part) > 1 and not fits(part):
+            half = len(part) // 2
+            todo[0:0] = [part[:half], part[half:]]
+            continue
+        yield part
+
+
 def forget_focus(
     store: SparqlStore, rules: Sequence[Rule], focus: Sequence[str], *, graph: str = O.DERIVED_GRAPH, batch: int = 1000
 ) -> None:
@@ -407,8 +435,8 @@ def forget_focus(
     minted for them), so that running them for those nodes again writes their facts afresh.
     Facts of rules without a focus are left: they are recomputed by their difference."""
     focused = [r for r in rules if r.enabled and r.focus is not None]
-    for start in range(0, len(focus), batch):
-        part = focus[start : start + batch]
+    # the updates below hold the IRIs once, beside a few hundred characters of their own
+    for part in focus_parts(focus, batch=batch, fits=lambda part: _fits(" ".join(f"<{x}>" for x in part) + " " * 1000)):
         values = " ".join(f"<{x}>" for x in part)
         for r in focused:
             links = [(s, p, o) for s, p, o in template_triples(r.insert) if s == f"?{r.focus}" and o in r.minted]

@@ -164,3 +164,15 @@ def test_rules_changed_since_the_last_run_rebuild_whole(catalog: Path, tmp_path:
     mine.write_text(text.replace("The number of variants of a range.", "How many variants a range has."), "utf-8")
     manifest = build_index(ds, tmp_path / "ix", CONFIG.model_copy(update={"rules_path": mine}))
     assert manifest["rules"]["mode"] == "full"
+
+
+def test_a_focus_of_long_iris_is_split_to_fit_the_query_limit():
+    # at 100k products a re-index's focus of 1,000 IRIs made a 165k-character query, which the
+    # store's guard refuses; the focus is now sliced by the length of the query it makes
+    from dualgraph.skg.rules import apply_rules, load_rules
+    from dualgraph.stores.oxigraph import OxigraphStore
+
+    store = OxigraphStore.in_memory()
+    focus = [f"https://w3id.org/dualgraph/skg/product-{'x' * 150}-{i}" for i in range(2500)]
+    report = apply_rules(store, load_rules(None), focus=focus)
+    assert report.mode == "incremental" and report.runs > 0
