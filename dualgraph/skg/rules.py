@@ -401,13 +401,13 @@ def _fixpoint(
     bar.close()
 
 
-def _fits(query: str) -> bool:
+def _fits(chars: int) -> bool:
     # the store refuses longer queries (stores.guard); a tenth is left for the prologue and slack
-    return len(query) <= MAX_QUERY_CHARS * 9 // 10
+    return chars <= MAX_QUERY_CHARS * 9 // 10
 
 
 def _query_fits(rule: Rule) -> Callable[[Sequence[str]], bool]:
-    return lambda part: _fits(rule.construct_query(part))
+    return lambda part: _fits(len(rule.construct_query(part)))
 
 
 def focus_parts(focus: Sequence[str], *, batch: int, fits: Callable[[Sequence[str]], bool]) -> Iterator[Sequence[str]]:
@@ -436,7 +436,7 @@ def forget_focus(
     Facts of rules without a focus are left: they are recomputed by their difference."""
     focused = [r for r in rules if r.enabled and r.focus is not None]
     # the updates below hold the IRIs once, beside a few hundred characters of their own
-    for part in focus_parts(focus, batch=batch, fits=lambda part: _fits(" ".join(f"<{x}>" for x in part) + " " * 1000)):
+    for part in focus_parts(focus, batch=batch, fits=lambda part: _fits(sum(len(x) + 3 for x in part) + 1000)):
         values = " ".join(f"<{x}>" for x in part)
         for r in focused:
             links = [(s, p, o) for s, p, o in template_triples(r.insert) if s == f"?{r.focus}" and o in r.minted]

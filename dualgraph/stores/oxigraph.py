@@ -433,9 +433,10 @@ def _scan(path: Path, *, block: int = 1 << 20) -> tuple[int, int]:
             whole, tail = data[:end], data[end:]
             if not whole:
                 continue
-            ends = np.flatnonzero(np.frombuffer(whole, dtype=np.uint8) == 0x0A)
+            view = np.frombuffer(whole, dtype=np.uint8)
+            ends = np.flatnonzero(view == 0x0A)
             lines += len(ends)
-            firsts = np.frombuffer(whole, dtype=np.uint8)[np.concatenate(([0], ends[:-1] + 1))]
+            firsts = view[np.concatenate(([0], ends[:-1] + 1))]
             if _MAYBE_ODD[firsts].any():  # rare: only then is the block read line by line
                 odd += sum(1 for line in whole.split(b"\n")[:-1] if _not_a_statement(line))
     if tail:
