@@ -34,7 +34,7 @@ from typing import Any
 
 from dualgraph.query.catalog_names import singular
 from dualgraph.query.pattern_model import Pattern
-from dualgraph.skg.spec_table import SpecTables
+from dualgraph.skg.spec_table import SpecTables, iter_rows
 
 __all__ = [
     "MIN_LIFT",
@@ -212,12 +212,8 @@ def _fact_rows(
 ):
     if specs is not None:
         # the converter's rows (skg.spec_table): no pass over every quantity of the store
-        q = specs.quantities.select(["product", "entry", "unit", "number", "label"]).to_pydict()
-        rows: Iterable[tuple[str, str, str, str, str]] = (
-            (p, e, u, n, lab)
-            for p, e, u, n, lab in zip(q["product"], q["entry"], q["unit"], q["number"], q["label"], strict=True)
-            if u
-        )
+        every = iter_rows(specs.quantities, ("product", "entry", "unit", "number", "label"))
+        rows: Iterable[tuple[str, str, str, str, str]] = (r for r in every if r[2])
     else:
         res = store.select(
             """SELECT ?p ?e ?u ?v ?l WHERE { ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasQuantity ?q .

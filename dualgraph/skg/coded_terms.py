@@ -38,7 +38,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.names import feature_iri, section_iri
 from dualgraph.skg.quantities import parse_quantity
 from dualgraph.skg.rules import def_regex
-from dualgraph.skg.spec_table import SpecTables
+from dualgraph.skg.spec_table import SpecTables, iter_rows
 from dualgraph.skg.terms import iri, literal, quad
 from dualgraph.stores.base import SparqlStore, select_paged
 
@@ -229,14 +229,16 @@ _CODE_TEXT = re.compile(r"[0-9][A-Za-z]")  # the filter of Q_VALUES and Q_NAMED
 def sources_from_tables(specs: SpecTables) -> CodedTerms:
     """The rows :func:`read_sources` reads, from the converter's spec tables
     (:mod:`dualgraph.skg.spec_table`) instead of three passes over the store."""
-    v = specs.values.select(["product", "entry", "section_name", "entry_name", "value_name"]).to_pydict()
     sections: dict[str, str] = {}
     value_rows: list[tuple[str, str, str]] = []
     name_rows: list[tuple[str, str, str, list[str]]] = []
     by_name: dict[str, set[str]] = defaultdict(set)
     names: dict[str, str] = {}
-    rows = zip(v["product"], v["entry"], v["section_name"], v["entry_name"], v["value_name"], strict=True)
-    for product, entry, section, name, value in rows:
+    one: dict[str, str] = {}  # one string object per product, however many rows name it
+    for product, entry, section, name, value in iter_rows(
+        specs.values, ("product", "entry", "section_name", "entry_name", "value_name")
+    ):
+        product = one.setdefault(product, product)
         by_name[name].add(product)
         names[entry] = name
         if _CODE_TEXT.search(value):

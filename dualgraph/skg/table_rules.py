@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dualgraph.skg import ontology as O
@@ -32,7 +33,7 @@ Triple = tuple[str, str, str]
 __all__ = ["Triple", "computed", "tag_facts", "tag_values", "twins"]
 
 
-def tag_values(tables: SpecTables, specs: tuple[Any, Any] | None = None) -> set[Triple] | None:
+def tag_values(tables: SpecTables, specs: _Specs | None = None) -> set[Triple] | None:
     """The facts of the packaged ``tag-value`` rule (``?v skg:fromEntry ?e``) from the spec rows;
     None when the rows lack spec nodes (tables written by an older converter).
 
@@ -55,38 +56,51 @@ def tag_values(tables: SpecTables, specs: tuple[Any, Any] | None = None) -> set[
     found = specs or _specs(tables)
     if found is None:
         return None
-    every, text = found
-    per_entry = text.group_by("entry").aggregate([("spec", "count_distinct"), ("product", "count_distinct")])
+    text = found.text
+    # every row is one spec, so an entry's text specs are its text rows
+    per_entry = text.group_by("entry").aggregate([("product", "count"), ("product", "count_distinct")])
     lists = per_entry.filter(
-        pc.greater_equal(per_entry["spec_count_distinct"], pc.multiply(per_entry["product_count_distinct"], 2))
+        pc.greater_equal(per_entry["product_count"], pc.multiply(per_entry["product_count_distinct"], 2))
     )["entry"]
-    pairs = every.group_by(["entry", "value"]).aggregate([("product", "count_distinct")])
-    common = pairs.filter(pc.greater_equal(pairs["product_count_distinct"], 2))
-    held_as_text = set(zip(text["entry"].to_pylist(), text["value"].to_pylist(), strict=True))
-    tag_lists = set(lists.to_pylist())
-    from_entry = f"<{O.FROM_ENTRY}>"
+    pairs = found.every.group_by("pair").aggregate([("product", "count_distinct")])
+    common = pairs.filter(pc.greater_equal(pairs["product_count_distinct"], 2))["pair"]
+    tags = pc.is_in(pc.unique(text["pair"]), value_set=common)
+    held = pc.filter(pc.unique(text["pair"]), tags)
+    tag_pairs = pc.filter(held, pc.is_in(pc.divide(held, found.values_n), value_set=lists))
     return {
-        (f"<{value}>", from_entry, f"<{entry}>")
-        for entry, value in zip(common["entry"].to_pylist(), common["value"].to_pylist(), strict=True)
-        if entry in tag_lists and (entry, value) in held_as_text
+        (f"<{found.value_of(pair)}>", f"<{O.FROM_ENTRY}>", f"<{found.entry_of(pair)}>")
+        for pair in tag_pairs.to_pylist()
     }
 
 
-def _tag_features(text: Any, tags: set[Triple]) -> set[Triple]:
+def _tag_features(specs: _Specs, tags: set[Triple]) -> set[Triple]:
     """The packaged ``tag-feature`` rule: a product has as a feature every tag it lists as text
-    (``?p skg:hasFeature ?v``); ``text`` holds the spec rows without a quantity."""
-    pairs = {(e[1:-1], v[1:-1]) for v, _, e in tags}
+    (``?p skg:hasFeature ?v``)."""
+    import pyarrow.compute as pc
+
+    text = specs.text
+    rows = text.filter(pc.is_in(text["pair"], value_set=specs.pairs_of(tags)))
     has = f"<{O.HAS_FEATURE}>"
-    columns = (text[c].to_pylist() for c in ("product", "entry", "value"))
-    return {(f"<{p}>", has, f"<{v}>") for p, e, v in zip(*columns, strict=True) if (e, v) in pairs}
+    products = specs.names["product"].take(rows["product"]).to_pylist()
+    values = specs.names["value"].take(rows["value"]).to_pylist()
+    return {(f"<{p}>", has, f"<{v}>") for p, v in zip(products, values, strict=True)}
 
 
-def _tag_absences(values: Any, tags: set[Triple], has: set[Triple]) -> set[Triple]:
+def _tag_absences(specs: _Specs, tags: set[Triple], has: set[Triple]) -> set[Triple]:
     """The packaged ``tag-absent`` rule: a product with a spec in a tag-list entry lacks every tag
     of that entry it does not have as a feature (``?p skg:lacksFeature ?v``). With the packaged
     rules only ``tag-feature`` gives a product a value as a feature."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    every = specs.every
+    entries = pa.array(sorted({specs.entry_code(e[1:-1]) for _, _, e in tags}), pa.int64())
+    held = every.filter(pc.is_in(every["entry"], value_set=entries)).group_by(["entry", "product"]).aggregate([])
+    names = specs.names
     products_of: dict[str, set[str]] = {}
-    for p, e in zip(values["product"].to_pylist(), values["entry"].to_pylist(), strict=True):
+    entry_names = names["entry"].take(held["entry"]).to_pylist()
+    product_names = names["product"].take(held["product"]).to_pylist()
+    for e, p in zip(entry_names, product_names, strict=True):
         products_of.setdefault(e, set()).add(p)
     have = {(p, value) for p, _, value in has}
     lacks = f"<{O.LACKS_FEATURE}>"
@@ -100,26 +114,75 @@ def _tag_absences(values: Any, tags: set[Triple], has: set[Triple]) -> set[Tripl
 
 def tag_facts(tables: SpecTables) -> dict[str, set[Triple]] | None:
     """The facts of the three tag rules by rule id, each counted once; None as :func:`tag_values`."""
-    specs = _specs(tables)  # the group-by the rules share, dropped once their facts are made
+    specs = _specs(tables)  # the spec rows the rules share, dropped once their facts are made
     if specs is None:
         return None
     tags = tag_values(tables, specs)
     assert tags is not None  # the tables hold spec nodes
-    has = _tag_features(specs[1], tags)
-    return {"tag-value": tags, "tag-feature": has, "tag-absent": _tag_absences(tables.values, tags, has)}
+    has = _tag_features(specs, tags)
+    return {"tag-value": tags, "tag-feature": has, "tag-absent": _tag_absences(specs, tags, has)}
 
 
-def _specs(tables: SpecTables) -> tuple[Any, Any] | None:
-    """One row per spec node (product, entry, value, ``quantity_max``), and those without a quantity;
-    None when the rows lack spec nodes (tables written by an older converter)."""
+@dataclass(frozen=True)
+class _Specs:
+    """One row per spec node, its product, entry and value as integer codes into ``names``.
+
+    The rules count and join on these codes: Arrow's hash group-by on the IRIs themselves held
+    about 1.8 KB a spec row (3 GB at 100k products, the peak of a whole index run).
+    ``every`` has columns product, entry, value and ``pair`` (entry and value in one integer);
+    ``text`` is its rows whose spec holds no quantity."""
+
+    every: Any
+    text: Any
+    names: dict[str, Any]
+    values_n: int
+
+    def value_of(self, pair: int) -> str:
+        return str(self.names["value"][pair % self.values_n])
+
+    def entry_of(self, pair: int) -> str:
+        return str(self.names["entry"][pair // self.values_n])
+
+    def entry_code(self, entry: str) -> int:
+        return self._codes("entry")[entry]
+
+    def pairs_of(self, tags: set[Triple]) -> Any:
+        """The ``pair`` codes of tag-value facts."""
+        import pyarrow as pa
+
+        entry, value = self._codes("entry"), self._codes("value")
+        return pa.array(sorted(entry[e[1:-1]] * self.values_n + value[v[1:-1]] for v, _, e in tags), pa.int64())
+
+    def _codes(self, column: str) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names[column].to_pylist())}
+
+
+def _specs(tables: SpecTables) -> _Specs | None:
+    """The spec rows, one per spec node, coded; None when the rows lack spec nodes (tables
+    written by an older converter)."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
     v = tables.values
     if "spec" not in v.column_names or v["spec"].null_count or v["quantity"].null_count:
         return None
-    # a spec repeated across documents (markets) holds a quantity if any copy does
-    specs = v.group_by(["spec", "product", "entry", "value"]).aggregate([("quantity", "max")])
-    return specs, specs.filter(pc.equal(specs["quantity_max"], ""))
+    rows = v.select(["spec", "product", "entry", "value", "quantity"])
+    if pc.count_distinct(rows["spec"]).as_py() < rows.num_rows:
+        # A spec repeated across documents (markets), or a value part said twice, holds a quantity
+        # if any copy does. A spec node names its product, entry and value, so the copy kept is the
+        # first after sorting with quantities first.
+        rows = rows.take(pc.sort_indices(rows, [("spec", "ascending"), ("quantity", "descending")]))
+        spec = rows["spec"].combine_chunks()
+        rows = rows.filter(pa.concat_arrays([pa.array([True]), pc.not_equal(spec[1:], spec[:-1])]))
+    columns: dict[str, Any] = {}
+    names: dict[str, Any] = {}
+    for c in ("product", "entry", "value"):
+        coded = pc.dictionary_encode(rows[c]).combine_chunks()
+        columns[c], names[c] = pc.cast(coded.indices, pa.int64()), coded.dictionary
+    values_n = max(len(names["value"]), 1)
+    columns["pair"] = pc.add(pc.multiply(columns["entry"], values_n), columns["value"])
+    every = pa.table(columns)
+    return _Specs(every, every.filter(pc.equal(rows["quantity"], "")), names, values_n)
 
 
 _TWINS = ("tag-value", "tag-feature", "tag-absent")
