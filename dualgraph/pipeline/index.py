@@ -272,17 +272,22 @@ def build_index(
             if r["status"] == "ok" and r["shard_path"]:
                 shards[r["shard_path"]].append(r)
         loaded_quads = 0
+        # by bytes read: a large catalog loads in one pass, which a bar by documents would show only at its end
         bar = tqdm(
-            total=sum(len(v) for v in shards.values()), unit="doc", desc="load store", disable=not config.progress
+            total=sum(Path(p).stat().st_size for p in shards),
+            unit="B",
+            unit_scale=True,
+            desc="load store",
+            disable=not config.progress,
+            mininterval=0.5,
         )
         for group in _load_groups(shards, config.load_group_quads):
             state.set_stale(True)
-            loaded_quads += store.bulk_load(group, format="nquads")
+            loaded_quads += store.bulk_load(group, format="nquads", progress=bar.update)
             fault_point("load")
             docs = [r for path in group for r in shards[path]]
             state.record({state_key(market, r["meta_path"]): _doc_state(r, loaded=True) for r in docs})
             fault_point("record")
-            bar.update(len(docs))
         bar.close()
         t_load = time.time() - t0
 

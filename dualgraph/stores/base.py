@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -54,8 +54,16 @@ class SparqlStore(Protocol):
 
     capabilities: Capabilities
 
-    def bulk_load(self, path: str | os.PathLike | Sequence[str | os.PathLike], *, format: str = "nquads") -> int:
-        """Load whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) files; returns quads read."""
+    def bulk_load(
+        self,
+        path: str | os.PathLike | Sequence[str | os.PathLike],
+        *,
+        format: str = "nquads",
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Load whole N-Quads (``"nquads"``) or N-Triples (``"ntriples"``) files; returns quads read.
+
+        ``progress`` is called with each count of bytes read from the files, for a bar over their size."""
         ...
 
     def select(self, query: str, *, timeout_s: float | None = None, max_rows: int | None = None) -> dict[str, Any]:

@@ -212,7 +212,12 @@ class SparqlEndpointStore:
         self.update(f"DROP SILENT GRAPH {_iri(graph)}")
 
     def bulk_load(
-        self, path: str | os.PathLike | Sequence[str | os.PathLike], *, format: str = "nquads", graph: str | None = None
+        self,
+        path: str | os.PathLike | Sequence[str | os.PathLike],
+        *,
+        format: str = "nquads",
+        graph: str | None = None,
+        progress: Callable[[int], None] | None = None,
     ) -> int:
         """Stream N-Quads/N-Triples files to the server, grouped by graph; returns statements read.
 
@@ -224,6 +229,7 @@ class SparqlEndpointStore:
         request, so one split across chunks becomes two. All or nothing per graph: when a
         load fails (a bad line, or the server after retries), every named graph this call
         wrote to is dropped, including what it held before, and the error says so.
+        ``progress`` is called with each file's size in bytes once it is sent.
         """
         self._writable()
         if format not in ("nquads", "ntriples"):
@@ -235,11 +241,18 @@ class SparqlEndpointStore:
                 raise StoreError(f"no such file: {p}")
         touched: list[str | None] = []
         try:
-            return self._load(paths, format, target, touched)
+            return self._load(paths, format, target, touched, progress)
         except StoreError as e:
             raise StoreError(f"{e}; {self._undo(touched)}") from e
 
-    def _load(self, paths: list[Path], format: str, target: str | None, touched: list[str | None]) -> int:
+    def _load(
+        self,
+        paths: list[Path],
+        format: str,
+        target: str | None,
+        touched: list[str | None],
+        progress: Callable[[int], None] | None,
+    ) -> int:
         chunk, read = GSP_CHUNK if self.graph_store_url else INSERT_CHUNK, 0
 
         def upload(path: Path, key: str | None, triples: list[str]) -> None:
@@ -264,6 +277,8 @@ class SparqlEndpointStore:
                     held = 0
             for k, rest in buffers.items():
                 upload(p, k, rest)
+            if progress is not None:
+                progress(p.stat().st_size)
         return read
 
     def _undo(self, touched: list[str | None]) -> str:

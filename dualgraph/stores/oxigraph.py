@@ -113,11 +113,19 @@ class OxigraphStore:
 
     # -- writes ---------------------------------------------------------------------
 
-    def bulk_load(self, path: str | os.PathLike | Sequence[str | os.PathLike], *, format: str = "nquads") -> int:
+    def bulk_load(
+        self,
+        path: str | os.PathLike | Sequence[str | os.PathLike],
+        *,
+        format: str = "nquads",
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
         """Load whole N-Quads or N-Triples files in one bulk pass; returns the statements read.
 
         Several files (e.g. the shard files of an index run) go through one loader pass,
-        which is much faster than one pass per file. N-Triples land in the default graph,
+        which is much faster than one pass per file, or than several passes into a store
+        that already holds quads (15.5M quads: one pass 88 s, nine passes 123 s).
+        ``progress`` is called with each count of bytes the loader reads. N-Triples land in the default graph,
         which queries see but ``drop_graph`` cannot remove: write N-Quads with one graph
         per document instead. Not transactional: after a syntax error, quads before the
         error may be kept, so reload the affected graphs from scratch (``drop_graph`` first).
@@ -141,7 +149,7 @@ class OxigraphStore:
             return 0
         counts = [_scan(p) for p in paths]
         lines = [c[0] for c in counts]
-        stream = _Concatenation(paths)
+        stream = _Concatenation(paths, progress)
         try:
             self._db.bulk_load(cast(IO[bytes], stream), format=_FORMATS[format])  # a readable byte stream
         except SyntaxError as e:
@@ -380,10 +388,11 @@ def _named_node(iri: str) -> ox.NamedNode:
 class _Concatenation(io.RawIOBase):
     """Several files read as one byte stream, a newline added after any file lacking one."""
 
-    def __init__(self, paths: list[Path]) -> None:
+    def __init__(self, paths: list[Path], progress: Callable[[int], None] | None = None) -> None:
         self._paths = list(paths)
         self._fh: Any = None
         self._last = b"\n"
+        self._progress = progress
 
     def readable(self) -> bool:
         return True
@@ -398,6 +407,8 @@ class _Concatenation(io.RawIOBase):
             n = self._fh.readinto(buf)
             if n:
                 self._last = bytes(buf[n - 1 : n])
+                if self._progress is not None:
+                    self._progress(n)
                 return n
             self._fh.close()
             self._fh = None

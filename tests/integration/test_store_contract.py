@@ -7,7 +7,7 @@ session fixtures in ``conftest.py``, when Virtuoso or the `endpoint` extra is no
 Covered: loading the two-document fixture and querying the union without GRAPH clauses,
 dropping graphs, the W3C JSON shape of SELECT results, ASK / CONSTRUCT / DESCRIBE, the
 read-only guard (updates and SERVICE refused, wrong query types, malformed queries),
-insert_where, load errors that name the file and line, read-only stores and closed stores.
+insert_where, load errors that name the file and line, load progress in bytes, read-only stores and closed stores.
 What only one backend does lives in ``test_oxigraph_store.py`` or ``test_endpoint_store.py``.
 """
 
@@ -108,6 +108,12 @@ def test_bulk_load_returns_statements_read(empty_store: SparqlStore) -> None:
     # Loading the same file again reads as many statements but adds no quads.
     assert empty_store.bulk_load(S25) == _statements(S25)
     assert empty_store.count() == _statements(S25)
+
+
+def test_bulk_load_reports_every_byte_it_reads(empty_store: SparqlStore) -> None:
+    read: list[int] = []
+    assert empty_store.bulk_load([S25, A16], progress=read.append) == _statements(S25) + _statements(A16)
+    assert read and sum(read) == S25.stat().st_size + A16.stat().st_size
 
 
 def test_drop_graph_keeps_the_other(store: SparqlStore) -> None:
