@@ -64,8 +64,8 @@ def tag_values(tables: SpecTables, specs: _Specs | None = None) -> set[Triple] |
     )["entry"]
     pairs = found.every.group_by("pair").aggregate([("product", "count_distinct")])
     common = pairs.filter(pc.greater_equal(pairs["product_count_distinct"], 2))["pair"]
-    tags = pc.is_in(pc.unique(text["pair"]), value_set=common)
-    held = pc.filter(pc.unique(text["pair"]), tags)
+    as_text = pc.unique(text["pair"])
+    held = pc.filter(as_text, pc.is_in(as_text, value_set=common))
     tag_pairs = pc.filter(held, pc.is_in(pc.divide(held, found.values_n), value_set=lists))
     return {
         (f"<{found.value_of(pair)}>", f"<{O.FROM_ENTRY}>", f"<{found.entry_of(pair)}>")
@@ -94,7 +94,7 @@ def _tag_absences(specs: _Specs, tags: set[Triple], has: set[Triple]) -> set[Tri
     import pyarrow.compute as pc
 
     every = specs.every
-    entries = pa.array(sorted({specs.entry_code(e[1:-1]) for _, _, e in tags}), pa.int64())
+    entries = pa.array(sorted(specs.entry_codes({e[1:-1] for _, _, e in tags})), pa.int64())
     held = every.filter(pc.is_in(every["entry"], value_set=entries)).group_by(["entry", "product"]).aggregate([])
     names = specs.names
     products_of: dict[str, set[str]] = {}
@@ -143,8 +143,9 @@ class _Specs:
     def entry_of(self, pair: int) -> str:
         return str(self.names["entry"][pair // self.values_n])
 
-    def entry_code(self, entry: str) -> int:
-        return self._codes("entry")[entry]
+    def entry_codes(self, entries: set[str]) -> list[int]:
+        codes = self._codes("entry")
+        return [codes[e] for e in entries]
 
     def pairs_of(self, tags: set[Triple]) -> Any:
         """The ``pair`` codes of tag-value facts."""
