@@ -102,6 +102,10 @@ class FaultProxy:
     def close(self) -> None:
         """Stop accepting; connections in flight finish on their own threads."""
         self._closing = True
+        # close() alone does not wake a thread blocked in accept() on Linux: shutdown does,
+        # so the join below returns at once instead of after its timeout
+        with contextlib.suppress(OSError):
+            self._server.shutdown(socket.SHUT_RDWR)
         self._server.close()
         self._thread.join(timeout=5)
 

@@ -5,7 +5,8 @@ queries never hit URL length limits. Read queries get the embedded store's guard
 updates, no federated ``SERVICE``, and no Virtuoso ``DEFINE`` pragmas, which can make
 the server fetch remote documents), and answers come back in the W3C JSON shape Oxigraph
 gives, so callers cannot tell the backends apart. A result cut at the server's row cap
-(Virtuoso's ``ResultSetMaxRows``) raises instead of passing for complete.
+(Virtuoso's ``ResultSetMaxRows``) raises instead of passing for complete. What differs
+between servers (URLs, auth, loaders, caps) is in :mod:`dualgraph.stores.profiles`.
 """
 
 from __future__ import annotations
@@ -18,22 +19,26 @@ import math
 import os
 import re
 import socket
+import threading
 import urllib.error
 import urllib.parse
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 import requests
 from rdflib import BNode, Graph, Literal, URIRef
-from SPARQLWrapper import DIGEST, JSON, POST, TURTLE, SPARQLWrapper
-from SPARQLWrapper.SPARQLExceptions import QueryBadFormed, SPARQLWrapperException, Unauthorized
+from SPARQLWrapper import BASIC, DIGEST, JSON, POST, TURTLE, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, QueryBadFormed, SPARQLWrapperException, Unauthorized
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import Capabilities, StoreError
+from dualgraph.stores.circuit import CircuitBreaker
 from dualgraph.stores.guard import read_query
-from dualgraph.stores.retry import TRANSIENT_HTTP, RetryPolicy, TimedOut, Transient, with_retries
+from dualgraph.stores.profiles import AuthStyle
+from dualgraph.stores.retry import TRANSIENT_HTTP, RetryPolicy, TimedOut, Transient, transient_500, with_retries
 
 T = TypeVar("T")
 
@@ -68,10 +73,18 @@ class SparqlEndpointStore:
     Virtuoso keeps system graphs (``virtrdf#``, ``DAV/``, ...) in the same store.
     ``connect_timeout_s`` bounds the first TCP connect, so a dead host fails fast.
     ``retry``: transient failures (refused or reset connections, timeouts, HTTP 429, 502,
-    503, 504) are retried with backoff inside a time budget; the final error names the
-    endpoint, the attempts and the last failure. Updates are retried too: the ones the
-    store sends (INSERT DATA, DROP SILENT, INSERT ... WHERE) give the same graph when
-    applied twice, except for blank nodes, which a repeated load would mint again.
+    503, 504, and a 500 that names a deadlock) are retried with backoff inside a time
+    budget; the final error names the endpoint, the attempts and the last failure. Updates
+    are retried too: the ones the store sends (INSERT DATA, DROP SILENT, INSERT ... WHERE)
+    give the same graph when applied twice, except for blank nodes, which a repeated load
+    would mint again. ``breaker``: a :class:`~dualgraph.stores.circuit.CircuitBreaker` that,
+    after so many transient failures in a row, fails every call at once for a cool-down
+    (``None``: no breaker, each call spends its own retry budget).
+    ``bulk_load_url``: a URL that takes N-Quads bodies by POST, for servers whose loader is
+    not the Graph Store Protocol (Oxigraph server's ``/store``, Blazegraph's REST
+    ``/bigdata/namespace/NS/sparql`` with ``bulk_content_type`` ``text/x-nquads``); it wins
+    over ``graph_store_url`` for loads. ``auth``: how ``user``/``password`` are sent.
+    ``load_parallel``: graphs a ``bulk_load`` uploads at once unless it says otherwise.
 
     >>> store = SparqlEndpointStore("http://127.0.0.1:9/sparql", read_only=True)
     >>> store.capabilities.update, store.capabilities.bulk_load_files
@@ -94,15 +107,29 @@ class SparqlEndpointStore:
         union_default_graph: bool = True,
         graph_namespace: str | None = O.GRAPH,
         retry: RetryPolicy | None = None,
+        breaker: CircuitBreaker | None = None,
+        auth: AuthStyle = "digest",
+        bulk_load_url: str | None = None,
+        bulk_content_type: str = "application/n-quads",
+        load_parallel: int = 1,
     ) -> None:
+        if auth not in ("none", "basic", "digest"):
+            raise StoreError(f"unknown auth {auth!r} for {query_url}; expected none, basic or digest")
+        if auth == "none" and user is not None:
+            raise StoreError(f"a user is given for {query_url}, whose auth is 'none'")
+        if load_parallel < 1:
+            raise StoreError(f"load_parallel must be at least 1, got {load_parallel}")
         self.query_url, self.update_url = query_url, update_url or query_url
         self.graph_store_url, self.graph_param = graph_store_url, graph_param
-        self.user, self.password, self.read_only = user, password, read_only
+        self.bulk_load_url, self.bulk_content_type = bulk_load_url, bulk_content_type
+        self.user, self.password, self.read_only, self.auth = user, password, read_only, auth
         self.timeout_s, self.connect_timeout_s, self.max_rows = timeout_s, connect_timeout_s, max_rows
         self.graph_namespace = graph_namespace
         self.retry = retry or RetryPolicy()
+        self.breaker = breaker
+        self.load_parallel = load_parallel
         self.capabilities = Capabilities(
-            bulk_load_files=graph_store_url is not None,
+            bulk_load_files=graph_store_url is not None or bulk_load_url is not None,
             union_default_graph=union_default_graph,
             update=not read_only,
             persistent=True,
@@ -110,6 +137,10 @@ class SparqlEndpointStore:
         )
         self._dataset: tuple[str, ...] | None = None
         self._session: requests.Session | None = requests.Session()
+        self._owner = threading.get_ident()
+        self._local = threading.local()  # load workers get their own session: requests' is not thread-safe
+        self._sessions: list[requests.Session] = []
+        self._lock = threading.Lock()
         self._reached: set[str] = set()
 
     # -- reads ----------------------------------------------------------------------
@@ -147,9 +178,10 @@ class SparqlEndpointStore:
         update and Graph Store URLs accept connections (each retried as usual)."""
         self._open()
         self.ask("ASK {}")
-        for url in (self.update_url, self.graph_store_url):
+        for url in (self.update_url, self.graph_store_url, self.bulk_load_url):
             if url is not None and url != self.query_url:
-                with_retries(self.retry, f"connecting to {url}", functools.partial(self._reach, url))
+                reach = functools.partial(self._reach, url)
+                with_retries(self.retry, f"connecting to {url}", reach, breaker=self.breaker, url=url)
 
     def restrict(self, graphs: Sequence[str] | None) -> None:
         """Let later reads see only ``graphs``, sent as the protocol's ``default-graph-uri`` and
@@ -218,22 +250,30 @@ class SparqlEndpointStore:
         format: str = "nquads",
         graph: str | None = None,
         progress: Callable[[int], None] | None = None,
+        parallel: int | None = None,
     ) -> int:
         """Stream N-Quads/N-Triples files to the server, grouped by graph; returns statements read.
 
         Files are read line by line, so memory stays at a few chunks whatever their size.
-        Chunks go to the Graph Store Protocol (:data:`GSP_CHUNK` triples a POST) or, without
-        ``graph_store_url``, into ``INSERT DATA`` requests of :data:`INSERT_CHUNK`. ``graph``
-        receives N-Triples (and N-Quads lines without a graph); ``None`` is the endpoint's
-        default graph, which Virtuoso does not have. Blank node labels are scoped per
-        request, so one split across chunks becomes two. All or nothing per graph: when a
-        load fails (a bad line, or the server after retries), every named graph this call
-        wrote to is dropped, including what it held before, and the error says so.
-        ``progress`` is called with each file's size in bytes once it is sent.
+        Chunks go to ``bulk_load_url`` as N-Quads, or to the Graph Store Protocol
+        (:data:`GSP_CHUNK` triples a POST), or, without either, into ``INSERT DATA``
+        requests of :data:`INSERT_CHUNK`. ``graph`` receives N-Triples (and N-Quads lines
+        without a graph); ``None`` is the endpoint's default graph, which Virtuoso does not
+        have. Blank node labels are scoped per request, so one split across chunks becomes
+        two. ``parallel`` (default ``load_parallel``): how many graphs are uploaded at once,
+        on a bounded pool of threads; the chunks of one graph still go one after the other.
+        All or nothing per graph: when a load fails (a bad line, or the server after
+        retries), the uploads under way are waited for, then every named graph this call
+        wrote to is dropped, including what it held before, and the error says so, naming
+        the file and the line. ``progress`` is called with each file's size in bytes once
+        all of it is sent.
         """
         self._writable()
         if format not in ("nquads", "ntriples"):
             raise StoreError(f"unknown format {format!r}; expected one of ['nquads', 'ntriples']")
+        workers = self.load_parallel if parallel is None else parallel
+        if workers < 1:
+            raise StoreError(f"parallel must be at least 1, got {workers}")
         target = None if graph is None else _iri(graph)[1:-1]
         paths = [Path(path)] if isinstance(path, (str, os.PathLike)) else [Path(p) for p in path]
         for p in paths:
@@ -241,44 +281,34 @@ class SparqlEndpointStore:
                 raise StoreError(f"no such file: {p}")
         touched: list[str | None] = []
         try:
-            return self._load(paths, format, target, touched, progress)
+            with _Uploads(self._upload, workers=workers, touched=touched, progress=progress) as uploads:
+                return self._load(paths, format, target, uploads)
         except StoreError as e:
             raise StoreError(f"{e}; {self._undo(touched)}") from e
 
-    def _load(
-        self,
-        paths: list[Path],
-        format: str,
-        target: str | None,
-        touched: list[str | None],
-        progress: Callable[[int], None] | None,
-    ) -> int:
-        chunk, read = GSP_CHUNK if self.graph_store_url else INSERT_CHUNK, 0
-
-        def upload(path: Path, key: str | None, triples: list[str]) -> None:
-            if key not in touched:
-                touched.append(key)  # before the upload: a failed one may have landed in part
-            self._upload(path, key, triples)
-
+    def _load(self, paths: list[Path], format: str, target: str | None, uploads: _Uploads) -> int:
+        loader = self.bulk_load_url or self.graph_store_url
+        chunk, read = GSP_CHUNK if loader else INSERT_CHUNK, 0
         for p in paths:
             buffers: dict[str | None, list[str]] = {}
+            first: dict[str | None, int] = {}  # line of each buffer's first statement, for errors
             held = 0
-            for g, triple in _statements(p, quads=format == "nquads"):
+            for lineno, g, triple in _statements(p, quads=format == "nquads"):
                 read, held = read + 1, held + 1
                 key = target if g is None else g[1:-1]
                 buf = buffers.setdefault(key, [])
+                first.setdefault(key, lineno)
                 buf.append(triple)
                 if len(buf) >= chunk:
                     held -= len(buf)
-                    upload(p, key, buffers.pop(key))
+                    uploads.submit(p, key, first.pop(key), buffers.pop(key))
                 elif held >= 4 * chunk:  # many interleaved graphs: bound the memory
                     for k in list(buffers):
-                        upload(p, k, buffers.pop(k))
+                        uploads.submit(p, k, first.pop(k), buffers.pop(k))
                     held = 0
             for k, rest in buffers.items():
-                upload(p, k, rest)
-            if progress is not None:
-                progress(p.stat().st_size)
+                uploads.submit(p, k, first[k], rest)
+            uploads.file_done(p)
         return read
 
     def _undo(self, touched: list[str | None]) -> str:
@@ -297,10 +327,13 @@ class SparqlEndpointStore:
         return f"dropped the graph(s) it had written to, so none is half loaded: {', '.join(f'<{g}>' for g in named)}"
 
     def close(self) -> None:
-        """Release the HTTP session; later calls raise."""
+        """Release the HTTP sessions; later calls raise."""
         session, self._session = self._session, None
-        if session is not None:
-            session.close()
+        with self._lock:
+            others, self._sessions = self._sessions, []
+        for s in [session, *others]:
+            if s is not None:
+                s.close()
 
     def __enter__(self) -> SparqlEndpointStore:
         return self
@@ -322,6 +355,25 @@ class SparqlEndpointStore:
         if self._session is None:
             raise StoreError("the store is closed")
         return self._session
+
+    def _http(self) -> requests.Session:
+        """This thread's HTTP session: the store's own, or one per load worker."""
+        main = self._open()
+        if threading.get_ident() == self._owner:
+            return main
+        session: requests.Session | None = getattr(self._local, "session", None)
+        if session is None:
+            session = self._local.session = requests.Session()
+            with self._lock:
+                self._sessions.append(session)
+        return session
+
+    def _auth(self) -> requests.auth.AuthBase | None:
+        if self.user is None or self.auth == "none":
+            return None
+        if self.auth == "basic":
+            return requests.auth.HTTPBasicAuth(self.user, self.password or "")
+        return requests.auth.HTTPDigestAuth(self.user, self.password or "")
 
     def _ns_filter(self) -> str:
         ns = self.graph_namespace
@@ -379,7 +431,7 @@ class SparqlEndpointStore:
                 ctype = headers.get("Content-Type", "")
                 raise Transient(f"unreadable answer ({ctype}, {len(body)} bytes) from {url}: {e}") from e
 
-        return with_retries(self.retry, f"{what} at {url}", attempt)
+        return with_retries(self.retry, f"{what} at {url}", attempt, breaker=self.breaker, url=url)
 
     def _send_once(
         self, text: str, update: bool, timeout_s: float | None, accept: str | None, dataset: Sequence[str] | None = None
@@ -390,8 +442,8 @@ class SparqlEndpointStore:
         sw.setMethod(POST)  # form-encoded body: no URL length limit
         timeout = self.timeout_s if timeout_s is None else timeout_s
         sw.setTimeout(max(1, math.ceil(timeout)))  # whole seconds only
-        if self.user is not None:
-            sw.setHTTPAuth(DIGEST)
+        if self.user is not None and self.auth != "none":
+            sw.setHTTPAuth(BASIC if self.auth == "basic" else DIGEST)
             sw.setCredentials(self.user, self.password or "")
         if accept:
             sw.addCustomHttpHeader("Accept", accept)
@@ -413,6 +465,11 @@ class SparqlEndpointStore:
             raise StoreError(f"malformed SPARQL {what} at {url}: {_server_text(e)}") from e
         except Unauthorized as e:
             raise StoreError(f"not authorised for this {what} at {url}: {_server_text(e)}") from e
+        except EndPointInternalError as e:
+            text = _server_text(e)
+            if transient_500(text):  # a lost lock race; other 500s are the query's fault (retry.py)
+                raise Transient(f"HTTP 500 from {url}: {text}") from e
+            raise StoreError(f"{what} failed at {url}: {text}") from e
         except SPARQLWrapperException as e:
             raise StoreError(f"{what} failed at {url}: {_server_text(e)}") from e
         except urllib.error.HTTPError as e:
@@ -442,49 +499,135 @@ class SparqlEndpointStore:
             raise Transient(f"cannot reach SPARQL endpoint at {url}: {e}") from e
         self._reached.add(url)
 
-    def _upload(self, path: Path, graph: str | None, triples: list[str]) -> None:
+    def _upload(self, path: Path, graph: str | None, line: int, triples: list[str]) -> None:
+        """One chunk of one graph, by the best loader the server has; errors name file, line and graph."""
         where = f"<{graph}>" if graph else "the default graph"
-        if self.graph_store_url is None:
-            for i in range(0, len(triples), INSERT_CHUNK):
-                body = "".join(triples[i : i + INSERT_CHUNK])
-                try:
+        try:
+            if self.bulk_load_url is not None:
+                url = self.bulk_load_url
+                # N-Quads carry their graph, so one URL takes every graph (and the default one)
+                quads = triples if graph is None else [t[:-3] + f" <{graph}> .\n" for t in triples]
+                post = functools.partial(self._post, url, {}, quads, self.bulk_content_type)
+                with_retries(self.retry, f"POST to {url}", post, breaker=self.breaker, url=url)
+            elif self.graph_store_url is not None:
+                url = self.graph_store_url
+                params = {self.graph_param: graph} if graph else {"default": ""}
+                post = functools.partial(self._post, url, params, triples, "application/n-triples")
+                with_retries(self.retry, f"POST to {url}", post, breaker=self.breaker, url=url)
+            else:
+                for i in range(0, len(triples), INSERT_CHUNK):
+                    body = "".join(triples[i : i + INSERT_CHUNK])
                     self.update(
                         f"INSERT DATA {{ GRAPH <{graph}> {{\n{body}}} }}" if graph else f"INSERT DATA {{ {body}}}"
                     )
-                except StoreError as e:
-                    raise StoreError(f"cannot load {path} into {where}: {e}") from e
-            return
-        gsp = self.graph_store_url
-        try:
-            with_retries(self.retry, f"POST to {gsp}", lambda: self._post(gsp, graph, triples))
         except StoreError as e:
-            raise StoreError(f"cannot load {path} into {where}: {e}") from e
+            raise StoreError(f"cannot load {path} into {where} (statements from line {line} on): {e}") from e
 
-    def _post(self, url: str, graph: str | None, triples: list[str]) -> None:
-        """One Graph Store Protocol POST; failures worth another try raise :class:`Transient`."""
+    def _post(self, url: str, params: dict[str, str], lines: list[str], content_type: str) -> None:
+        """One POST of RDF to a loader; failures worth another try raise :class:`Transient`."""
         self._reach(url)
-        auth = requests.auth.HTTPDigestAuth(self.user, self.password or "") if self.user is not None else None
         try:
-            r = self._open().post(
+            r = self._http().post(
                 url,
-                params={self.graph_param: graph} if graph else {"default": ""},
-                data="".join(triples).encode("utf-8"),
-                headers={"Content-Type": "application/n-triples"},
-                auth=auth,
+                params=params,
+                data="".join(lines).encode("utf-8"),
+                headers={"Content-Type": content_type},
+                auth=self._auth(),
                 timeout=(self.connect_timeout_s, self.timeout_s),
             )
         except (requests.ConnectionError, requests.Timeout) as e:
             raise Transient(f"{type(e).__name__}: {e}") from e
         except requests.RequestException as e:
             raise StoreError(f"load failed at {url}: {e}") from e
-        if r.status_code in TRANSIENT_HTTP:
+        if r.status_code in TRANSIENT_HTTP or (r.status_code == 500 and transient_500(r.text)):
             raise Transient(f"HTTP {r.status_code} from {url}")
         if r.status_code not in (200, 201, 204):
             raise StoreError(f"HTTP {r.status_code} from {url}: {r.text[:300]}")
 
 
-def _statements(path: Path, *, quads: bool) -> Iterator[tuple[str | None, str]]:
-    """``(<graph> or None, "s p o .\\n")`` per statement, checked line by line so errors name the line."""
+class _Uploads:
+    """Runs the chunk uploads of one ``bulk_load``: inline, or on a bounded pool of threads.
+
+    The reader stays on the caller's thread and is held back when ``2 * workers`` chunks are
+    waiting, so memory stays bounded. Chunks of one graph run one after another (a lock
+    per graph): servers lock per graph, and two writers on one graph only wait for each
+    other. The first failure stops the reader; on leaving, every upload under way is
+    waited for before the error goes up, so the caller's undo sees the final state.
+    ``progress`` is called on the caller's thread, in file order, once a file is all sent.
+    """
+
+    def __init__(
+        self,
+        upload: Callable[[Path, str | None, int, list[str]], None],
+        *,
+        workers: int,
+        touched: list[str | None],
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        self.upload, self.workers, self.touched, self.progress = upload, workers, touched, progress
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="bulk-load") if workers > 1 else None
+        self._slots = threading.BoundedSemaphore(2 * workers)
+        self._graph_locks: dict[str | None, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self._error: BaseException | None = None
+        self._files: list[tuple[Path, list[Future[None]]]] = []
+        self._pending: list[Future[None]] = []
+
+    def submit(self, path: Path, graph: str | None, line: int, triples: list[str]) -> None:
+        self._raise_failure()
+        if graph not in self.touched:
+            self.touched.append(graph)  # before the upload: a failed one may have landed in part
+        if self._pool is None:
+            self.upload(path, graph, line, triples)
+            return
+        self._slots.acquire()
+        lock = self._graph_locks.setdefault(graph, threading.Lock())
+        future = self._pool.submit(self._run, lock, path, graph, line, triples)
+        self._pending.append(future)
+        self._report()
+
+    def file_done(self, path: Path) -> None:
+        self._files.append((path, self._pending))
+        self._pending = []
+        self._report()
+
+    def _run(self, lock: threading.Lock, path: Path, graph: str | None, line: int, triples: list[str]) -> None:
+        try:
+            if self._error is not None:
+                return  # the load has failed already: do not add to what the undo must drop
+            with lock:
+                self.upload(path, graph, line, triples)
+        except BaseException as e:
+            with self._lock:
+                if self._error is None:
+                    self._error = e
+            raise
+        finally:
+            self._slots.release()
+
+    def _raise_failure(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def _report(self) -> None:
+        while self._files and all(f.done() for f in self._files[0][1]):
+            path, _ = self._files.pop(0)
+            if self.progress is not None and self._error is None:
+                self.progress(path.stat().st_size)
+
+    def __enter__(self) -> _Uploads:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)  # in flight or queued: all end before any undo
+        if kind is None:
+            self._raise_failure()
+            self._report()
+
+
+def _statements(path: Path, *, quads: bool) -> Iterator[tuple[int, str | None, str]]:
+    """``(line, <graph> or None, "s p o .\\n")`` per statement, checked line by line so errors name the line."""
     fmt = "nquads" if quads else "ntriples"
     try:
         with path.open("rb") as f:
@@ -500,7 +643,7 @@ def _statements(path: Path, *, quads: bool) -> Iterator[tuple[str | None, str]]:
                     raise StoreError(f"bad {fmt} in {path}, line {lineno}: not a statement: {line[:120]}")
                 if m.group(2) and m.group(2).startswith("_:"):
                     raise StoreError(f"bad {fmt} in {path}, line {lineno}: blank node graph names are not supported")
-                yield m.group(2), m.group(1) + " .\n"
+                yield lineno, m.group(2), m.group(1) + " .\n"
     except OSError as e:
         raise StoreError(f"cannot read {path}: {e}") from e
 

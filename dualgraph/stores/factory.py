@@ -18,8 +18,15 @@ def open_store(
     read_only: bool = False,
     market: str | None = None,
     in_memory: bool = False,
+    profile: str | None = None,
 ) -> SparqlStore:
     """The configured store: the embedded Oxigraph under ``index_dir``, or a remote endpoint.
+
+    A remote endpoint is opened by its server profile (:mod:`dualgraph.stores.profiles`):
+    ``profile`` here, else the config's ``profile`` field, else ``"generic"`` (only the
+    URLs the config gives, Digest auth, no row cap), which is how endpoints were opened
+    before profiles existed. Every remote store gets a circuit breaker (8 transient
+    failures in a row, 30 s cool-down, unless the config says otherwise).
 
     With ``in_memory`` (read-only only), an embedded store is copied into memory and the
     files are let go (:meth:`~dualgraph.stores.oxigraph.OxigraphStore.copy_to_memory`); a
@@ -36,7 +43,7 @@ def open_store(
     """
     if in_memory and not read_only:
         raise StoreError("only a read-only store can be copied into memory (an index run writes to the files)")
-    store = _open(config, index_dir, read_only=read_only)
+    store = _open(config, index_dir, read_only=read_only, profile=profile)
     if in_memory:
         from dualgraph.stores.oxigraph import OxigraphStore
 
@@ -58,7 +65,7 @@ def open_store(
     return store
 
 
-def _open(config: StoreConfig, index_dir: str | Path, *, read_only: bool) -> SparqlStore:
+def _open(config: StoreConfig, index_dir: str | Path, *, read_only: bool, profile: str | None) -> SparqlStore:
     if config.kind == "oxigraph":
         from dualgraph.pipeline.layout import IndexLayout
         from dualgraph.stores.oxigraph import OxigraphStore
@@ -67,22 +74,29 @@ def _open(config: StoreConfig, index_dir: str | Path, *, read_only: bool) -> Spa
     if not config.query_url:
         raise StoreError("store kind 'endpoint' needs query_url (--sparql-url)")
     try:
-        from dualgraph.stores.endpoint import SparqlEndpointStore
+        from dualgraph.stores.circuit import CircuitBreaker
+        from dualgraph.stores.profiles import open_endpoint
         from dualgraph.stores.retry import RetryPolicy
     except ModuleNotFoundError as e:
         raise StoreError(
             f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})"
         ) from e
-    return SparqlEndpointStore(
+    # StoreConfig may not know these fields yet (older configs): absent means the defaults
+    kind = profile or config.profile or "generic"
+    failures, cooldown = config.breaker_failures, config.breaker_cooldown_s
+    return open_endpoint(
+        kind,
         config.query_url,
         update_url=config.update_url,
         graph_store_url=config.graph_store_url,
         user=config.user,
         password=config.password,
+        max_rows=config.max_rows,
+        load_parallel=config.load_parallel,
         read_only=read_only,
         timeout_s=config.timeout_s,
-        max_rows=config.max_rows,
         retry=RetryPolicy(config.retry_attempts, config.retry_backoff_s, config.retry_budget_s),
+        breaker=CircuitBreaker(failures=failures, cooldown_s=cooldown),
     )
 
 

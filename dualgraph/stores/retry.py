@@ -1,7 +1,10 @@
 """Retries for remote stores: exponential backoff with jitter, inside a time budget.
 
 Only :class:`Transient` failures are retried (refused or reset connections, timeouts,
-HTTP 429/502/503/504); anything else is an answer, and asking again would not change it.
+HTTP 429/502/503/504, and a 500 whose text names a deadlock: :func:`transient_500`); anything
+else is an answer, and asking again would not change it. With a
+:class:`~dualgraph.stores.circuit.CircuitBreaker`, every attempt is counted by it, and an open
+circuit ends the retries at once.
 
 >>> calls = []
 >>> def flaky():
@@ -23,17 +26,40 @@ query at http://x/sparql failed: HTTP 503 Service Unavailable (2 attempts
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from dualgraph.stores.base import QueryTimeout, StoreError
+
+if TYPE_CHECKING:
+    from dualgraph.stores.circuit import CircuitBreaker
 
 T = TypeVar("T")
 
 TRANSIENT_HTTP = frozenset({429, 502, 503, 504})
 """Statuses that say "not now" rather than "no": rate limits and a gateway's lost upstream."""
+
+# A 500 from a SPARQL server is nearly always about the request: Virtuoso answers 500 for
+# its SQL-level query errors (SR353 sort past the row cap, SP031 too large, ...) and
+# Blazegraph for a malformed query, so retrying every 500 would send a bad query four
+# times and let a single bad query trip the circuit breaker. The exception is a write that
+# lost a lock race (SQL state 40001, Virtuoso's SR172 "Transaction deadlocked"), which
+# parallel loads can provoke and which succeeds when sent again.
+_TRANSIENT_500 = re.compile(r"\b40001\b|\bSR172\b|deadlock", re.IGNORECASE)
+
+
+def transient_500(text: str) -> bool:
+    """Whether the text of an HTTP 500 answer names a failure that another try may not repeat.
+
+    >>> transient_500("Virtuoso 40001 Error SR172: Transaction deadlocked")
+    True
+    >>> transient_500("Virtuoso 37000 Error SP030: SPARQL compiler, line 1: syntax error")
+    False
+    """
+    return _TRANSIENT_500.search(text) is not None
 
 
 class Transient(Exception):
@@ -57,20 +83,45 @@ class RetryPolicy:
     budget_s: float = 30.0
 
 
-def with_retries(policy: RetryPolicy, what: str, attempt: Callable[[], T]) -> T:
+def with_retries(
+    policy: RetryPolicy,
+    what: str,
+    attempt: Callable[[], T],
+    *,
+    breaker: CircuitBreaker | None = None,
+    url: str = "",
+) -> T:
     """``attempt()``, again after each :class:`Transient` failure while the policy allows.
 
     The final :class:`StoreError` names ``what`` (say, "query at URL"), the attempts made,
-    the time spent and the last failure.
+    the time spent and the last failure. ``breaker`` (for the server at ``url``) sees every
+    attempt; while it is open no attempt is made and its
+    :class:`~dualgraph.stores.circuit.StoreDown` is raised instead.
     """
     start = time.monotonic()
     tries = 0
     while True:
         tries += 1
+        if breaker is not None:
+            breaker.before(url or what)
         try:
-            return attempt()
+            result = attempt()
         except Transient as e:
             last = e
+            if breaker is not None:
+                breaker.failed(url or what, e)
+                try:
+                    breaker.before(url or what)  # this failure opened it: say "down" now, not "failed"
+                except StoreError as down:
+                    raise down from e
+        except StoreError:
+            if breaker is not None:  # the server answered, if only to refuse: it is up
+                breaker.succeeded()
+            raise
+        else:
+            if breaker is not None:
+                breaker.succeeded()
+            return result
         elapsed = time.monotonic() - start
         step = policy.backoff_s * 2 ** (tries - 1)
         wait = step / 2 + random.uniform(0, step / 2)  # jitter: clients that failed together spread out

@@ -11,6 +11,7 @@ import pytest
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 from llamacpp import LlamaCppServer, missing_runtime, start_llamacpp
+from servers_oxigraph import OxigraphServer, start_oxigraph_server
 from virtuoso import VirtuosoServer, start_virtuoso
 
 
@@ -56,6 +57,30 @@ def endpoint_store(virtuoso: VirtuosoServer):
     )
     for graph in store.graphs():
         store.drop_graph(graph)
+    assert store.graphs() == []
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def oxigraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OxigraphServer]:
+    """One ``oxigraph serve --union-default-graph`` for the whole session, on a free loopback port."""
+    server = start_oxigraph_server(tmp_path_factory.mktemp("oxigraph-server"))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def oxigraph_server_store(oxigraph_server: OxigraphServer):
+    """A :class:`SparqlEndpointStore` on the session's Oxigraph server through the
+    ``oxigraph-server`` profile (loads as N-Quads POSTs to ``/store``), emptied first."""
+    pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
+    from dualgraph.stores.profiles import open_endpoint
+
+    store = open_endpoint("oxigraph-server", oxigraph_server.query_url)
+    store.update("CLEAR ALL")
     assert store.graphs() == []
     yield store
     store.close()

@@ -1,9 +1,11 @@
-"""The SparqlStore contract, written once and run on both backends: the embedded OxigraphStore
-and a SparqlEndpointStore on a real Virtuoso 7 on loopback.
+"""The SparqlStore contract, written once and run on every backend that runs here: the embedded
+OxigraphStore, a SparqlEndpointStore on a real Virtuoso 7 on loopback, and one on a real
+Oxigraph HTTP server (``oxigraph serve``, opened through the ``oxigraph-server`` profile).
 
 Each test takes ``store`` (or ``empty_store`` / ``read_only_store``), parametrized over
-``oxigraph`` and ``virtuoso``; the Virtuoso case is marked ``network`` and skips, through the
-session fixtures in ``conftest.py``, when Virtuoso or the `endpoint` extra is not installed.
+``oxigraph``, ``virtuoso`` and ``oxigraph-server``; the server cases are marked ``network``
+and skip, through the session fixtures in ``conftest.py``, when the server or the `endpoint`
+extra is not installed.
 Covered: loading the two-document fixture and querying the union without GRAPH clauses,
 dropping graphs, the W3C JSON shape of SELECT results, ASK / CONSTRUCT / DESCRIBE, the
 read-only guard (updates and SERVICE refused, wrong query types, malformed queries),
@@ -42,16 +44,20 @@ def _values(result: dict, var: str) -> set[str]:
     return {row[var]["value"] for row in result["results"]["bindings"] if var in row}
 
 
-@pytest.fixture(params=["oxigraph", pytest.param("virtuoso", marks=pytest.mark.network)])
+SERVER_STORES = {"virtuoso": "endpoint_store", "oxigraph-server": "oxigraph_server_store"}
+"""Server backends and the conftest fixture giving an emptied store on each."""
+
+
+@pytest.fixture(params=["oxigraph", *(pytest.param(name, marks=pytest.mark.network) for name in SERVER_STORES)])
 def backend(request: pytest.FixtureRequest) -> str:
     return request.param
 
 
 @pytest.fixture
 def empty_store(backend: str, request: pytest.FixtureRequest) -> Iterator[SparqlStore]:
-    """An empty store: in-memory Oxigraph, or the session's Virtuoso emptied of DualGraph graphs."""
-    if backend == "virtuoso":
-        yield request.getfixturevalue("endpoint_store")  # skips without Virtuoso or SPARQLWrapper
+    """An empty store: in-memory Oxigraph, or a session server emptied of DualGraph graphs."""
+    if backend in SERVER_STORES:
+        yield request.getfixturevalue(SERVER_STORES[backend])  # skips without the server or SPARQLWrapper
         return
     s = OxigraphStore.in_memory()
     yield s
@@ -68,13 +74,13 @@ def store(empty_store: SparqlStore) -> SparqlStore:
 @pytest.fixture
 def read_only_store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SparqlStore]:
     """The two-document fixture behind a store opened read-only: an on-disk Oxigraph reopened
-    read-only, or a second read-only client of the loaded Virtuoso."""
-    if backend == "virtuoso":
+    read-only, or a second read-only client of the loaded server."""
+    if backend in SERVER_STORES:
         from dualgraph.stores.endpoint import SparqlEndpointStore
 
-        writer = request.getfixturevalue("endpoint_store")
+        writer = request.getfixturevalue(SERVER_STORES[backend])
         writer.bulk_load([S25, A16])
-        ro: SparqlStore = SparqlEndpointStore(writer.query_url, read_only=True)
+        ro: SparqlStore = SparqlEndpointStore(writer.query_url, update_url=writer.update_url, read_only=True)
     else:
         with OxigraphStore(tmp_path / "db") as writer:
             writer.bulk_load([S25, A16])
