@@ -13,6 +13,12 @@ The CPU index is the authoritative copy: writes, removals, range searches and sa
 to it. When faiss-gpu is importable and ``gpu`` allows it, top-k searches run on a GPU
 copy that is rebuilt lazily after writes (GPU flat indexes cannot remove ids).
 
+Large sets can be approximate (:mod:`dualgraph.stores.faiss_ann`): :meth:`FaissIndex.build`
+chooses flat, IVF or HNSW by size and adds shard by shard, and :meth:`FaissIndex.for_size`
+turns a filled flat index into what its size calls for. Below the threshold both give the
+flat index above, unchanged. Keys are the same hashes in every kind, so every kind returns
+the same ids for the same vectors; the measured recall is saved with the index.
+
 >>> import numpy as np
 >>> index = FaissIndex(2, gpu=False)
 >>> index.add(["a", "b"], np.array([[1.0, 0.0], [0.0, 3.0]]))
@@ -28,18 +34,28 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import faiss
 import numpy as np
 
-from dualgraph.stores.vector import Hit, IdCollisionError, IndexMismatchError, VectorCapabilities
+from dualgraph.stores import faiss_ann
+from dualgraph.stores.faiss_ann import AnnConfig, RecallReport, Shard
+from dualgraph.stores.vector import (
+    Hit,
+    IdCollisionError,
+    IndexMismatchError,
+    VectorCapabilities,
+    VectorIndexError,
+)
 
 HASH_NAME = "blake2b-63"
 INDEX_FILE = "index.faiss"
 IDS_FILE = "ids.json"
-_FORMAT = 1
+_FORMAT = 1  # flat indexes keep the first format, so code before approximate indexes still reads them
+_ANN_FORMAT = 2  # IVF / HNSW: code that only knows format 1 refuses these rather than misreading them
 _GPU_MAX_K = 2048  # FAISS GPU flat search refuses larger k; such searches use the CPU copy
 
 
@@ -63,11 +79,12 @@ def gpu_available() -> bool:
 
 
 class FaissIndex:
-    """A :class:`~dualgraph.stores.vector.VectorIndex` on an exact FAISS flat index.
+    """A :class:`~dualgraph.stores.vector.VectorIndex` on a FAISS index: exact flat as
+    constructed, IVF or HNSW from :meth:`build` / :meth:`for_size` (``kind`` says which).
 
     ``gpu``: ``"auto"`` uses a GPU when :func:`gpu_available`; ``True`` requires one;
-    ``False`` never uses one. ``capabilities.gpu`` says which is active. Not safe for
-    concurrent writers.
+    ``False`` never uses one. ``capabilities.gpu`` says which is active; HNSW always
+    searches on the CPU (FAISS has no GPU HNSW). Not safe for concurrent writers.
     """
 
     def __init__(self, dim: int, *, metric: str = "ip", gpu: bool | str = "auto") -> None:
@@ -81,14 +98,130 @@ class FaissIndex:
         self.metric = metric
         flat = faiss.IndexFlatIP(self.dim) if metric == "ip" else faiss.IndexFlatL2(self.dim)
         self._flat: faiss.Index | None = flat  # keep the sub-index alive as long as the wrapper
-        self._index = faiss.IndexIDMap2(flat)
+        self._index: faiss.Index = faiss.IndexIDMap2(flat)
         self._key_of: dict[str, int] = {}
         self._id_of: dict[int, str] = {}
+        self._gpu_setting = gpu
         self._use_gpu = gpu is True or (gpu == "auto" and gpu_available())
         self._gpu_resources: faiss.StandardGpuResources | None = None
         self._gpu_index: faiss.Index | None = None
         self._gpu_stale = True
         self.capabilities = VectorCapabilities(gpu=self._use_gpu)
+        self.kind: faiss_ann.Kind = "flat"
+        self.ann: AnnConfig | None = None
+        """How an approximate index was built (None for flat)."""
+        self.recall: RecallReport | None = None
+        """The recall check of an approximate index (None for flat)."""
+
+    # -- building at scale ----------------------------------------------------------------
+
+    @classmethod
+    def build(
+        cls,
+        dim: int,
+        shards: Iterable[Shard],
+        *,
+        size: int,
+        train: np.ndarray | None = None,
+        queries: np.ndarray | None = None,
+        config: AnnConfig | None = None,
+        metric: str = "ip",
+        gpu: bool | str = "auto",
+    ) -> FaissIndex:
+        """An index of the kind ``config`` chooses for ``size`` vectors, filled from ``shards``.
+
+        ``shards`` yields ``(ids, vectors)`` and is read once, one shard at a time, so only
+        the index, one shard and the training sample are in memory. IVF trains on ``train``
+        (default: the first ``config.train_sample`` rows, which should then be in random
+        order). The recall check compares ``queries`` (default: the first rows of the
+        training sample) with an exact search run over the same shards as they stream by.
+        Below the threshold this is a flat :class:`FaissIndex` and nothing is measured.
+        """
+        cfg = config or AnnConfig()
+        kind = cfg.choose(size)
+        if kind == "flat":
+            flat = cls(dim, metric=metric, gpu=gpu)
+            flat.add_shards(shards)
+            return flat
+        if train is None and (kind == "ivf" or queries is None):
+            train, shards = faiss_ann.take_sample(shards, cfg.train_sample)
+        sample = None if train is None else np.asarray(train, dtype=np.float32)
+        train_rows = 0 if sample is None else min(cfg.train_sample, sample.shape[0])
+        raw = faiss_ann.new_index(dim, metric, kind, cfg, n=size, train_rows=train_rows)
+        index = cls._approximate(dim, metric=metric, gpu=gpu, kind=kind, raw=raw, config=cfg)
+        if kind == "ivf":
+            assert sample is not None  # taken above when not given
+            rng = np.random.default_rng(cfg.seed)
+            if sample.shape[0] > cfg.train_sample:
+                sample = sample[np.sort(rng.choice(sample.shape[0], cfg.train_sample, replace=False))]
+            raw.train(index._rows(sample))
+        probe = queries if queries is not None else cast(np.ndarray, sample)[: cfg.recall_queries]
+        q = index._rows(probe)
+        # twice k: hits that are the query itself are dropped before comparing (faiss_ann.recall_at_k)
+        exact = faiss_ann.ExactTopK(q, 2 * cfg.recall_k, metric)
+        index.add_shards(shards, exact=exact)
+        index.recall = faiss_ann.tune(index._index, kind, cfg, q, exact, metric)
+        return index
+
+    def add_shards(self, shards: Iterable[Shard], *, exact: faiss_ann.ExactTopK | None = None) -> int:
+        """:meth:`add` each ``(ids, vectors)`` shard in turn; returns how many vectors were added.
+
+        ``exact`` (used by :meth:`build`) also sees each shard, for the recall check."""
+        added = 0
+        for ids, vectors in shards:
+            self.add(ids, vectors)
+            if exact is not None:
+                exact.add(self._rows(vectors), np.asarray([self._key_of[i] for i in ids], dtype=np.int64))
+            added += len(ids)
+        return added
+
+    def for_size(self, config: AnnConfig | None = None, *, queries: np.ndarray | None = None) -> FaissIndex:
+        """This index if its kind suits its size (always so below the threshold); otherwise a
+        new approximate index of the same ids and vectors, built shard-wise from this one.
+
+        The training sample and the recall queries are random stored vectors (``queries``
+        overrides the latter); this index is left as it was."""
+        cfg = config or AnnConfig()
+        kind = cfg.choose(len(self))
+        if kind == self.kind or self.kind != "flat":
+            return self
+        wrapper = cast(faiss.IndexIDMap2, self._index)  # every flat index is an IndexIDMap2
+        n, flat = len(self), cast(Any, faiss.downcast_index(wrapper.index))
+        # a zero-copy view of the flat storage; shards and the sample are slices of it
+        stored = faiss.rev_swig_ptr(flat.get_xb(), n * self.dim).reshape(n, self.dim)
+        keys = faiss.vector_to_array(wrapper.id_map)
+        rng = np.random.default_rng(cfg.seed)
+        sample = stored[np.sort(rng.choice(n, min(n, cfg.train_sample), replace=False))]
+        if queries is None:
+            queries = stored[np.sort(rng.choice(n, min(n, cfg.recall_queries), replace=False))]
+        step = cfg.shard_size
+        shards = (([self._id_of[int(k)] for k in keys[s : s + step]], stored[s : s + step]) for s in range(0, n, step))
+        return type(self).build(
+            self.dim,
+            shards,
+            size=n,
+            train=sample,
+            queries=queries,
+            config=cfg,
+            metric=self.metric,
+            gpu=self._gpu_setting,
+        )
+
+    @classmethod
+    def _approximate(
+        cls, dim: int, *, metric: str, gpu: bool | str, kind: faiss_ann.Kind, raw: faiss.Index, config: AnnConfig
+    ) -> FaissIndex:
+        self = cls(dim, metric=metric, gpu=gpu if kind == "ivf" else False)
+        self._gpu_setting = gpu
+        # IVF stores the caller's keys in its lists and removes by key; FAISS's IDMap2 would
+        # renumber the survivors as if the sub-index were flat, which IVF is not. HNSW keeps
+        # positions, so it needs the id map (and cannot remove at all).
+        wrapped = kind == "ivf" or isinstance(raw, faiss.IndexIDMap2)  # a loaded HNSW comes wrapped
+        self._index = raw if wrapped else faiss.IndexIDMap2(raw)
+        self._flat = raw  # keep the sub-index alive as long as the wrapper
+        self.kind, self.ann = kind, config
+        self.capabilities = VectorCapabilities(exact=False, gpu=self._use_gpu, remove=kind != "hnsw")
+        return self
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -101,6 +234,8 @@ class FaissIndex:
         if len(set(ids)) != len(ids):
             raise ValueError("the same id appears twice in one add(); pass each id once")
         keys = [string_id_hash(i) for i in ids]
+        if self.kind == "hnsw" and any(i in self._key_of for i in ids):
+            raise VectorIndexError("an HNSW index cannot replace vectors (FAISS's HNSW cannot remove); rebuild it")
         batch: dict[int, str] = {}
         for id_, key in zip(ids, keys, strict=True):
             other = self._id_of.get(key, batch.get(key))
@@ -115,6 +250,8 @@ class FaissIndex:
         self._gpu_stale = True
 
     def remove(self, ids: list[str]) -> int:
+        if self.kind == "hnsw" and any(i in self._key_of for i in ids):
+            raise VectorIndexError("an HNSW index cannot remove ids (FAISS's HNSW cannot); rebuild it")
         keys = [self._key_of.pop(i) for i in dict.fromkeys(ids) if i in self._key_of]
         if keys:
             for key in keys:
@@ -133,8 +270,11 @@ class FaissIndex:
         return id_ in self._key_of
 
     def ids(self) -> list[str]:
-        """Ids in FAISS storage order (insertion order; an upsert moves the id to the end)."""
-        return [self._id_of[int(k)] for k in faiss.vector_to_array(self._index.id_map)]
+        """Ids in insertion order (an upsert moves the id to the end); for flat and HNSW that is
+        FAISS's storage order, while IVF stores by list, so its order is the id map's."""
+        if isinstance(self._index, faiss.IndexIDMap2):
+            return [self._id_of[int(k)] for k in faiss.vector_to_array(self._index.id_map)]
+        return list(self._key_of)
 
     def search(self, queries: np.ndarray, *, k: int) -> list[list[Hit]]:
         """Top-``k`` hits per query row; equal scores are ordered by id, also at the cut-off."""
@@ -147,7 +287,9 @@ class FaissIndex:
         fetch = min(len(self), k + 8)
         while True:
             scores, keys = self._searcher(fetch).search(q, fetch)
-            if fetch == len(self) or not np.any(scores[:, fetch - 1] == scores[:, k - 1]):
+            # an approximate index may find fewer than fetch (key -1): no tie to resolve there
+            tied = (scores[:, fetch - 1] == scores[:, k - 1]) & (keys[:, fetch - 1] >= 0)
+            if fetch == len(self) or not np.any(tied):
                 break
             fetch = min(len(self), 2 * fetch)
         return [self._hits(s, ks)[:k] for s, ks in zip(scores, keys, strict=True)]
@@ -178,14 +320,18 @@ class FaissIndex:
         out.mkdir(parents=True, exist_ok=True)
         blob = faiss.serialize_index(self._index).tobytes()
         meta = {
-            "format": _FORMAT,
+            "format": _FORMAT if self.kind == "flat" else _ANN_FORMAT,
             "dim": self.dim,
             "metric": self.metric,
             "hash": HASH_NAME,
             "index_sha256": hashlib.sha256(blob).hexdigest(),
             "count": len(self),
-            "ids": self.ids(),
         }
+        if self.kind != "flat":
+            meta["kind"] = self.kind
+            meta["ann"] = self.ann.model_dump() if self.ann else None
+            meta["recall"] = self.recall.as_dict() if self.recall else None
+        meta["ids"] = self.ids()
         _atomic_write(out / INDEX_FILE, blob)
         _atomic_write(out / IDS_FILE, json.dumps(meta, ensure_ascii=False).encode("utf-8"))
 
@@ -203,21 +349,37 @@ class FaissIndex:
         def mismatch(why: str) -> IndexMismatchError:
             return IndexMismatchError(f"{index_path} and {ids_path} disagree: {why}")
 
-        if meta.get("format") != _FORMAT or meta.get("hash") != HASH_NAME:
-            raise mismatch(f"format {meta.get('format')}/hash {meta.get('hash')!r}, expected {_FORMAT}/{HASH_NAME!r}")
+        fmt, kind = meta.get("format"), meta.get("kind", "flat")
+        if (fmt, kind) not in ((_FORMAT, "flat"), (_ANN_FORMAT, "ivf"), (_ANN_FORMAT, "hnsw")) or (
+            meta.get("hash") != HASH_NAME
+        ):
+            raise mismatch(
+                f"format {fmt}/kind {kind!r}/hash {meta.get('hash')!r}, expected {_FORMAT} (flat) or "
+                f"{_ANN_FORMAT} (ivf, hnsw)/{HASH_NAME!r}"
+            )
         if hashlib.sha256(blob).hexdigest() != meta["index_sha256"]:
             raise mismatch("the index file is not the one the id map was saved with")
         raw = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
-        stored = faiss.vector_to_array(raw.id_map) if isinstance(raw, faiss.IndexIDMap2) else None
         ids: list[str] = meta["ids"]
+        stored = _stored_keys(raw, kind)
         if stored is None or raw.d != meta["dim"] or raw.ntotal != len(ids) or len(ids) != meta["count"]:
             raise mismatch(f"{raw.ntotal} vectors of dim {raw.d}, id map has {len(ids)} ids of dim {meta['dim']}")
         keys = [string_id_hash(i) for i in ids]
-        if len(set(keys)) != len(keys) or stored.tolist() != keys:
+        # IVF keeps keys by list, not in insertion order: compare them as sets
+        same = stored.tolist() == keys if kind != "ivf" else np.array_equal(np.sort(stored), np.sort(keys))
+        if len(set(keys)) != len(keys) or not same:
             raise mismatch("the keys in the index are not the hashes of the ids in the id map")
-        self = cls(meta["dim"], metric=meta["metric"], gpu=gpu)
-        # an IndexIDMap2 (stored is None otherwise); the deserialised wrapper owns its sub-index
-        self._index, self._flat = cast(faiss.IndexIDMap2, raw), None
+        if kind == "flat":
+            self = cls(meta["dim"], metric=meta["metric"], gpu=gpu)
+            # an IndexIDMap2 (stored is None otherwise); the deserialised wrapper owns its sub-index
+            self._index, self._flat = raw, None
+        else:
+            config = AnnConfig.model_validate(meta["ann"]) if meta.get("ann") else AnnConfig(kind=kind)
+            self = cls._approximate(meta["dim"], metric=meta["metric"], gpu=gpu, kind=kind, raw=raw, config=config)
+            self._flat = None  # the deserialised index owns its parts
+            if meta.get("recall"):
+                self.recall = RecallReport.from_dict(meta["recall"])
+                faiss_ann.set_breadth(raw, kind, self.recall.value)
         self._key_of = dict(zip(ids, keys, strict=True))
         self._id_of = dict(zip(keys, ids, strict=True))
         return self
@@ -235,11 +397,14 @@ class FaissIndex:
         return rows
 
     def _searcher(self, k: int):
-        if not self._use_gpu or k > _GPU_MAX_K:
+        # GPU IVF also caps nprobe at _GPU_MAX_K; HNSW never gets here (_use_gpu is False)
+        wide = self.kind == "ivf" and faiss.extract_index_ivf(self._index).nprobe > _GPU_MAX_K
+        if not self._use_gpu or k > _GPU_MAX_K or wide:
             return self._index
         if self._gpu_stale:
             if self._gpu_resources is None:
                 self._gpu_resources = faiss.StandardGpuResources()
+            # the copy takes the CPU index's nprobe, so the recall checked on the CPU holds
             self._gpu_index = faiss.index_cpu_to_gpu(self._gpu_resources, 0, self._index)
             self._gpu_stale = False
         return self._gpu_index
@@ -249,6 +414,19 @@ class FaissIndex:
         hits = [(self._id_of[int(k)], sign * float(s)) for s, k in zip(scores, keys, strict=True) if k >= 0]
         hits.sort(key=lambda h: (-h[1], h[0]))
         return hits
+
+
+def _stored_keys(raw: faiss.Index, kind: str) -> np.ndarray | None:
+    """The keys a deserialised index holds (None when it is not the kind the metadata says)."""
+    if kind == "ivf":
+        if not isinstance(raw, faiss.IndexIVF):
+            return None
+        lists = raw.invlists
+        if lists is None:
+            return None
+        parts = [faiss.rev_swig_ptr(lists.get_ids(i), lists.list_size(i)).copy() for i in range(raw.nlist)]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return faiss.vector_to_array(raw.id_map) if isinstance(raw, faiss.IndexIDMap2) else None
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
