@@ -12,7 +12,7 @@ from dualgraph.answer.strategies import STRATEGIES
 from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("index")
     ap.add_argument("questions")
@@ -20,7 +20,11 @@ def main() -> None:
     ap.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb")
     ap.add_argument("--concurrency", type=int, default=None, help="engine actors (default: up to 2 per node's CPUs)")
     ap.add_argument("--batch-size", type=int, default=16)
-    args = ap.parse_args()
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = build_parser().parse_args(argv)
     spec = EngineSpec(index_dir=args.index, config=AskConfig(strategy=args.strategy))
     cfg = BulkAnswerConfig(runner="ray", ray_address="auto", concurrency=args.concurrency, batch_size=args.batch_size)
     print(

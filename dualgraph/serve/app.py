@@ -39,7 +39,7 @@ from dualgraph.answer.record import error_record
 from dualgraph.answer.strategies import STRATEGIES
 from dualgraph.pipeline.bulk_answer import answer_items
 
-__all__ = ["API_KEY_ENV", "ServeConfig", "build_app", "run"]
+__all__ = ["API_KEY_ENV", "ServeConfig", "app_builder", "build_app", "run"]
 
 API_KEY_ENV = "DUALGRAPH_API_KEY"
 """The environment variable the API key is read from unless another is named."""
@@ -206,3 +206,33 @@ def run(spec: EngineSpec, config: ServeConfig | None = None, *, blocking: bool =
         while True:
             time.sleep(3600)
     return handle  # pragma: no cover - the loop ends only by an exception
+
+
+def app_builder(args: dict[str, Any]):
+    """The application builder Serve config files name (``serve run CONFIG``, a KubeRay
+    RayService's ``serveConfigV2``): ``import_path: dualgraph.serve.app:app_builder``.
+
+    ``args`` holds ``index`` (the index folder, required), ``ask`` (:class:`~dualgraph.answer.engine.AskConfig`
+    fields, e.g. ``strategy``) and ``serve`` (:class:`ServeConfig` fields; host and port come from
+    the config file's ``http_options``). An unknown key is an error: a misspelt setting must not
+    pass unnoticed. As ``dualgraph serve`` does, an embedded store of up to ``IN_MEMORY_QUADS``
+    quads is copied into memory unless ``ask`` says otherwise.
+    """
+    from pathlib import Path
+
+    from dualgraph.answer.engine import IN_MEMORY_QUADS, AskConfig
+
+    unknown = set(args) - {"index", "ask", "serve"}
+    if unknown or not args.get("index"):
+        raise ValueError(
+            f"app_builder takes 'index' (required), 'ask' and 'serve'; got unknown keys {sorted(unknown)}"
+            if unknown
+            else "app_builder needs 'index': the index folder to serve"
+        )
+    serve_args = dict(args.get("serve") or {})
+    stray = set(serve_args) - set(ServeConfig.model_fields)
+    if stray:
+        raise ValueError(f"app_builder: unknown 'serve' fields {sorted(stray)}")
+    ask = AskConfig(**{"in_memory_quads": IN_MEMORY_QUADS, **(args.get("ask") or {})})
+    spec = EngineSpec(index_dir=Path(args["index"]).resolve(), config=ask)
+    return build_app(spec, ServeConfig(**serve_args))
