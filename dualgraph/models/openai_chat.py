@@ -1,40 +1,53 @@
 """An :class:`~dualgraph.models.base.LLM` over any OpenAI-compatible ``/v1/chat/completions``.
 
-Works against OpenAI, vLLM's server and llama.cpp's server. Requests of a batch run on a
-thread pool, at most ``max_concurrency`` in flight per client. Transport failures
-(connection errors, timeouts, 429, 5xx) are retried with exponential backoff and jitter,
-honouring ``Retry-After``; other 4xx are not retried. With a schema, the output is
-constrained where the server can do it, then repaired (:func:`parse_json_loose`) and
-validated; an answer that fails is retried with the error appended to the conversation.
+Works against OpenAI, vLLM's server and llama.cpp's server, through the official ``openai``
+SDK: its retries (connection errors, timeouts, 408/409/429/5xx, exponential backoff with
+jitter, ``Retry-After`` honoured up to two minutes) and timeouts are the transport. Requests
+of a batch run on a thread pool, at most ``max_concurrency`` in flight per client. With a
+schema, the output is constrained where the server can do it, then repaired
+(:func:`parse_json_loose`) and validated; an answer that fails is retried with the error
+appended to the conversation.
 """
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
-import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any, Literal
 
-import requests
+import openai
 
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
 from dualgraph.models.json_repair import parse_json_loose
 
-__all__ = ["OpenAIChatLLM", "SchemaMode", "chat_url"]
+__all__ = ["OpenAIChatLLM", "SchemaMode", "api_base", "chat_url"]
 
 log = logging.getLogger(__name__)
 
 SchemaMode = Literal["auto", "json_schema", "json_object_schema", "none"]
-MAX_RETRY_AFTER_S = 60.0  # a server asking for longer is not worth blocking a pipeline for
+# Sent when no key is configured: the SDK would otherwise read OPENAI_API_KEY from the
+# environment and hand that key to whatever server base_url names.
+_NO_KEY = "no-key"
 _REPAIR_PROMPT = (
     "Your previous answer was not valid JSON for the schema: {error}. "
     "Reply again with only the JSON value, following the schema."
 )
+
+
+def api_base(base_url: str) -> str:
+    """The SDK's base URL (ending in ``/v1``) for a server URL given with or without it.
+
+    >>> api_base("http://127.0.0.1:8000")
+    'http://127.0.0.1:8000/v1'
+    >>> api_base("https://api.example.com/v1/chat/completions")
+    'https://api.example.com/v1'
+    """
+    url = base_url.rstrip("/").removesuffix("/chat/completions")
+    return url if url.endswith("/v1") else url + "/v1"
 
 
 def chat_url(base_url: str) -> str:
@@ -45,15 +58,14 @@ def chat_url(base_url: str) -> str:
     >>> chat_url("https://api.example.com/v1/")
     'https://api.example.com/v1/chat/completions'
     """
-    url = base_url.rstrip("/")
-    if url.endswith("/chat/completions"):
-        return url
-    return url + ("/chat/completions" if url.endswith("/v1") else "/v1/chat/completions")
+    return api_base(base_url) + "/chat/completions"
 
 
-class _HTTPFailure(Exception):
-    def __init__(self, status: int | None, message: str) -> None:
-        super().__init__(f"HTTP {status}: {message}" if status else message)
+class _Failure(Exception):
+    """A request that failed for good (the SDK's retries included)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
         self.status = status
 
 
@@ -66,9 +78,13 @@ class OpenAIChatLLM:
     (repair and validation only); ``"auto"``: json_schema first, falling back once per
     client to json_object_schema when the server rejects it, then keeping what works.
 
+    ``max_retries`` bounds both the SDK's transport retries of one HTTP call and, separately,
+    the re-asks of an answer that does not follow the schema. ``ChatResult.attempts`` counts
+    every HTTP call, transport retries included.
+
     >>> llm = OpenAIChatLLM("http://127.0.0.1:9", "tiny", api_key="sk-secret")
-    >>> "sk-secret" in repr(llm)
-    False
+    >>> "sk-secret" in repr(llm), llm.url
+    (False, 'http://127.0.0.1:9/v1/chat/completions')
     """
 
     def __init__(
@@ -79,7 +95,6 @@ class OpenAIChatLLM:
         api_key: str | None = None,
         max_concurrency: int = 4,
         max_retries: int = 4,
-        backoff_s: float = 0.5,
         timeout_s: float = 60,
         schema_mode: SchemaMode = "auto",
         meter: TokenMeter | None = None,
@@ -90,18 +105,29 @@ class OpenAIChatLLM:
         self.url = chat_url(base_url)
         self.max_concurrency = max(1, max_concurrency)
         self.max_retries = max(0, max_retries)
-        self.backoff_s = backoff_s
         self.timeout_s = timeout_s
         self.schema_mode = schema_mode
         self.meter = meter
         self._api_key = api_key
         self._mode = "json_schema" if schema_mode == "auto" else schema_mode  # what is sent now
-        self._switches = 0 if schema_mode == "auto" else 2  # auto may switch twice: fall back, then back
+        # auto: 0 = json_schema untried, 1 = fell back to json_object_schema, 2 = settled.
+        self._switches = 0 if schema_mode == "auto" else 2
         self._mode_lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.max_concurrency)
-        self._idle: list[requests.Session] = []  # pooled keep-alive sessions, at most max_concurrency
-        self._idle_lock = threading.Lock()
-        self._random = random.Random()
+        # The sync SDK sends from the calling thread, so a thread-local tally per request
+        # sees exactly that request's HTTP calls, the SDK's own retries included.
+        self._calls = threading.local()
+        self._client = openai.OpenAI(
+            base_url=api_base(base_url),
+            api_key=api_key or _NO_KEY,
+            max_retries=self.max_retries,
+            timeout=timeout_s,
+            http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._count_call]}),
+        )
+        # While auto mode has not seen json_schema answered, one try only: llama.cpp answers
+        # that form with HTTP 500, which the SDK would otherwise retry with backoff first.
+        self._probe = self._client.with_options(max_retries=0)
+        self._after_probe = self._client.with_options(max_retries=max(0, self.max_retries - 1))
 
     def __repr__(self) -> str:
         return f"OpenAIChatLLM(url={self.url!r}, model={self.name!r}, schema_mode={self.schema_mode!r})"
@@ -121,26 +147,23 @@ class OpenAIChatLLM:
             return list(pool.map(self._complete_one, requests_))
 
     def close(self) -> None:
-        """Close the pooled HTTP sessions (the client still works afterwards: it opens new ones)."""
-        with self._idle_lock:
-            sessions, self._idle = self._idle, []
-        for session in sessions:
-            session.close()
+        """Close the HTTP connections; the client cannot be used afterwards."""
+        self._client.close()
 
     # -- one request -------------------------------------------------------------
 
     def _complete_one(self, request: ChatRequest) -> ChatResult:
         t0 = time.perf_counter()
+        self._calls.n = 0
         messages = [dict(m) for m in request.messages]
-        usage = [0, 0, 0]  # prompt tokens, completion tokens, HTTP calls
+        tokens = [0, 0]  # prompt, completion
         result: ChatResult | None = None
         for _ in range(self.max_retries + 1):
             try:
-                data = self._post(request, messages, usage)
-            except _HTTPFailure as e:
+                text, finish = self._ask(request, messages, tokens)
+            except _Failure as e:
                 result = ChatResult(text="", error=str(e))
                 break
-            text, finish = _first_choice(data)
             result = ChatResult(text=text, finish_reason=finish)
             if request.schema is None:
                 break
@@ -153,14 +176,15 @@ class OpenAIChatLLM:
                 {"role": "user", "content": _REPAIR_PROMPT.format(error=problem)},
             ]
         assert result is not None
-        result.prompt_tokens, result.completion_tokens, result.attempts = usage
+        result.prompt_tokens, result.completion_tokens = tokens
+        result.attempts = self._calls.n
         if self.meter is not None:
             self.meter.record(
                 request.stage,
-                calls=usage[2],
+                calls=result.attempts,
                 items=1,
-                prompt_tokens=usage[0],
-                completion_tokens=usage[1],
+                prompt_tokens=tokens[0],
+                completion_tokens=tokens[1],
                 seconds=time.perf_counter() - t0,
             )
         return result
@@ -181,69 +205,67 @@ class OpenAIChatLLM:
 
     # -- HTTP --------------------------------------------------------------------
 
-    def _body(self, request: ChatRequest, messages: list[dict[str, str]], mode: str) -> dict[str, Any]:
-        body: dict[str, Any] = {
-            "model": self.name,
-            "messages": messages,
-            "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
-        }
+    def _count_call(self, _request: Any) -> None:
+        self._calls.n = getattr(self._calls, "n", 0) + 1
+
+    def _ask(self, request: ChatRequest, messages: list[dict[str, str]], tokens: list[int]) -> tuple[str, str | None]:
+        """One completion (the SDK retrying transport failures): ``(text, finish_reason)``.
+
+        Raises :class:`_Failure` when the server never answered.
+        """
+        while True:
+            mode = self._mode
+            probing = request.schema is not None and mode == "json_schema" and self._switches == 0
+            try:
+                completion = self._create(self._probe if probing else self._client, request, messages, mode)
+            except _Failure as failure:
+                if request.schema is not None and self._maybe_switch_mode(mode, failure):
+                    continue  # resent at once in the other form; not a retry
+                if not probing or not _retryable(failure) or self.max_retries == 0:
+                    raise
+                completion = self._create(self._after_probe, request, messages, mode)
+            if probing:
+                with self._mode_lock:
+                    if self._mode == mode and self._switches == 0:
+                        self._switches = 2  # the server takes json_schema: no more probing
+            usage = completion.usage
+            if usage is not None:
+                tokens[0] += usage.prompt_tokens or 0
+                tokens[1] += usage.completion_tokens or 0
+            try:
+                choice = completion.choices[0]
+                return choice.message.content or "", choice.finish_reason
+            except (IndexError, AttributeError, TypeError) as e:
+                raise _Failure(f"malformed response body ({type(e).__name__})") from e
+
+    def _create(self, client: openai.OpenAI, request: ChatRequest, messages: list[dict[str, str]], mode: str) -> Any:
+        fmt: dict[str, Any] | None = None
         if request.schema is not None and mode == "json_schema":
-            body["response_format"] = {
+            fmt = {
                 "type": "json_schema",
                 "json_schema": {"name": _schema_name(request.schema), "schema": request.schema, "strict": True},
             }
         elif request.schema is not None and mode == "json_object_schema":
-            body["response_format"] = {"type": "json_object", "schema": request.schema}
-        return body
-
-    def _post(self, request: ChatRequest, messages: list[dict[str, str]], usage: list[int]) -> dict[str, Any]:
-        """One completion, retrying transport failures; raises :class:`_HTTPFailure` when out of tries."""
-        retries = 0
-        while True:
-            mode = self._mode
-            data, failure, delay = self._send(self._body(request, messages, mode), usage)
-            if failure is None:
-                return data
-            if request.schema is not None and self._maybe_switch_mode(mode, failure):
-                continue  # resent at once in the other form; not a retry
-            retryable = failure.status is None or failure.status == 429 or failure.status >= 500
-            if not retryable or retries >= self.max_retries:
-                raise failure
-            wait = delay if delay is not None else self._backoff(retries)
-            log.warning("chat request failed (%s); retry %d/%d in %.2fs", failure, retries + 1, self.max_retries, wait)
-            time.sleep(wait)
-            retries += 1
-
-    def _send(self, body: dict[str, Any], usage: list[int]) -> tuple[Any, _HTTPFailure | None, float | None]:
-        """POST once: ``(data, None, None)`` on success, else ``(None, failure, Retry-After seconds)``."""
-        headers = {"Content-Type": "application/json"}
-        if self._api_key:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        with self._slots:
-            usage[2] += 1
-            with self._idle_lock:
-                session = self._idle.pop() if self._idle else requests.Session()
-            try:
-                resp = session.post(self.url, data=json.dumps(body), headers=headers, timeout=self.timeout_s)
-            except requests.RequestException as e:  # connection refused/reset, timeout
-                return None, _HTTPFailure(None, f"{type(e).__name__}: {e}"), None
-            finally:
-                with self._idle_lock:
-                    self._idle.append(session)
-        if resp.status_code != 200:
-            return None, _HTTPFailure(resp.status_code, resp.text[:500]), _retry_after(resp.headers.get("Retry-After"))
+            # Not in the SDK's types (llama.cpp's extension), so it goes into the body untyped.
+            fmt = {"type": "json_object", "schema": request.schema}
         try:
-            data = resp.json()
-            counts = data.get("usage") or {}
-            usage[0] += int(counts.get("prompt_tokens") or 0)
-            usage[1] += int(counts.get("completion_tokens") or 0)
-            _first_choice(data)
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
-            return None, _HTTPFailure(None, f"malformed response body ({type(e).__name__})"), None
-        return data, None, None
+            with self._slots:
+                return client.chat.completions.create(
+                    model=self.name,
+                    messages=messages,  # type: ignore[arg-type]
+                    max_tokens=request.max_tokens,
+                    temperature=request.temperature,
+                    extra_body={"response_format": fmt} if fmt is not None else None,
+                )
+        except openai.APIStatusError as e:
+            raise _Failure(f"HTTP {e.status_code}: {e.response.text[:500]}", e.status_code) from e
+        except openai.APIConnectionError as e:  # refused, reset, timed out: after the SDK's retries
+            cause = f" ({type(e.__cause__).__name__}: {e.__cause__})" if e.__cause__ is not None else ""
+            raise _Failure(f"{type(e).__name__}: {e}{cause}") from e
+        except openai.OpenAIError as e:  # e.g. a body that is not a completion
+            raise _Failure(f"{type(e).__name__}: {e}") from e
 
-    def _maybe_switch_mode(self, sent_mode: str, failure: _HTTPFailure) -> bool:
+    def _maybe_switch_mode(self, sent_mode: str, failure: _Failure) -> bool:
         """``auto`` only: switch the constraint form when the server rejects the one sent."""
         status = failure.status
         mentions = "response_format" in str(failure)
@@ -261,39 +283,16 @@ class OpenAIChatLLM:
             log.warning("server rejected response_format %s (HTTP %s); using %s", sent_mode, status, self._mode)
             return True
 
-    def _backoff(self, retry: int) -> float:
-        delay = self.backoff_s * (2**retry)
-        return self._random.uniform(delay / 2, delay)  # jitter: concurrent clients do not retry in step
 
-
-def _first_choice(data: dict[str, Any]) -> tuple[str, str | None]:
-    choice = data["choices"][0]
-    return (choice.get("message") or {}).get("content") or "", choice.get("finish_reason")
+def _retryable(failure: _Failure) -> bool:
+    """What the SDK would have retried (it decides again on the resend)."""
+    return failure.status is None or failure.status in (408, 409, 429) or failure.status >= 500
 
 
 def _schema_name(schema: dict[str, Any]) -> str:
     raw = str(schema.get("title") or "answer")
     name = "".join(c if c.isalnum() or c in "_-" else "_" for c in raw)[:64]
     return name or "answer"
-
-
-def _retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (seconds or an HTTP date), capped.
-
-    >>> _retry_after("2"), _retry_after(None), _retry_after("999")
-    (2.0, None, 60.0)
-    """
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        seconds = when.timestamp() - time.time()
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER_S)
 
 
 def schema_error(value: Any, schema: dict[str, Any]) -> str | None:

@@ -49,9 +49,7 @@ def meter() -> TokenMeter:
 
 @pytest.fixture
 def llm(server: LlamaCppServer, meter: TokenMeter) -> Iterator[OpenAIChatLLM]:
-    client = OpenAIChatLLM(
-        server.base_url, MODEL_NAME, max_concurrency=3, max_retries=2, backoff_s=0.1, timeout_s=120, meter=meter
-    )
+    client = OpenAIChatLLM(server.base_url, MODEL_NAME, max_concurrency=3, max_retries=2, timeout_s=120, meter=meter)
     yield client
     client.close()
 

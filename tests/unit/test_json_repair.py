@@ -1,4 +1,9 @@
-"""parse_json_loose: the repairs small models need, and bounded time on hostile inputs."""
+"""parse_json_loose: the repairs small models need, and bounded time on hostile inputs.
+
+The repairs come from the json-repair package; these tests pin what callers rely on, and
+``test_old_scanner_did_better`` records where the package falls short of the hand-written
+scanner it replaced (strict xfails: they start failing when the package catches up).
+"""
 
 from __future__ import annotations
 
@@ -21,23 +26,24 @@ from dualgraph.models.json_repair import parse_json_loose
         ('```json\n{"a": 1}\n```', {"a": 1}),
         ("Here you go:\n```\n[1, 2]\n```\nAnything else?", [1, 2]),
         ('The answer is {"a": {"b": [1]}} as requested.', {"a": {"b": [1]}}),
-        ('Use [brackets] like this: {"a": 1}', {"a": 1}),
+        ("Use the form below:\n{name: 'x'}\nIt has [brackets] after it.", {"name": "x"}),
         ('{"a": 1} {"b": 2}', {"a": 1}),
+        ("{a: 1} and then {b: 2}", {"a": 1}),
         # trailing and doubled commas
         ('{"a": [1, 2,], "b": 3,}', {"a": [1, 2], "b": 3}),
         ("[1,,2]", [1, 2]),
         ("[,]", []),
         # Python literals
         ("{'ok': True, 'no': False, 'x': None}", {"ok": True, "no": False, "x": None}),
-        # single quotes, carefully: apostrophes inside stay
-        ("{'name': 'Bob's phone'}", {"name": "Bob's phone"}),
+        # single quotes
+        ("{'name': 'Bob'}", {"name": "Bob"}),
         ('{"name": "it\'s fine"}', {"name": "it's fine"}),
         ("['a', \"b 'c' d\"]", ["a", "b 'c' d"]),
         ("{'q': 'say \"hi\"'}", {"q": 'say "hi"'}),
         # unescaped inner double quotes
         ('{"title": "the "best" phone", "n": 1}', {"title": 'the "best" phone', "n": 1}),
         # unquoted keys
-        ("{name: 'x', model_no: 2, $ref: 3, kebab-key: 4}", {"name": "x", "model_no": 2, "$ref": 3, "kebab-key": 4}),
+        ("{name: 'x', model_no: 2, kebab-key: 4}", {"name": "x", "model_no": 2, "kebab-key": 4}),
         # missing commas between items
         ('{"a": 1 "b": 2}', {"a": 1, "b": 2}),
         ('["x" "y"]', ["x", "y"]),
@@ -57,13 +63,15 @@ def test_repairs(text, expected):
     "text, expected",
     [
         ('{"items": ["x", "y", "tru', {"items": ["x", "y", "tru"]}),
-        ('{"a": 1, "b": ', {"a": 1}),
         ('{"a": 1, "b', {"a": 1}),
+        ('{"ans', {}),  # an object stays an object, however little of it came
+        # a key whose value never came is dropped, not filled with ""
+        ('{"a": 1, "b": ', {"a": 1}),
+        ("{'a': 1, b :  ", {"a": 1}),
+        ('{"label": ', {}),
+        ('{"a": {"b": ', {"a": {}}),
         ('{"a": 1, "b": [1, 2', {"a": 1, "b": [1, 2]}),
-        ('{"a": tr', {"a": True}),
-        ('{"a": nul', {"a": None}),
         ("[1.", [1.0]),
-        ("[1e", [1]),
         ('[{"a": {"b": {"c": "deep', [{"a": {"b": {"c": "deep"}}}]),
         ('```json\n{"a": [1, 2', {"a": [1, 2]}),
         ('{"a": "x\\', {"a": "x\\"}),
@@ -80,17 +88,48 @@ def test_truncated_output_is_closed(text, expected):
         ("   \n ", "empty"),
         ("no json at all", "no JSON"),
         ("Answer: 42", "no JSON"),
-        ('{"a": @}', "unexpected"),
-        ('{"a": yes}', "unexpected word"),
-        ("{1: 2}", "expected a key"),
-        ('{"a" 1}', "expected ':'"),
-        ("[-]", "sign without digits"),
-        ("[" * 100_000, "nested too deep"),
+        ("[" * 65, "nested too deep"),
+        ('{"a": ' * 100 + "1", "nested too deep"),
+        ("[" + "1, " * 20_000, "too long"),
     ],
 )
 def test_hopeless_input_raises_with_reason(text, reason):
     with pytest.raises(ValueError, match=reason):
         parse_json_loose(text)
+
+
+@pytest.mark.parametrize("text", ['{"a": @}', '{"a" 1}', "[-]", '{"a": yes}', "{1: 2}"])
+def test_broken_values_are_repaired_leniently(text):
+    """The old scanner raised on these; the package returns its best guess and the
+    caller's schema check decides (a raise here would only lose the rest of the answer)."""
+    assert isinstance(parse_json_loose(text), (dict, list))
+
+
+def test_nesting_just_within_the_limit_is_repaired():
+    expected: object = 1
+    for _ in range(64):
+        expected = {"a": expected}
+    assert parse_json_loose('{"a": ' * 64 + "1") == expected
+
+
+@pytest.mark.xfail(strict=True, reason="json-repair differs from the scanner it replaced")
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # prose with brackets before the answer: the package lists both values
+        ('Use [brackets] like this: {"a": 1}', {"a": 1}),
+        # an apostrophe inside a single-quoted string: the package keeps the closing quote
+        ("{'name': 'Bob's phone'}", {"name": "Bob's phone"}),
+        # '$' in a bare key is dropped
+        ("{$ref: 3}", {"$ref": 3}),
+        # truncation: a key without value becomes "", a cut-off literal a string
+        ('{"a": tr', {"a": True}),
+        ('{"a": nul', {"a": None}),
+        ("[1e", [1]),
+    ],
+)
+def test_old_scanner_did_better(text, expected):
+    assert parse_json_loose(text) == expected
 
 
 def test_non_string_is_rejected():
@@ -131,6 +170,17 @@ ADVERSARIAL = [
     '["a"true' * 30_000,  # every string would run to the end after a kept quote
     "{" * 1_999 + "[]" * 100_000,  # closers deep in a stack
     "[" * 1_999 + "{}" * 100_000,
+    # Just under the length limit, so the package itself runs (or the depth guard stops it).
+    "{" * 49_000,
+    '["a"true' * 6_000,
+    "{[" * 24_000,
+    "[" + '"x" ' * 12_000,
+    "[" + "1," * 24_000,
+    "{" + "a" * 49_000,
+    "[" + "'a' " * 12_000 + "]",
+    "{" + "'k': 'v" + " '" * 24_000 + "}",
+    '{"a": "' + "\\" * 24_000,
+    "{} " * 16_000,
 ]
 
 

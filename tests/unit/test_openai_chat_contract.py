@@ -62,7 +62,7 @@ class StandIn:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with lock:
                     outer.bodies.append(body)
-                    outer.headers.append(dict(self.headers))
+                    outer.headers.append({k.lower(): v for k, v in self.headers.items()})  # names are case-insensitive
                     outer.times.append(time.monotonic())
                     n = len(outer.bodies)
                 status, headers, payload = outer.responder(body, n)
@@ -110,12 +110,12 @@ def test_429_waits_for_retry_after_then_succeeds(stand_in, caplog):
         lambda body, n: (429, {"Retry-After": "1"}, {"error": "slow down"}) if n == 1 else (200, {}, completion("ok"))
     )
     meter = TokenMeter()
-    llm = OpenAIChatLLM(server.url, "m", api_key="sk-never-logged", backoff_s=0.01, meter=meter)
+    llm = OpenAIChatLLM(server.url, "m", api_key="sk-never-logged", meter=meter)
     with caplog.at_level(logging.DEBUG):
         result = llm.complete([ask(stage="route")])[0]
     assert result.error is None and result.text == "ok" and result.attempts == 2
-    assert server.times[1] - server.times[0] >= 0.9  # Retry-After (1 s) beat the 10 ms backoff
-    assert server.headers[0]["Authorization"] == "Bearer sk-never-logged"
+    assert server.times[1] - server.times[0] >= 0.9  # Retry-After (1 s), not the SDK's first backoff (<= 0.5 s)
+    assert server.headers[0]["authorization"] == "Bearer sk-never-logged"
     assert "sk-never-logged" not in caplog.text and "sk-never-logged" not in repr(llm)
     assert meter.stages["route"].calls == 2 and meter.stages["route"].items == 1
     assert meter.stages["route"].prompt_tokens == 7
@@ -123,21 +123,21 @@ def test_429_waits_for_retry_after_then_succeeds(stand_in, caplog):
 
 def test_500_then_success_is_retried_with_backoff(stand_in):
     server = stand_in(lambda body, n: (500, {}, {"error": "boom"}) if n <= 2 else (200, {}, completion("fine")))
-    result = OpenAIChatLLM(server.url, "m", backoff_s=0.01).complete([ask()])[0]
+    result = OpenAIChatLLM(server.url, "m").complete([ask()])[0]
     assert result.error is None and result.text == "fine" and result.attempts == 3
     assert "response_format" not in server.bodies[0]  # free text: no schema form sent
 
 
 def test_retries_run_out_into_an_error_result(stand_in):
     server = stand_in(lambda body, n: (503, {}, {"error": "down"}))
-    result = OpenAIChatLLM(server.url, "m", max_retries=2, backoff_s=0.01).complete([ask()])[0]
+    result = OpenAIChatLLM(server.url, "m", max_retries=2).complete([ask()])[0]
     assert result.error is not None and "503" in result.error
     assert len(server.bodies) == 3
 
 
 def test_other_4xx_is_not_retried(stand_in):
     server = stand_in(lambda body, n: (400, {}, {"error": {"message": "bad request"}}))
-    result = OpenAIChatLLM(server.url, "m", backoff_s=0.01).complete([ask()])[0]
+    result = OpenAIChatLLM(server.url, "m").complete([ask()])[0]
     assert result.error is not None and "400" in result.error and len(server.bodies) == 1
 
 
@@ -173,7 +173,7 @@ def llama_cpp_like(body: dict, n: int) -> Reply:
 
 def test_auto_mode_falls_back_to_json_object_schema_once_and_remembers(stand_in):
     server = stand_in(llama_cpp_like)
-    llm = OpenAIChatLLM(server.url, "m", backoff_s=0.01)
+    llm = OpenAIChatLLM(server.url, "m")
     first = llm.complete([ask(schema=SCHEMA)])[0]
     assert first.error is None and first.parsed == {"label": "ok"}
     assert llm.schema_mode_in_use == "json_object_schema"
@@ -198,7 +198,7 @@ def test_openai_form_is_sent_when_accepted(stand_in):
 
 def test_explicit_json_schema_mode_never_falls_back(stand_in):
     server = stand_in(lambda body, n: (400, {}, {"error": "response_format not supported"}))
-    llm = OpenAIChatLLM(server.url, "m", schema_mode="json_schema", backoff_s=0.01)
+    llm = OpenAIChatLLM(server.url, "m", schema_mode="json_schema")
     result = llm.complete([ask(schema=SCHEMA)])[0]
     assert result.error is not None and len(server.bodies) == 1 and llm.schema_mode_in_use == "json_schema"
 
@@ -207,7 +207,7 @@ def test_connection_refused_is_retried_then_reported():
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    result = OpenAIChatLLM(f"http://127.0.0.1:{port}", "m", max_retries=2, backoff_s=0.01).complete([ask()])[0]
+    result = OpenAIChatLLM(f"http://127.0.0.1:{port}", "m", max_retries=2).complete([ask()])[0]
     assert result.error is not None and "ConnectionError" in result.error and result.attempts == 3
 
 
