@@ -27,6 +27,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         store_graph_store_url=args.graph_store_url,
         store_user=args.sparql_user,
         store_max_rows=args.sparql_max_rows,
+        store_profile=args.sparql_profile,
         tkg_enabled=False if args.no_tkg else None,
         tkg_extractor=args.extractor,
         tkg_embed_chunks=True if args.embed_chunks else None,
@@ -423,6 +424,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--sparql-user", help="user for HTTP Digest auth; the password comes from DUALGRAPH_SPARQL_PASSWORD"
     )
     ix.add_argument("--sparql-max-rows", type=int, help="the server's result row cap, so cut results are reported")
+    ix.add_argument(
+        "--sparql-profile",
+        choices=["virtuoso", "oxigraph-server", "blazegraph", "generic"],
+        help="the kind of SPARQL server: fills in its other URLs, auth style and row cap from --sparql-url",
+    )
     ix.add_argument(
         "--market",
         help="the country/shop this directory is the full snapshot of (e.g. uk): its documents are added or "

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.corpus.limits import ReadLimits
 from dualgraph.models.factory import ModelsConfig
+from dualgraph.stores.ann_config import AnnConfig
 
 
 class StoreConfig(BaseModel):
@@ -58,6 +59,22 @@ class StoreConfig(BaseModel):
     retry_budget_s: float = Field(
         30.0, gt=0, description="No new try starts this many seconds after the first one; then the request fails."
     )
+    profile: Literal["virtuoso", "oxigraph-server", "blazegraph", "generic"] | None = Field(
+        None,
+        description="The kind of SPARQL server (dualgraph.stores.profiles): fills in its update, Graph Store and "
+        "bulk-load URLs, auth style and row cap from query_url; None: 'generic' (only the URLs given).",
+    )
+    load_parallel: int | None = Field(
+        None, ge=1, description="Named graphs uploaded at once by a bulk load; None: the profile's choice."
+    )
+    breaker_failures: int = Field(
+        8,
+        ge=1,
+        description="Transient failures in a row after which the store reports the server down and fails fast.",
+    )
+    breaker_cooldown_s: float = Field(
+        30.0, gt=0, description="Seconds a server reported down is left alone before one probe request."
+    )
 
     def with_password_from_env(self) -> StoreConfig:
         """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.
@@ -94,6 +111,11 @@ class TkgConfig(BaseModel):
         description="Also embed every chunk, for the naive vector-RAG baseline (`search --mode naive`). Answering "
         "finds chunks lexically and through entities, so this is off: a transformer pass over every chunk is "
         "most of an index run's time without a GPU. Entities are always embedded.",
+    )
+    ann: AnnConfig = Field(
+        default_factory=AnnConfig,
+        description="When the entity vector index turns approximate (IVF above a size) and the recall@k "
+        "it must reach against exact search.",
     )
 
 

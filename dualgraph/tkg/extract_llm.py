@@ -211,10 +211,11 @@ class LLMExtractor:
                 )
                 results = list(results[: len(batch)]) + [missing] * max(0, len(batch) - len(results))
             for chunk, result in zip(batch, results):
-                self._read(chunk, result, report)
+                self.read(chunk, result, report)
         return report
 
-    def _read(self, chunk: Chunk, result: ChatResult, report: ExtractionReport) -> None:
+    def read(self, chunk: Chunk, result: ChatResult, report: ExtractionReport) -> None:
+        """Add what one answer says about ``chunk`` to ``report`` (mentions, or the problem)."""
         n = self.name
         report.count(n, "chunks")
         report.count(n, "prompt_tokens", result.prompt_tokens)
