@@ -25,6 +25,7 @@ import platform
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -121,11 +122,14 @@ def run_ours(args: argparse.Namespace) -> dict:
 
 
 def _child(part: str, args: argparse.Namespace) -> dict:
-    cmd = [sys.executable, __file__, "--part", part, *sys.argv[1:]]
-    done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{part} run failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    # the figures come back in a file: vLLM and Ray write their own lines to stdout
+    with tempfile.TemporaryDirectory() as tmp:
+        result = Path(tmp) / "result.json"
+        cmd = [sys.executable, __file__, "--part", part, "--result-file", str(result), *sys.argv[1:]]
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
+        if done.returncode != 0 or not result.exists():
+            raise SystemExit(f"{part} run failed ({done.returncode}):\n{done.stderr[-3000:]}")
+        return json.loads(result.read_text(encoding="utf-8"))
 
 
 def main() -> None:
@@ -139,12 +143,14 @@ def main() -> None:
     ap.add_argument("--eager", action=argparse.BooleanOptionalAction, default=True, help="enforce_eager (CPU: yes)")
     ap.add_argument("--out", type=Path, default=ROOT / "bench/results/llm_extract")
     ap.add_argument("--part", choices=("baseline", "ours"), help=argparse.SUPPRESS)
+    ap.add_argument("--result-file", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     args.model = str(Path(args.model).expanduser())
     if args.accelerator_type is None:
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "2")
     if args.part:
-        print(json.dumps(run_baseline(args) if args.part == "baseline" else run_ours(args)))
+        figures = run_baseline(args) if args.part == "baseline" else run_ours(args)
+        args.result_file.write_text(json.dumps(figures), encoding="utf-8")
         return
     base, ours = _child("baseline", args), _child("ours", args)
     base_rate = base["generated_tokens"] / base["total_s"]

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from dualgraph.llm_batch.config import LLMBatchConfig
 from dualgraph.models.base import LLM, Embedder, TokenMeter
 from dualgraph.models.cache import CachedEmbedder, CachedLLM
 
@@ -94,6 +95,12 @@ class ModelsConfig(BaseModel):
 
     embedder: EmbedderConfig = Field(default_factory=EmbedderConfig, description="The text embedder.")
     llm: LLMConfig | None = Field(None, description="The chat model; None (the default) runs without any LLM.")
+    llm_batch: LLMBatchConfig | None = Field(
+        None,
+        description="Entity extraction at index time as a Ray Data stage (ray.data.llm: vLLM engine actors, or "
+        "rows of requests to an OpenAI-compatible server) instead of calls from each worker through `llm`. "
+        "When set it does the LLM part of tkg.extractor 'llm' / 'both'.",
+    )
     cache_dir: Path = Field(
         Path(".dualgraph-cache"),
         description=f"Directory of the response cache file ({CACHE_FILE}), "

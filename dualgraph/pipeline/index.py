@@ -27,6 +27,7 @@ from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
+from dualgraph.pipeline.llm_extract import extract_with_batch_llm, needs_batch_llm
 from dualgraph.pipeline.rule_focus import expand_focus
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_in_processes, run_inline
 from dualgraph.pipeline.state import IndexState, state_key
@@ -219,7 +220,13 @@ def build_index(
             for m in metas
         ]
         ran: list[str] = []
-        rows = run_stages(stages, inputs, config, used=ran)
+        if needs_batch_llm(config):
+            # the LLM part of extraction is one Ray Data pass over every new chunk, between the halves
+            cut = next(i for i, st in enumerate(stages) if st.name == "extract") + 1
+            rows = run_stages(stages[:cut], inputs, config, used=ran)
+            rows = run_stages(stages[cut:], extract_with_batch_llm(rows, config), config)
+        else:
+            rows = run_stages(stages, inputs, config, used=ran)
         t_convert = time.time() - t0
 
         for r in rows:

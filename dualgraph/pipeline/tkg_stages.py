@@ -33,10 +33,11 @@ def extraction_signature(tkg: TkgConfig, models: ModelsConfig) -> str:
     parts = [f"chunks={tkg.chunk_tokens}/{tkg.overlap_tokens}", f"extractor={tkg.extractor}"]
     if tkg.extractor in ("heuristic", "both"):
         parts.append(HEURISTIC_VERSION)
-    if tkg.extractor in ("llm", "both") and models.llm is not None:
+    model = models.llm_batch.model if models.llm_batch is not None else models.llm.model if models.llm else None
+    if tkg.extractor in ("llm", "both") and model is not None:
         from dualgraph.tkg.extract_llm import DEFAULT_PROMPT
 
-        parts.append(f"llm={models.llm.model}/{DEFAULT_PROMPT.stem}")
+        parts.append(f"llm={model}/{DEFAULT_PROMPT.stem}")
     return ";".join(parts)
 
 
@@ -93,9 +94,10 @@ class _Extractors:
             from dualgraph.tkg.extract_heuristic import HeuristicExtractor
 
             self.heuristic = HeuristicExtractor()
-        if tkg.extractor in ("llm", "both"):
+        # with models.llm_batch the LLM part runs after this stage, as its own Ray Data pass
+        if tkg.extractor in ("llm", "both") and models.llm_batch is None:
             if models.llm is None:
-                raise ValueError("tkg.extractor needs an LLM: configure models.llm (base_url, model)")
+                raise ValueError("tkg.extractor needs an LLM: configure models.llm (base_url, model) or models.llm_batch")
             from dualgraph.models.factory import build_models
             from dualgraph.tkg.extract_llm import LLMExtractor
 
