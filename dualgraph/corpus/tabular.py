@@ -47,6 +47,12 @@ __all__ = [
     "with_unit",
 ]
 
+# the spill table rows wait in until their page is built (pages_from_rows reads it; the Spark
+# import builds the same table on each executor)
+ROWS_TABLE = (
+    "CREATE TABLE rows (gkey TEXT, seq INTEGER, shown TEXT, file TEXT, label TEXT, name TEXT, variant TEXT, texts TEXT)"
+)
+
 KINDS = {
     ".csv": "csv",
     ".tsv": "tsv",
@@ -60,7 +66,7 @@ _PEEK_ROWS = 1000  # JSON Lines have no header: the keys of the first rows stand
 Row = tuple[str, dict | None, str | None]  # (record label, row or None, why it is unusable)
 
 
-class _FileError(Exception):
+class TableFileError(Exception):
     """The file cannot be read as the table it claims to be."""
 
 
@@ -103,7 +109,7 @@ def _csv_rows(path: Path, delimiter: str) -> tuple[list[str], Iterator[Row]]:
         header = [h.strip() for h in next(reader)]
     except (StopIteration, csv.Error, OSError, EOFError) as e:
         f.close()
-        raise _FileError(f"no readable header line: {e or 'empty file'}") from e
+        raise TableFileError(f"no readable header line: {e or 'empty file'}") from e
 
     def rows() -> Iterator[Row]:
         with f:
@@ -141,7 +147,7 @@ def _parquet_rows(path: Path) -> tuple[list[str], Iterator[Row], int | None]:
     try:
         pf = pq.ParquetFile(path)
     except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ... for a non-parquet file
-        raise _FileError(f"not a readable Parquet file: {e}") from e
+        raise TableFileError(f"not a readable Parquet file: {e}") from e
 
     def rows() -> Iterator[Row]:
         n = 0
@@ -259,7 +265,7 @@ def humanise(column: str) -> str:
 # --------------------------------------------------------------------------- rows
 
 
-class _Converter:
+class RowConverter:
     """One row -> (group key, variant record, texts); notes go to ``note(record, stage, reason)``."""
 
     def __init__(self, mapping: TableMapping) -> None:
@@ -394,15 +400,15 @@ def page_stem(key: str) -> str:
     return f"{slug(key)[:40].rstrip('_')}-{short_hash(canonical(key))}"
 
 
-def _open_rows(path: Path) -> tuple[list[str] | None, Iterator[Row], int | None]:
+def open_rows(path: Path) -> tuple[list[str] | None, Iterator[Row], int | None]:
     kind = table_kind(path)
     if kind is None:
-        raise _FileError(
+        raise TableFileError(
             f"unsupported file type {''.join(path.suffixes) or path.name!r} "
             f"(expected {', '.join(sorted(KINDS))}, text formats optionally .gz)"
         )
     if not path.is_file():
-        raise _FileError("file not found")
+        raise TableFileError("file not found")
     if kind == "parquet":
         return _parquet_rows(path)
     if kind == "jsonl":
@@ -448,18 +454,15 @@ def import_table(
     sources = [Path(source)] if isinstance(source, (str, Path)) else [Path(s) for s in source]
     out = Path(out_dir)
     report = ImportReport(source=", ".join(map(str, sources)), out_dir=str(out))
-    conv = _Converter(mapping)
+    conv = RowConverter(mapping)
     with tempfile.TemporaryDirectory(prefix="dualgraph-import-", dir=spill_dir) as tmp:
         db = sqlite3.connect(Path(tmp) / "rows.sqlite")
-        db.execute(
-            "CREATE TABLE rows (gkey TEXT, seq INTEGER, shown TEXT, file TEXT, label TEXT,"
-            " name TEXT, variant TEXT, texts TEXT)"
-        )
+        db.execute(ROWS_TABLE)
         seq = 0
         for path in sources:
             try:
-                header, rows, total = _open_rows(path)
-            except _FileError as e:
+                header, rows, total = open_rows(path)
+            except TableFileError as e:
                 report.add(str(path), "file", "read", str(e))
                 continue
             if header is not None:
@@ -494,14 +497,16 @@ def import_table(
                 )
         db.execute("CREATE INDEX by_key ON rows (gkey, seq)")
         report.pages = write_dataset(
-            out, tqdm(_pages(db, report, chunk_chars), desc="write pages", unit="page", disable=not progress)
+            out, tqdm(pages_from_rows(db, report, chunk_chars), desc="write pages", unit="page", disable=not progress)
         )
         db.close()
     report.write_quarantine(out)
     return report
 
 
-def _pages(db: sqlite3.Connection, report: ImportReport, chunk_chars: int) -> Iterator[tuple[str, str, list[Variant]]]:
+def pages_from_rows(
+    db: sqlite3.Connection, report: ImportReport, chunk_chars: int
+) -> Iterator[tuple[str, str, list[Variant]]]:
     cur = db.execute("SELECT gkey, shown, file, label, name, variant, texts FROM rows ORDER BY gkey, seq")
     for gkey, group in itertools.groupby(cur, key=lambda r: r[0]):
         variants: list[Variant] = []
