@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import signal
 import socket
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+
+from server_process import ServerProcess
 
 START_TIMEOUT_S = 120.0
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -55,8 +54,10 @@ def free_port() -> int:
 
 
 @dataclass
-class LlamaCppServer:
+class LlamaCppServer(ServerProcess):
     """One running ``python -m llama_cpp.server`` process."""
+
+    stop_wait_s = 10.0
 
     root: Path
     port: int
@@ -98,30 +99,10 @@ class LlamaCppServer:
             self.process = subprocess.Popen(
                 cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
             )
-        while time.monotonic() - t0 < START_TIMEOUT_S:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"llama.cpp server exited with {self.process.returncode}: {self.tail()}")
-            try:
-                with urllib.request.urlopen(self.base_url + "/v1/models", timeout=2) as resp:
-                    if resp.status == 200:
-                        self.startup_s = time.monotonic() - t0
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"llama.cpp server not ready after {START_TIMEOUT_S:.0f} s: {self.tail()}")
-
-    def stop(self) -> None:
-        """SIGTERM to our PID, SIGKILL if it lingers."""
-        if self.process is None or self.process.poll() is not None:
-            return
-        os.kill(self.process.pid, signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        self.wait_answering(
+            self.base_url + "/v1/models", name="llama.cpp server", t0=t0, timeout_s=START_TIMEOUT_S, poll_s=0.1
+        )
+        self.startup_s = time.monotonic() - t0
 
     def tail(self, n: int = 2000) -> str:
         try:

@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from server_process import ServerProcess
 from virtuoso import free_port
 
 START_TIMEOUT_S = 30.0
@@ -35,7 +33,7 @@ def oxigraph_binary() -> str | None:
 
 
 @dataclass
-class OxigraphServer:
+class OxigraphServer(ServerProcess):
     """One running ``oxigraph serve`` process and the URLs it serves."""
 
     root: Path
@@ -77,36 +75,7 @@ class OxigraphServer:
 
     def _wait_ready(self, t0: float) -> None:
         url = self.query_url + "?query=ASK%7B%7D"
-        while time.monotonic() - t0 < START_TIMEOUT_S:
-            if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"oxigraph serve exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(url, timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"oxigraph serve did not answer within {START_TIMEOUT_S} s:\n{self.log_tail()}")
-
-    def stop(self) -> None:
-        """SIGTERM to our own PID, then wait; SIGKILL if it does not go."""
-        proc, self.process = self.process, None
-        if proc is None or proc.poll() is not None:
-            return
-        os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-
-    def log_tail(self, n: int = 30) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return "(no log)"
+        self.wait_answering(url, name="oxigraph serve", t0=t0, timeout_s=START_TIMEOUT_S, poll_s=0.1)
 
 
 def start_oxigraph_server(root: Path) -> OxigraphServer:

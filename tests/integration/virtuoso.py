@@ -8,18 +8,15 @@ password ``dba``; anonymous SPARQL UPDATE on ``/sparql`` is granted after start.
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
 import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from server_process import ServerProcess
 
 SYSTEM_INI = Path("/etc/virtuoso-opensource-7/virtuoso.ini")
 SYSTEM_DB = "/var/lib/virtuoso-opensource-7/db"
@@ -57,8 +54,10 @@ def rewrite_ini(text: str, *, db_dir: Path, isql_port: int, http_port: int, dirs
 
 
 @dataclass
-class VirtuosoServer:
+class VirtuosoServer(ServerProcess):
     """One running ``virtuoso-t`` process and the URLs it serves."""
+
+    stop_wait_s = 30.0  # Virtuoso checkpoints before it exits (~2 s)
 
     root: Path
     isql_port: int
@@ -116,18 +115,7 @@ class VirtuosoServer:
 
     def _wait_ready(self, t0: float) -> None:
         url = self.sparql_url + "?query=ASK%7B%7D"
-        while time.monotonic() - t0 < START_TIMEOUT_S:
-            if self.process is not None and self.process.poll() is not None:
-                raise RuntimeError(f"virtuoso-t exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                with urllib.request.urlopen(url, timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except (urllib.error.URLError, OSError):
-                pass
-            time.sleep(0.25)
-        self.stop()
-        raise RuntimeError(f"Virtuoso did not answer within {START_TIMEOUT_S} s:\n{self.log_tail()}")
+        self.wait_answering(url, name="virtuoso-t", t0=t0, timeout_s=START_TIMEOUT_S, poll_s=0.25)
 
     def isql(self, command: str) -> str:
         """Run one SQL command as dba through ``isql-vt``; raises with its output on failure."""
@@ -141,24 +129,6 @@ class VirtuosoServer:
         if done.returncode != 0 or "*** Error" in done.stdout + done.stderr:
             raise RuntimeError(f"isql-vt {command!r} failed:\n{done.stdout}{done.stderr}")
         return done.stdout
-
-    def stop(self) -> None:
-        """SIGTERM to our own PID, then wait (Virtuoso checkpoints and exits in ~2 s)."""
-        proc, self.process = self.process, None
-        if proc is None or proc.poll() is not None:
-            return
-        os.kill(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-
-    def log_tail(self, n: int = 30) -> str:
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return "(no log)"
 
 
 def virtuoso_missing() -> str | None:
