@@ -97,7 +97,9 @@ class _Extractors:
         # with models.llm_batch the LLM part runs after this stage, as its own Ray Data pass
         if tkg.extractor in ("llm", "both") and models.llm_batch is None:
             if models.llm is None:
-                raise ValueError("tkg.extractor needs an LLM: configure models.llm (base_url, model) or models.llm_batch")
+                raise ValueError(
+                    "tkg.extractor needs an LLM: configure models.llm (base_url, model) or models.llm_batch"
+                )
             from dualgraph.models.factory import build_models
             from dualgraph.tkg.extract_llm import LLMExtractor
 

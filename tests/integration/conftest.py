@@ -84,3 +84,21 @@ def oxigraph_server_store(oxigraph_server: OxigraphServer):
     assert store.graphs() == []
     yield store
     store.close()
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark session (one JVM) for every Spark test of the run: small, quiet, no UI."""
+    pytest.importorskip("pyspark", reason="the `spark` extra (pyspark) is not installed")
+    from dualgraph.spark.session import spark_session
+
+    session = spark_session(
+        "dualgraph-tests",
+        master="local[2]",
+        shuffle_partitions=2,
+        log_level="ERROR",
+        progress=False,
+        conf={"spark.ui.enabled": "false", "spark.sql.adaptive.enabled": "false"},
+    )
+    yield session
+    session.stop()

@@ -6,26 +6,13 @@ from __future__ import annotations
 import pytest
 
 from dualgraph.config import IndexConfig, TkgConfig
-from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.llm_batch.config import LLMBatchConfig
 from dualgraph.models.factory import ModelsConfig
 from dualgraph.pipeline.index import build_index
+from tests.integration.test_llm_index import PAGES
 
 pytestmark = [pytest.mark.network, pytest.mark.ray]
-
-PAGES = [
-    (
-        "a",
-        "# Nova 12\n\nThe Nova 12 has stereo speakers and an FM radio.",
-        [Variant("Nova 12", "Nova 12", ("phones",), (("Battery:Capacity", "5000 mAh"),))],
-    ),
-    (
-        "b",
-        "# Orbit 3\n\nThe Orbit 3 ships with an S Pen stylus.",
-        [Variant("Orbit 3", "Orbit 3", ("phones",), (("Battery:Capacity", "4000 mAh"),))],
-    ),
-]
 
 
 def test_batch_llm_extraction_in_the_index_is_metered_and_not_repeated(tmp_path, llamacpp) -> None:

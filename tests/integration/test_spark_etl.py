@@ -17,25 +17,13 @@ from dualgraph.corpus.report import QUARANTINE_FILE
 from dualgraph.corpus.tabular import import_table
 from dualgraph.spark.etl import import_tables
 from dualgraph.spark.options import EtlOptions
-from dualgraph.spark.session import spark_session
 
 pytestmark = pytest.mark.spark
 # kilobytes of data: compiling and re-planning queries would cost more than running them
-TEST_CONF = {"spark.ui.enabled": "false", "spark.sql.adaptive.enabled": "false"}
 
 MAPPING = Path(__file__).parents[1] / "fixtures" / "spark" / "mapping.yaml"
 COLUMNS = ["model", "market", "brand", "price", "ram", "storage", "battery", "colour", "blurb"]
 BAD_CSV_LINE = "Broken Phone,uk,acme,199\n"  # four fields where the header has nine
-
-
-@pytest.fixture(scope="session")
-def spark():
-    # getOrCreate: the graph tests' fixture gets this same session (one JVM per test run)
-    session = spark_session(
-        "dualgraph-tests", master="local[2]", shuffle_partitions=2, log_level="ERROR", progress=False, conf=TEST_CONF
-    )
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="module")

@@ -15,12 +15,11 @@ from dualgraph.skg.names import product_iri
 from dualgraph.skg.triples import convert_document
 from dualgraph.spark.graph import analyse, components_fallback, components_graphframes, products, spec_values
 from dualgraph.spark.options import GraphOptions
-from dualgraph.spark.session import graphframes_missing, spark_session
+from dualgraph.spark.session import graphframes_missing
 from dualgraph.spark.triples import export_triples
 
 pytestmark = pytest.mark.spark
 # kilobytes of data: compiling and re-planning queries would cost more than running them
-TEST_CONF = {"spark.ui.enabled": "false", "spark.sql.adaptive.enabled": "false"}
 
 
 def phone(name: str, ram: str, battery: str, price: str | None = None) -> Variant:
@@ -42,16 +41,6 @@ DE = [
     phone("solo  1", "6 GB", "2000 mAh"),
 ]
 P = {name: product_iri(name) for name in [v.name for v in UK + DE]}
-
-
-@pytest.fixture(scope="session")
-def spark():
-    # getOrCreate: the same session as the ETL tests' fixture when both modules run
-    session = spark_session(
-        "dualgraph-tests", master="local[2]", shuffle_partitions=2, log_level="ERROR", progress=False, conf=TEST_CONF
-    )
-    yield session
-    session.stop()
 
 
 @pytest.fixture(scope="module")
