@@ -188,6 +188,8 @@ def build_index(
                 config.tkg.model_dump(),
                 config.models.embedder.model_dump(),
                 config.models.llm.model if config.models.llm else None,
+                # only when set: an index built before the batch stage existed keeps its signature
+                *([config.models.llm_batch.model] if config.models.llm_batch else []),
             ]
         ),
     )
@@ -589,7 +591,19 @@ class _LazyModels:
 
     @property
     def llm(self):
-        return self._build()[1]
+        llm = self._build()[1]
+        batch = self._config.models.llm_batch
+        if llm is None and batch is not None:
+            # the summaries are one list-shaped call: one Ray Data pass through the batch stage,
+            # its answers cached as the HTTP client's are
+            from dualgraph.llm_batch.llm import RayDataLLM
+            from dualgraph.models.cache import CachedLLM
+            from dualgraph.models.factory import CACHE_FILE
+
+            path = Path(self._config.models.cache_dir) / CACHE_FILE
+            llm = CachedLLM(RayDataLLM(batch, meter=self._meter), path, meter=self._meter)
+            self._built = (self._build()[0], llm)
+        return llm
 
 
 def _remove_dead_shards(layout: IndexLayout, known: dict[str, dict]) -> None:

@@ -97,3 +97,20 @@ def test_config_checks_the_backend_and_reserves_resources() -> None:
     assert kwargs["enable_prefix_caching"] and kwargs["gpu_memory_utilization"] == 0.9
     assert "gpu_memory_utilization" not in LLMBatchConfig(backend="vllm", model="m").engine.engine_kwargs(on_gpu=False)
     assert all(f.description for f in LLMBatchConfig.model_fields.values())
+
+
+def test_the_index_summarises_through_the_batch_stage_when_it_has_no_http_llm(tmp_path) -> None:
+    from dualgraph.config import IndexConfig
+    from dualgraph.llm_batch.llm import RayDataLLM
+    from dualgraph.models.base import TokenMeter
+    from dualgraph.models.cache import CachedLLM
+    from dualgraph.models.factory import EmbedderConfig, ModelsConfig
+    from dualgraph.pipeline.index import _LazyModels
+
+    batch = LLMBatchConfig(backend="vllm", model="/models/m")
+    models = ModelsConfig(embedder=EmbedderConfig(kind="static"), llm_batch=batch, cache_dir=tmp_path)
+    lazy = _LazyModels(IndexConfig(models=models), TokenMeter())
+    llm = lazy.llm
+    assert isinstance(llm, CachedLLM) and isinstance(llm.inner, RayDataLLM) and llm.inner.config == batch
+    assert lazy.llm is llm  # built once
+    assert _LazyModels(IndexConfig(models=models.model_copy(update={"llm_batch": None})), TokenMeter()).llm is None
