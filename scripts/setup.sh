@@ -5,7 +5,7 @@
 #                                  Oxigraph server, Spark, a local llama.cpp server with SmolLM2-135M
 #                                  for the LLM path, the deployment and notebook checks)
 #   bash scripts/setup.sh --vllm   a second environment, .venv-vllm, with the CPU build of vLLM and
-#                                  SmolLM2-135M as a safetensors folder: the vLLM test tier (tests/vllm)
+#                                  SmolLM2-135M as a safetensors folder: the vLLM test tier (tests/vllm_tier)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}

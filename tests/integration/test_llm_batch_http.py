@@ -1,6 +1,6 @@
 """The batch LLM stage's HTTP backend: ray.data.llm's HTTP processor against llama.cpp on loopback.
 
-The same chunk rows the vLLM tier extracts from (tests/vllm) go through a real OpenAI-compatible
+The same chunk rows the vLLM tier extracts from (tests/vllm_tier) go through a real OpenAI-compatible
 server here: every row comes back, the server's token counts are kept, schema-constrained
 answers are parsed and checked, and a request the server refuses is kept with its reason.
 Structure only: SmolLM2-135M's answers are never judged.

@@ -7,6 +7,7 @@ a row the engine refuses comes back with its reason instead of failing the stage
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,14 @@ from dualgraph.llm_batch.steps import extract_entities
 from dualgraph.models.base import ChatRequest, TokenMeter
 from dualgraph.tkg.extract_llm import LLMExtractor, entity_schema
 
-pytestmark = pytest.mark.vllm
+# the skip must be a mark, evaluated before any fixture starts Ray or an engine
+pytestmark = [
+    pytest.mark.vllm,
+    pytest.mark.skipif(
+        importlib.util.find_spec("vllm") is None,
+        reason="vllm is not installed here (the tier runs in .venv-vllm: scripts/setup.sh --vllm)",
+    ),
+]
 
 MAX_MODEL_LEN = 1024
 

@@ -2,8 +2,10 @@
 
 Runs only where ``vllm`` imports (the CPU build lives in its own environment, ``.venv-vllm``,
 made by ``scripts/setup.sh --vllm``; ``scripts/test.sh`` runs this folder there). In the main
-environment every test here is skipped. One engine pass is shared by the tier's tests: starting
-a vLLM engine costs tens of seconds on two cores.
+environment every test here is skipped (a ``skipif`` mark on each module, so no fixture starts
+Ray or an engine). The folder is not called ``vllm``: with ``tests/`` on ``sys.path`` it would pass
+for the ``vllm`` package, as a namespace package. One engine pass is shared by the tier's tests:
+starting a vLLM engine costs tens of seconds on two cores.
 """
 
 from __future__ import annotations
@@ -16,15 +18,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if importlib.util.find_spec("vllm") is not None:
-        return
-    skip = pytest.mark.skip(reason="vllm is not installed here (the tier runs in .venv-vllm: scripts/setup.sh --vllm)")
-    for item in items:
-        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
-            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")
@@ -41,8 +34,11 @@ def smollm2_folder() -> Path:
 def ray_cpu() -> Iterator[None]:
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
         yield
     finally:
-        ray.shutdown()
+        if started:
+            ray.shutdown()
