@@ -57,6 +57,10 @@ def test_generation_structure_with_the_real_model(llamacpp, store):
         outs = gen.generate(QUESTIONS)
     finally:
         llm.close()
+    _check_structure(outs, meter)
+
+
+def _check_structure(outs, meter: TokenMeter) -> None:
     assert [o.question for o in outs] == QUESTIONS
     for out in outs:
         assert len(out.candidates) == 3
@@ -78,3 +82,25 @@ def test_generation_structure_with_the_real_model(llamacpp, store):
     usage = meter.stages["sparql_generation"]
     assert usage.prompt_tokens > 0 and usage.completion_tokens > 0
     assert usage.prompt_tokens == sum(o.prompt_tokens for o in outs)
+
+
+@pytest.mark.ray
+def test_bulk_generation_as_one_ray_data_pass(llamacpp, store):
+    """Every candidate of every question as rows of one ray.data.llm pass (the batch stage's
+    HTTP backend; the vLLM backend takes the same rows), with the same structure as above."""
+    from dualgraph.llm_batch.config import LLMBatchConfig
+    from dualgraph.llm_batch.llm import RayDataLLM
+
+    index = PatternIndex.build(collect_patterns(store), HashBowEmbedder())
+    meter = TokenMeter()
+    config = LLMBatchConfig(backend="http", model=MODEL_NAME, url=llamacpp.base_url, batch_size=3, max_retries=1)
+    gen = LLMSparqlGenerator(
+        RayDataLLM(config, meter=meter, repair_rounds=0),
+        index,
+        store,
+        n_candidates=3,
+        patterns_per_constraint=2,
+        max_tokens=200,
+        compiler=Compiler(store, index, currency="GBP"),
+    )
+    _check_structure(gen.generate(QUESTIONS), meter)
