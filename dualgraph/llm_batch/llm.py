@@ -3,7 +3,7 @@ step of the package (extraction, summaries, SPARQL generation) runs on it unchan
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -12,11 +12,7 @@ from dualgraph.llm_batch.config import LLMBatchConfig
 from dualgraph.llm_batch.processor import build_chat_processor, checked_rows, run_chat
 from dualgraph.llm_batch.rows import chat_result, request_rows
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
-
-_REPAIR_PROMPT = (
-    "Your previous answer was not valid JSON for the schema: {error}. "
-    "Reply again with only the JSON value, following the schema."
-)
+from dualgraph.models.openai_chat import REPAIR_PROMPT
 
 
 class RayDataLLM:
@@ -56,9 +52,9 @@ class RayDataLLM:
             for i in pending:
                 conversations[i] += [
                     {"role": "assistant", "content": results[i].text[:4000]},
-                    {"role": "user", "content": _REPAIR_PROMPT.format(error=results[i].error)},
+                    {"role": "user", "content": REPAIR_PROMPT.format(error=results[i].error)},
                 ]
-                retry.append(_with_messages(requests[i], conversations[i]))
+                retry.append(dataclasses.replace(requests[i], messages=tuple(conversations[i])))
             again = self._pass(retry)
             for i, fresh in zip(pending, again, strict=True):
                 fresh.attempts = results[i].attempts + 1
@@ -97,14 +93,3 @@ class RayDataLLM:
                 completion_tokens=result.completion_tokens,
                 seconds=share,
             )
-
-
-def _with_messages(request: ChatRequest, messages: list[dict[str, str]]) -> ChatRequest:
-    return ChatRequest(
-        tuple(json.loads(json.dumps(messages))),
-        schema=request.schema,
-        max_tokens=request.max_tokens,
-        temperature=request.temperature,
-        prompt_version=request.prompt_version,
-        stage=request.stage,
-    )

@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dualgraph.models.base import ChatRequest, ChatResult
-from dualgraph.models.json_repair import parse_json_loose
-from dualgraph.models.openai_chat import schema_error
+from dualgraph.models.openai_chat import check_answer
 
 REQUEST_COLUMNS = {
     "row_key": "position of the request in its batch (results are returned in this order)",
@@ -151,15 +150,7 @@ def result_row(row: dict[str, Any]) -> dict[str, Any]:
     }
     if failure or not row.get("schema_json"):
         return out
-    if out["finish_reason"] == "length":
-        out["error"] = "the answer was cut off at max_tokens (finish_reason 'length')"
-        return out
-    try:
-        value = parse_json_loose(out["text"])
-    except ValueError as e:
-        out["error"] = f"not JSON ({e})"
-        return out
-    problem = schema_error(value, json.loads(row["schema_json"]))
+    value, problem = check_answer(out["text"], out["finish_reason"], json.loads(row["schema_json"]))
     if problem is not None:
         out["error"] = problem
     else:

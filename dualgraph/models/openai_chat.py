@@ -24,7 +24,7 @@ import openai
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
 from dualgraph.models.json_repair import parse_json_loose
 
-__all__ = ["OpenAIChatLLM", "SchemaMode", "api_base", "chat_url"]
+__all__ = ["REPAIR_PROMPT", "OpenAIChatLLM", "SchemaMode", "api_base", "chat_url", "check_answer"]
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ SchemaMode = Literal["auto", "json_schema", "json_object_schema", "none"]
 # Sent when no key is configured: the SDK would otherwise read OPENAI_API_KEY from the
 # environment and hand that key to whatever server base_url names.
 _NO_KEY = "no-key"
-_REPAIR_PROMPT = (
+REPAIR_PROMPT = (
     "Your previous answer was not valid JSON for the schema: {error}. "
     "Reply again with only the JSON value, following the schema."
 )
@@ -173,7 +173,7 @@ class OpenAIChatLLM:
             result.error = problem
             messages += [
                 {"role": "assistant", "content": text[:4000]},
-                {"role": "user", "content": _REPAIR_PROMPT.format(error=problem)},
+                {"role": "user", "content": REPAIR_PROMPT.format(error=problem)},
             ]
         assert result is not None
         result.prompt_tokens, result.completion_tokens = tokens
@@ -192,13 +192,7 @@ class OpenAIChatLLM:
     @staticmethod
     def _check(text: str, finish: str | None, schema: dict[str, Any], result: ChatResult) -> str | None:
         """None when the answer parses and follows the schema (``result.parsed`` is set); else why not."""
-        if finish == "length":
-            return "the answer was cut off at max_tokens (finish_reason 'length'); answer more briefly"
-        try:
-            value = parse_json_loose(text)
-        except ValueError as e:
-            return f"not JSON ({e})"
-        problem = schema_error(value, schema)
+        value, problem = check_answer(text, finish, schema)
         if problem is None:
             result.parsed = value
         return problem
@@ -293,6 +287,24 @@ def _schema_name(schema: dict[str, Any]) -> str:
     raw = str(schema.get("title") or "answer")
     name = "".join(c if c.isalnum() or c in "_-" else "_" for c in raw)[:64]
     return name or "answer"
+
+
+def check_answer(text: str, finish: str | None, schema: dict[str, Any]) -> tuple[Any, str | None]:
+    """``(value, None)`` when a schema-bound answer parses and follows ``schema``, else ``(None, why)``.
+
+    >>> check_answer('{"n": 1}', "stop", {"type": "object"})
+    ({'n': 1}, None)
+    >>> check_answer('{"n": 1', "length", {"type": "object"})[1].startswith("the answer was cut off")
+    True
+    """
+    if finish == "length":
+        return None, "the answer was cut off at max_tokens (finish_reason 'length'); answer more briefly"
+    try:
+        value = parse_json_loose(text)
+    except ValueError as e:
+        return None, f"not JSON ({e})"
+    problem = schema_error(value, schema)
+    return (value, None) if problem is None else (None, problem)
 
 
 def schema_error(value: Any, schema: dict[str, Any]) -> str | None:
