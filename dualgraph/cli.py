@@ -371,6 +371,20 @@ def _cmd_import_icecat(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_align(args: argparse.Namespace) -> int:
+    from dualgraph.align.job import AlignConfig, align_index, summary
+
+    config = AlignConfig()
+    if args.config:
+        import yaml
+
+        with open(args.config, encoding="utf-8") as f:
+            config = AlignConfig.model_validate(yaml.safe_load(f) or {})
+    report = align_index(args.index, config, use_ray=args.ray, progress=not args.no_progress, write=not args.dry_run)
+    print(json.dumps(summary(report), indent=1, ensure_ascii=False))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="dualgraph", description="Question answering over semi-structured catalogs.")
     p.add_argument(
@@ -561,6 +575,18 @@ def build_parser() -> argparse.ArgumentParser:
     from dualgraph.eval.cli import add_eval_parser
 
     add_eval_parser(sub)
+
+    al = sub.add_parser(
+        "align",
+        help="train the node2vec + InfoNCE aligner on an index and write the links it accepts (skg:alignsWith, "
+        "pattern aliases)",
+    )
+    al.add_argument("--index", required=True, help="index directory (built by `dualgraph index`)")
+    al.add_argument("--config", help="YAML file with keys of AlignConfig (node2vec:, train:, thresholds)")
+    al.add_argument("--ray", action="store_true", help="run node2vec as a Ray task (local Ray, or RAY_ADDRESS)")
+    al.add_argument("--dry-run", action="store_true", help="train and report, write nothing to the store or patterns")
+    al.add_argument("--no-progress", action="store_true", help="no progress bars")
+    al.set_defaults(func=_cmd_align)
 
     iic = sub.add_parser(
         "import-icecat", help="Open Icecat NDJSON exports -> a dataset directory (one page per product)"

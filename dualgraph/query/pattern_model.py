@@ -54,6 +54,10 @@ class Pattern:
     lacks_count: int | None = None
     lacks_sparql: str | None = None
     label: str | None = None  # spec_numeric: the words beside the quantities it covers ("ram", "front")
+    aliases: list[str] = field(default_factory=list)
+    """Names the pages use for this pattern's node, from the trained aligner (``dualgraph align``)."""
+    aligned: list[str] = field(default_factory=list)
+    """The TKG entity IRIs behind :attr:`aliases`: products whose pages state one have this fact too."""
 
     def fill(self, *, s: str = "?s", v: str = "?v", snippet: str | None = None) -> str:
         """The snippet with its placeholders replaced by variable names."""
@@ -77,6 +81,8 @@ class Pattern:
         if self.kind not in ("spec_numeric", "spec_value", "entry"):
             parts.append(self.name)
         parts.extend(v["name"] for v in self.values)
+        parts.extend(self.aliases)
+        parts.extend(a for v in self.values for a in v.get("aliases", ()))
         return " ".join(p for p in parts if p)
 
     def to_dict(self) -> dict[str, Any]:

@@ -126,6 +126,13 @@ HAS_OFFER = SKG + "hasOffer"
 IN_MARKET = SKG + "inMarket"
 FROM_SPEC = SKG + "fromSpec"
 ALIGNS_WITH = SKG + "alignsWith"
+# the trained aligner's accepted pairs (dualgraph.align): besides the plain alignsWith edge, one
+# skgt:Alignment node per pair keeps its score and which judge accepted it
+ALIGNMENT = SKGT + "Alignment"
+ALIGN_FROM = SKG + "alignFrom"
+ALIGN_TO = SKG + "alignTo"
+ALIGN_SCORE = SKG + "alignScore"
+ALIGN_JUDGE = SKG + "alignJudge"
 
 XSD_DECIMAL = XSD + "decimal"
 XSD_DOUBLE = XSD + "double"
@@ -146,6 +153,9 @@ VOCAB_GRAPH = GRAPH + "vocabulary"
 # Facts that come from page text (TKG entities, skg:mentions, skg:alignsWith) live apart
 # from spec-derived ones, so a query can tell them apart and a rebuild can replace them.
 TEXT_GRAPH = GRAPH + "text"
+# The trained aligner's pairs (`dualgraph align`): apart from the exact-name links of the text
+# graph, so an index run that rebuilds the text graph leaves them, and a new align run replaces them.
+ALIGNMENT_GRAPH = GRAPH + "alignment"
 # Brands, product lines and types read from the whole catalog (names, categories, brand
 # entries): recomputed after every load, like the derived graph.
 CATALOG_GRAPH = GRAPH + "catalog"
