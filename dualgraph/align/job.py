@@ -250,6 +250,9 @@ def align_index(
             if d.accepted
         ]
         pairs += new
+        # a yes/no entry is also its feature node (one IRI, two rows): one pair per IRI pair
+        pairs = list({(p["text_iri"], p["skg_iri"]): p for p in reversed(pairs)}.values())[::-1]
+        new = [p for p in pairs if not p["anchor"]]
         report["accepted"] = {
             "anchors": len(pairs) - len(new), "new": len(new), "new_by_kind": _count(p["skg_kind"] for p in new),
         }  # fmt: skip
