@@ -74,6 +74,13 @@ class AlignConfig(BaseModel):
         0.9, gt=0, le=1, description="The rule judge's threshold is set to reach this precision."
     )
     use_llm: bool = Field(True, description="Judge with the index's LLM when it has one (models.llm).")
+    llm_band: float = Field(
+        0.2,
+        ge=0,
+        le=1,
+        description="With an LLM, candidates the rule scores at least threshold − this are asked (the rest "
+        "stay rejected without a request); 1 asks about every candidate.",
+    )
 
 
 def _peak_mb() -> float:
@@ -153,10 +160,12 @@ def align_index(
     write: bool = True,
     embedder=None,
     llm=None,
+    out_dir: str | Path | None = None,
 ) -> dict[str, Any]:
     """Train the aligner on the index in ``index_dir``; with ``write``, store the accepted pairs.
-    ``embedder``/``llm``: the index's own models unless given. Returns the report (also saved
-    as ``align/report.json``)."""
+    ``embedder``/``llm``: the index's own models unless given. ``out_dir``: where the embeddings,
+    heads, judge and report go (default ``INDEX/align``; a dry run elsewhere leaves the index as it
+    was). Returns the report (also saved as ``report.json`` there)."""
     from dualgraph.align.candidates import mutual_best
     from dualgraph.align.graph_export import export_graph
     from dualgraph.align.node2vec import run_node2vec
@@ -165,7 +174,10 @@ def align_index(
 
     config = config or AlignConfig()
     index_dir = Path(index_dir)
-    out_dir = index_dir / ALIGN_DIR
+    out_dir = Path(out_dir) if out_dir is not None else index_dir / ALIGN_DIR
+    if write and out_dir.resolve() != (index_dir / ALIGN_DIR).resolve():
+        # a later index run re-reads the accepted pairs from INDEX/align to keep the pattern aliases
+        raise ValueError(f"a run that writes keeps its files in {index_dir / ALIGN_DIR}, not {out_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"config": config.model_dump(mode="json"), "seconds": {}}
     secs = report["seconds"]
@@ -315,7 +327,9 @@ def _judge(config, skg, tkg, skg_proj, tkg_proj, val, test, cands, llm, out_dir)
     X = np.array([feats(c.src, c.dst) for c in cands]).reshape(-1, 3)
     llm_judge = LLMJudge(llm) if (llm is not None and config.use_llm) else None
     pairs = [JudgePair(tkg.names[c.src], tkg.descriptions[c.src], skg.names[c.dst], skg.texts[c.dst]) for c in cands]
-    judged = judge_candidates(X, rule=rule, llm_judge=llm_judge, pairs=pairs) if len(cands) else []
+    judged = (
+        judge_candidates(X, rule=rule, llm_judge=llm_judge, pairs=pairs, band=config.llm_band) if len(cands) else []
+    )
     rep["judged_by"] = _count(h for _, _, h in judged)
     return judged, rep
 

@@ -93,11 +93,13 @@ def annotate(patterns: list[Pattern], pairs: list[dict[str, Any]]) -> tuple[list
                 _add(q.aligned, pair["text_iri"])
         for v in q.values:
             v.pop("aliases", None)
+            v.pop("aligned", None)
+            # kept on the value, not the pattern: a question about one value must not take in the
+            # phrases linked to the entry's other values
             for pair in by_node.get(v.get("iri", ""), ()):
-                v.setdefault("aliases", [])
-                _add(v["aliases"], pair["text_name"])
-                _add(q.aligned, pair["text_iri"])
-        changed += bool(q.aliases or q.aligned)
+                _add(v.setdefault("aliases", []), pair["text_name"])
+                _add(v.setdefault("aligned", []), pair["text_iri"])
+        changed += bool(q.aliases or q.aligned or any(v.get("aligned") for v in q.values))
         out.append(q)
     return out, changed
 

@@ -259,10 +259,20 @@ class FeatureGrounder(NumberGrounder):
         """Products whose pages state (or, negated, deny) what the trained aligner linked to the spec
         fact's node under another name ("3.5 mm audio port" for an entry "Headphone jack")."""
         p = g.pattern
-        if p is None or not p.aligned:
+        if p is None:
             return None
+        if p.kind == "spec_value":  # only what was linked to the values the phrase names
+            want, wtok = _norm(c.phrase), norm_tokens(c.phrase)
+            named = [
+                v
+                for v in p.values
+                if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"])) or _aliased(v, want)
+            ]
+            linked = [i for v in named for i in v.get("aligned", ())]
+        else:
+            linked = p.aligned
         stated = {f.iri for f in self.text_features().features}
-        iris = [i for i in p.aligned if i in stated]
+        iris = [i for i in dict.fromkeys(linked) if i in stated]
         if not iris:
             return None
         trace.append(f"{c.phrase!r}: also products whose pages state what the aligner linked to {p.name or p.entry!r}")

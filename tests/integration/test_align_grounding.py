@@ -110,3 +110,40 @@ def test_a_rebuilt_pattern_index_keeps_the_aliases(index, tmp_path):
         build_pattern_index(store, embedder, out)
     feature = [p for p in read_patterns(out) if p.feature_iri == pair["skg_iri"]]
     assert feature[0].aliases == [pair["text_name"]]
+
+
+def test_the_llm_judges_the_candidates_when_there_is_one(index, tmp_path, llamacpp):
+    """The job with the REAL SmolLM2 on llama.cpp as its judge: structure only (every candidate asked
+    once, each decided by the LLM or, when its answer was unusable, by the rule); nothing written."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    if importlib.util.find_spec("pecanpy") is None:
+        pytest.skip("node2vec needs the `align` extra")
+    sys.path.insert(0, str(Path(__file__).parent))
+    from llamacpp import MODEL_NAME, missing_runtime
+
+    if missing_runtime() is not None:
+        pytest.skip(str(missing_runtime()))
+    from dualgraph.align.job import AlignConfig, align_index
+    from dualgraph.models.base import TokenMeter
+    from dualgraph.models.openai_chat import OpenAIChatLLM
+
+    meter = TokenMeter()
+    llm = OpenAIChatLLM(llamacpp.base_url, MODEL_NAME, max_concurrency=2, max_retries=1, timeout_s=120, meter=meter)
+    try:
+        before = store_count(index)
+        report = align_index(index, AlignConfig(llm_band=1.0), llm=llm, write=False, out_dir=tmp_path / "align")
+    finally:
+        llm.close()
+    asked = report["candidates"]["after_anchors"]
+    assert asked > 0 and sum(report["judge"]["judged_by"].values()) == asked
+    assert set(report["judge"]["judged_by"]) <= {"llm", "rule-fallback"}
+    assert meter.stages["align_judge"].items == asked
+    assert store_count(index) == before and (tmp_path / "align" / "report.json").is_file()
+
+
+def store_count(index) -> int:
+    with open_store(load_store_config(index), index, read_only=True) as store:
+        return store.count()
