@@ -61,8 +61,10 @@ class AlignConfig(BaseModel):
         description="Fraction of anchors held out: half for early stopping and the judge, half for the test.",
     )
     split_seed: int = Field(0, description="Seed of the anchor split.")
-    min_jaccard: float = Field(0.6, gt=0, le=1, description="Mined anchors: least Jaccard of the two product sets.")
-    min_support: int = Field(3, ge=1, description="Mined anchors: least number of products in common.")
+    min_jaccard: float = Field(
+        0.6, gt=0, le=1, description="Mined anchors: least Jaccard of the two sets of product families."
+    )
+    min_support: int = Field(3, ge=1, description="Mined anchors: least number of product families in common.")
     max_share: float = Field(
         0.5, gt=0, le=1, description="Mined anchors: neither side may hold for more than this share of products."
     )
@@ -191,7 +193,7 @@ def align_index(
         secs["export"] = round(time.perf_counter() - t, 2)
         report["graph"] = {"nodes": len(export.nodes), "edges": len(export.edges), "dropped": export.dropped}
         t = time.perf_counter()
-        emb, report["node2vec"] = run_node2vec(export, config.node2vec, out_dir, use_ray=use_ray)
+        emb, report["node2vec"] = run_node2vec(export, config.node2vec, out_dir, use_ray=use_ray, progress=progress)
         secs["node2vec"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
         skg, tkg, products = load_sides(store)
@@ -210,12 +212,12 @@ def align_index(
             report["note"] = "nothing to align: no SKG nodes or no TKG entities"
             return _finish(report, out_dir, t_all)
         t = time.perf_counter()
-        skg_text = _normalise(embedder.embed(skg.texts, stage="align"))
-        tkg_text = _normalise(embedder.embed(tkg.texts, stage="align"))
+        skg_text = _embed(embedder, skg.texts, "embed SKG names", progress)
+        tkg_text = _embed(embedder, tkg.texts, "embed TKG names", progress)
         skg_graph, tkg_graph = graph_vectors(skg, tkg, products, emb.nodes, emb.vectors)
         secs["embed_texts"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
-        result = train_heads(skg_text, skg_graph, tkg_text, tkg_graph, train, val, config.train)
+        result = train_heads(skg_text, skg_graph, tkg_text, tkg_graph, train, val, config.train, progress=progress)
         secs["train"] = round(time.perf_counter() - t, 2)
         report["training"] = {
             "best_epoch": result.best_epoch, "epochs_run": result.epochs_run, "seconds": round(result.seconds, 2),
@@ -332,6 +334,18 @@ def _judge(config, skg, tkg, skg_proj, tkg_proj, val, test, cands, llm, out_dir)
     )
     rep["judged_by"] = _count(h for _, _, h in judged)
     return judged, rep
+
+
+def _embed(embedder, texts: list[str], what: str, progress: bool, batch: int = 512) -> np.ndarray:
+    """Normalised text vectors, a batch at a time under a progress bar."""
+    from dualgraph.progress import progress_bar
+
+    parts = []
+    with progress_bar(what, total=len(texts), unit="text", enabled=progress) as bar:
+        for s in range(0, len(texts), batch):
+            parts.append(embedder.embed(texts[s : s + batch], stage="align"))
+            bar.update(len(texts[s : s + batch]))
+    return _normalise(np.concatenate(parts)) if parts else np.zeros((0, int(embedder.dim)), np.float32)
 
 
 def _by_source(anchors: list[Anchor]) -> dict[str, int]:

@@ -416,12 +416,13 @@ def _embed_task(export: GraphExport, config: Node2VecConfig, directory: str) -> 
 
 
 def run_node2vec(
-    export: GraphExport, config: Node2VecConfig, directory: str | Path, *, use_ray: bool = False
+    export: GraphExport, config: Node2VecConfig, directory: str | Path, *, use_ray: bool = False, progress: bool = False
 ) -> tuple[Node2VecEmbeddings, dict[str, Any]]:
     """:func:`embed_or_reuse`, inline or as one Ray task of ``config.workers`` CPUs (the folder must be
-    reachable from the worker: local Ray or shared storage); a Ray started here is stopped after."""
+    reachable from the worker: local Ray or shared storage); a Ray started here is stopped after.
+    ``progress``: the walks' bar (inline only: a Ray worker's output is not this terminal)."""
     if not use_ray:
-        return embed_or_reuse(export, config, directory)
+        return embed_or_reuse(export, config, directory, progress=progress)
     import ray
 
     from dualgraph.pipeline.ray_logging import init_ray

@@ -138,6 +138,8 @@ def train_heads(
     train: list[Anchor],
     val: list[Anchor],
     config: TrainConfig,
+    *,
+    progress: bool = False,
 ) -> TrainResult:
     """Heads trained on ``train`` anchors, the epoch with the best validation MRR@10 kept.
 
@@ -168,6 +170,9 @@ def train_heads(
     history = [{"epoch": 0, "loss": float("nan"), "val_mrr": best}]
     epoch = 0
     pairs = [(a.skg, a.text) for a in train]
+    from dualgraph.progress import progress_bar
+
+    bar = progress_bar("train aligner", total=config.max_epochs, unit="epoch", enabled=progress)
     for epoch in range(1, config.max_epochs + 1):
         if len(pairs) < 2:
             break
@@ -188,10 +193,13 @@ def train_heads(
         history.append(
             {"epoch": epoch, "loss": float(np.mean(losses)) if losses else float("nan"), "val_mrr": val_score}
         )
+        bar.update(1)
+        bar.set_postfix(val_mrr=f"{val_score:.3f}", best=best_epoch, refresh=False)
         if val_score > best + 1e-9 or not val:
             best, best_epoch, best_state = val_score, epoch, copy.deepcopy(heads.state_dict())
         elif epoch - best_epoch >= config.patience:
             break
+    bar.close()
     heads.load_state_dict(best_state)
     heads.eval()
     return TrainResult(heads.cpu(), best_epoch, epoch, time.perf_counter() - t0, history)
