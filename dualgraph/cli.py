@@ -380,7 +380,9 @@ def _cmd_align(args: argparse.Namespace) -> int:
 
         with open(args.config, encoding="utf-8") as f:
             config = AlignConfig.model_validate(yaml.safe_load(f) or {})
-    report = align_index(args.index, config, use_ray=args.ray, progress=not args.no_progress, write=not args.dry_run)
+    report = align_index(
+        args.index, config, use_ray=args.ray, progress=not args.no_progress, write=not args.dry_run, graph=args.graph
+    )
     print(json.dumps(summary(report), indent=1, ensure_ascii=False))
     return 0
 
@@ -585,6 +587,10 @@ def build_parser() -> argparse.ArgumentParser:
     al.add_argument("--config", help="YAML file with keys of AlignConfig (node2vec:, train:, thresholds)")
     al.add_argument("--ray", action="store_true", help="run node2vec as a Ray task (local Ray, or RAY_ADDRESS)")
     al.add_argument("--dry-run", action="store_true", help="train and report, write nothing to the store or patterns")
+    al.add_argument(
+        "--graph",
+        help="the node2vec graph built by jobs/spark_node2vec_graph.py (Parquet), instead of exporting it here",
+    )
     al.add_argument("--no-progress", action="store_true", help="no progress bars")
     al.set_defaults(func=_cmd_align)
 

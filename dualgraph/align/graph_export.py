@@ -81,3 +81,17 @@ def _largest_component(pairs: set[tuple[str, str]]) -> tuple[list[tuple[str, str
     inside = label == biggest
     kept = [p for p in pairs if inside[at[p[0]]]]
     return kept, int((~inside).sum())
+
+
+def read_graph(path) -> GraphExport:
+    """A graph written by the Spark job (:mod:`dualgraph.spark.node2vec_graph`): a Parquet file of
+    ``a, b`` node pairs, already one connected component."""
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path, columns=["a", "b"])
+    a, b = table.column("a").to_pylist(), table.column("b").to_pylist()
+    nodes = sorted(set(a) | set(b))
+    at = {n: i for i, n in enumerate(nodes)}
+    pairs = sorted({(min(at[x], at[y]), max(at[x], at[y])) for x, y in zip(a, b, strict=True) if x != y})
+    edges = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    return GraphExport(nodes, edges, {"read_from": 1})

@@ -163,11 +163,13 @@ def align_index(
     embedder=None,
     llm=None,
     out_dir: str | Path | None = None,
+    graph: str | Path | None = None,
 ) -> dict[str, Any]:
     """Train the aligner on the index in ``index_dir``; with ``write``, store the accepted pairs.
     ``embedder``/``llm``: the index's own models unless given. ``out_dir``: where the embeddings,
     heads, judge and report go (default ``INDEX/align``; a dry run elsewhere leaves the index as it
-    was). Returns the report (also saved as ``report.json`` there)."""
+    was). ``graph``: node pairs written by the Spark job (``jobs/spark_node2vec_graph.py``) instead
+    of the in-process export. Returns the report (also saved as ``report.json`` there)."""
     from dualgraph.align.candidates import mutual_best
     from dualgraph.align.graph_export import export_graph
     from dualgraph.align.node2vec import run_node2vec
@@ -189,7 +191,12 @@ def align_index(
         llm = llm if llm is not None else index_llm
     with closing(open_store(load_store_config(index_dir), index_dir, read_only=not write)) as store:
         t = time.perf_counter()
-        export = export_graph(store, keep_types=config.keep_types, max_degree=config.max_degree)
+        if graph is not None:
+            from dualgraph.align.graph_export import read_graph
+
+            export = read_graph(graph)
+        else:
+            export = export_graph(store, keep_types=config.keep_types, max_degree=config.max_degree)
         secs["export"] = round(time.perf_counter() - t, 2)
         report["graph"] = {"nodes": len(export.nodes), "edges": len(export.edges), "dropped": export.dropped}
         t = time.perf_counter()

@@ -98,3 +98,33 @@ def graph_main(argv: list[str] | None = None) -> int:
     report = analyse(spark, triples, args.out, options)
     print(json.dumps(report.to_dict(), indent=1, ensure_ascii=False))
     return 0
+
+
+def node2vec_graph_main(argv: list[str] | None = None) -> int:
+    """Build the aligner's node2vec graph with Spark (for `dualgraph align --graph FILE`)."""
+    from pathlib import Path
+
+    from dualgraph.spark.node2vec_graph import write_node2vec_graph
+    from dualgraph.spark.triples import export_triples
+
+    parser = argparse.ArgumentParser(prog="spark_node2vec_graph.py", description=node2vec_graph_main.__doc__)
+    parser.add_argument("source", help="index directory (its store is exported first) or a triples .parquet")
+    parser.add_argument("--out", required=True, help="the Parquet file of node pairs to write")
+    parser.add_argument("--triples", help="where to write the exported triples (default: beside OUT)")
+    parser.add_argument("--keep-types", action="store_true", help="keep rdf:type edges")
+    parser.add_argument("--max-degree", type=int, help="drop nodes of more edges than this")
+    parser.add_argument("--no-progress", action="store_true")
+    _spark_arguments(parser)
+    args = parser.parse_args(argv)
+    source = Path(args.source)
+    if source.is_dir():
+        triples = Path(args.triples or Path(args.out).with_name("triples.parquet"))
+        export_triples(source, triples, progress=not args.no_progress)
+    else:
+        triples = source
+    spark = _session(args, "dualgraph-node2vec-graph", not args.no_progress)
+    report = write_node2vec_graph(
+        spark.read.parquet(str(triples)), args.out, keep_types=args.keep_types, max_degree=args.max_degree
+    )
+    print(json.dumps(report, indent=1))
+    return 0
