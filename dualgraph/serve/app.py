@@ -81,6 +81,16 @@ class ServeConfig(BaseModel):
     num_cpus: float = Field(1.0, gt=0, description="CPUs Ray reserves per replica.")
     max_batch_size: int = Field(16, ge=1, description="Most questions answered in one engine call.")
     batch_wait_s: float = Field(0.02, ge=0, description="How long a replica waits to fill a batch.")
+    max_ongoing_requests: int | None = Field(
+        None,
+        ge=1,
+        description="Requests a replica holds at once (Ray Serve's max_ongoing_requests); None: twice "
+        "max_batch_size. Below max_batch_size no batch can fill (Serve's default of 5 capped batches at 5).",
+    )
+
+    def ongoing(self) -> int:
+        return self.max_ongoing_requests or 2 * self.max_batch_size
+
     route_prefix: str = Field("/", description="URL path the application answers under.")
     max_body_bytes: int = Field(
         64 * 1024, ge=256, description="Largest request body read, in bytes; a larger one gets HTTP 413."
@@ -108,7 +118,11 @@ def _deployment(config: ServeConfig):
     from starlette.requests import Request
     from starlette.responses import JSONResponse
 
-    @serve.deployment(num_replicas=config.replicas, ray_actor_options={"num_cpus": config.num_cpus})
+    @serve.deployment(
+        num_replicas=config.replicas,
+        ray_actor_options={"num_cpus": config.num_cpus},
+        max_ongoing_requests=config.ongoing(),
+    )
     class QAService:
         def __init__(self, spec: EngineSpec, key_digest: bytes | None = None) -> None:
             self.spec = spec

@@ -84,3 +84,13 @@ def test_bad_requests_get_400_and_the_service_goes_on(service):
     with urllib.request.urlopen(service, timeout=30) as r:
         info = json.loads(r.read())
     assert info["strategy"] == "skg+tkg_fb" and "agentic" in info["strategies"]
+
+
+def test_batches_fill_past_serves_default_of_five_ongoing_requests(service):
+    """Ray Serve lets a replica hold 5 requests unless told otherwise, which capped every batch at 5
+    whatever max_batch_size said; the deployment now holds twice max_batch_size (8 here)."""
+    questions = [f"Which phones cost under {10000 + 1000 * i} INR?" for i in range(16)]
+    with ThreadPoolExecutor(16) as pool:
+        replies = list(pool.map(lambda q: http_json(service, {"question": q, "strategy": "skg"}), questions))
+    assert all(status == 200 for status, _ in replies)
+    assert max(body["batch_size"] for _, body in replies) > 5
