@@ -24,6 +24,7 @@ from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Tool
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
 from dualgraph.query.vocabulary import QuestionVocabulary, current, use
+from dualgraph.stores.base import SparqlStore
 
 __all__ = ["AskConfig", "EngineSpec", "QAEngine"]
 
@@ -182,7 +183,9 @@ class QAEngine:
         meter=None,
         names: AnswerNames | None = None,
         vocabulary: QuestionVocabulary | None = None,
+        store: SparqlStore | None = None,
     ) -> None:
+        self.store = store  # the index's store, read-only (what a capped SPARQL endpoint may query)
         self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
         self.names = names or AnswerNames({}, "product")
         self.vocabulary = vocabulary or current()  # the catalog's words (see dualgraph.query.vocabulary)
@@ -288,6 +291,7 @@ class QAEngine:
             meter=meter,
             names=names,
             vocabulary=compiler.vocabulary,
+            store=store,
         )
 
     def prepare(self) -> QAEngine:

@@ -1,66 +1,67 @@
-"""A Ray Serve application answering questions over one index, with request batching.
+"""A Ray Serve application answering questions over one index: a batched JSON API and a web page.
 
-Each replica opens its own :class:`~dualgraph.answer.engine.QAEngine` once. Concurrent
-requests are gathered by ``serve.batch`` into one engine call (the strategies, the embedder
-and the store all work on batches), grouped by strategy. ``POST /`` takes
-``{"question": "...", "strategy": "skg+tkg_fb", "id": "q7"}`` (only ``question`` is required)
-and returns the answer record as JSON; a bad request gets HTTP 400 naming what is wrong, a
-question that makes the engine raise gets an error record (HTTP 200, ``error`` set), like bulk
-answering. ``GET /`` reports the index and the default strategy.
+Routes (the OpenAPI document is at ``GET /openapi.json``):
 
-Hostile or careless clients are bounded: a body over ``max_body_bytes`` gets HTTP 413, a
-request not answered within ``request_timeout_s`` gets HTTP 504 with an error record, and when
-the environment variable named by ``api_key_env`` holds a key, every request must carry it
-(``Authorization: Bearer KEY`` or ``X-API-Key: KEY``) or gets HTTP 401. The key stays in the
-process that starts the service: replicas receive only its SHA-256 digest and compare digests in
-constant time; the key is never logged nor returned.
+- ``POST /ask``: one question (:class:`~dualgraph.serve.models.AskRequest`: ``question``, and
+  optionally ``id``, ``strategy``, ``market``, ``names``); the answer record, plus ``batch_size``.
+  ``POST /`` is the same route (what earlier clients post to).
+- ``POST /ask_batch``: ``{"questions": [...]}``, up to ``max_batch_questions``; answers in order.
+- ``GET /``: the web page (:mod:`dualgraph.serve.page`); ``?question=...`` answers on it.
+- ``GET /info``, ``GET /health`` (no key needed: for probes), ``GET /stats``.
+- ``POST /sparql``: read-only SELECT/ASK, capped; only with ``ServeConfig.sparql_endpoint``.
+
+Concurrent questions, from any route, are gathered by ``serve.batch`` into one engine call per
+(strategy, market, names): the embedder, the compiler's caches and the store work on the batch.
+A bad request gets HTTP 400 naming what is wrong; a question that makes the engine raise gets
+an error record (HTTP 200, ``error`` set), as in bulk answering. A body over ``max_body_bytes``
+gets HTTP 413, a request not answered within ``request_timeout_s`` HTTP 504 with an error
+record, and when the environment variable named by ``api_key_env`` holds a key, every request
+but ``/health`` must carry it (``Authorization: Bearer KEY`` or ``X-API-Key: KEY``) or gets HTTP
+401. The key stays in the process that starts the service: replicas receive only its SHA-256
+digest and compare digests in constant time; the key is never logged nor returned.
 
     dualgraph serve --index INDEX_DIR --port 8000 [--replicas 2]
-    curl -s localhost:8000 -d '{"question": "Which phones under 20k have 5G?"}'
+    curl -s localhost:8000/ask -d '{"question": "Which phones under 20k have 5G?"}'
 """
 
-from __future__ import annotations
-
 import asyncio
+import functools
 import hashlib
 import hmac
 import json
-import os
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
-from dualgraph.answer.engine import EngineSpec
+from dualgraph.answer.engine import EngineSpec, QAEngine
 from dualgraph.answer.question_text import safe_text
 from dualgraph.answer.record import error_record
 from dualgraph.answer.strategies import STRATEGIES
 from dualgraph.pipeline.bulk_answer import answer_items
+from dualgraph.serve.config import API_KEY_ENV, ServeConfig
+from dualgraph.serve.models import (
+    AskBatchReply,
+    AskBatchRequest,
+    AskReply,
+    AskRequest,
+    ErrorReply,
+    Health,
+    Info,
+    SparqlReply,
+    SparqlRequest,
+    Stats,
+)
+from dualgraph.serve.page import render_page
+from dualgraph.serve.sparql_gate import GateError, query_form
+from dualgraph.serve.stats import StatsBook, merge_snapshots
 
 __all__ = ["API_KEY_ENV", "ServeConfig", "app_builder", "build_app", "run"]
 
-API_KEY_ENV = "DUALGRAPH_API_KEY"
-"""The environment variable the API key is read from unless another is named."""
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _read_body(request, limit: int) -> bytes:
-    """The body, or :class:`_TooLarge` as soon as it passes ``limit`` bytes (a declared length
-    is checked first, and a body sent without one is not read past the limit)."""
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        raise _TooLarge
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise _TooLarge
-    return bytes(body)
+_OPEN_PATHS = ("/health",)  # answered without a key: liveness probes carry none
 
 
 def _authorised(headers: Mapping[str, str], digest: bytes | None) -> bool:
@@ -72,123 +73,424 @@ def _authorised(headers: Mapping[str, str], digest: bytes | None) -> bool:
     return hmac.compare_digest(hashlib.sha256(given.encode("utf-8")).digest(), digest)
 
 
-class ServeConfig(BaseModel):
-    """How the service runs."""
-
-    host: str = Field("127.0.0.1", description="Address the HTTP proxy listens on (0.0.0.0 to expose it).")
-    port: int = Field(8000, ge=1, le=65535, description="HTTP port.")
-    replicas: int = Field(1, ge=1, description="Engine replicas (each loads the embedder and opens the store).")
-    num_cpus: float = Field(1.0, gt=0, description="CPUs Ray reserves per replica.")
-    max_batch_size: int = Field(16, ge=1, description="Most questions answered in one engine call.")
-    batch_wait_s: float = Field(0.02, ge=0, description="How long a replica waits to fill a batch.")
-    max_ongoing_requests: int | None = Field(
-        None,
-        ge=1,
-        description="Requests a replica holds at once (Ray Serve's max_ongoing_requests); None: twice "
-        "max_batch_size. Below max_batch_size no batch can fill (Serve's default of 5 capped batches at 5).",
-    )
-
-    def ongoing(self) -> int:
-        return self.max_ongoing_requests or 2 * self.max_batch_size
-
-    route_prefix: str = Field("/", description="URL path the application answers under.")
-    max_body_bytes: int = Field(
-        64 * 1024, ge=256, description="Largest request body read, in bytes; a larger one gets HTTP 413."
-    )
-    request_timeout_s: float = Field(
-        120.0,
-        gt=0,
-        description="Seconds a request may take; after that it gets HTTP 504 with an error record "
-        "(the engine finishes the batch in the background).",
-    )
-    api_key_env: str | None = Field(
-        API_KEY_ENV,
-        description="Environment variable holding the API key; when it is set and not empty, every request "
-        "must carry the key (Authorization: Bearer KEY, or X-API-Key: KEY). None: no key is asked for.",
-    )
-
-    def key_digest(self, environ: Mapping[str, str] | None = None) -> bytes | None:
-        """SHA-256 of the API key (None: no key set), read from ``environ`` (default: this process)."""
-        key = (os.environ if environ is None else environ).get(self.api_key_env or "", "")
-        return hashlib.sha256(key.encode("utf-8")).digest() if key else None
+def index_markets(index_dir: Path) -> list[str]:
+    """The markets an index holds (its manifest's), for checking a request's ``market``."""
+    try:
+        manifest = json.loads((index_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return sorted(manifest.get("markets") or {})
 
 
-def _deployment(config: ServeConfig):
+class _Reporter:
+    """This replica's :class:`StatsBook` and its line to the hub actor that merges all replicas'.
+
+    A Serve replica is one process, so there is one reporter per process (:func:`_reporter`)."""
+
+    def __init__(self, window: int) -> None:
+        import os
+        import socket
+
+        self.book = StatsBook(window)
+        self.replica = f"{socket.gethostname()}:{os.getpid()}"
+        self._hub = None
+        self._sent = 0.0
+
+    def _hub_handle(self, fresh: bool = False):
+        from ray import serve
+
+        if self._hub is None or fresh:
+            try:
+                app = serve.get_replica_context().app_name
+            except Exception:  # outside a replica (tests of the class itself)
+                app = "local"
+            self._hub = (
+                _stats_hub_class().options(name=f"dualgraph-stats:{app}", get_if_exists=True, num_cpus=0).remote()
+            )
+        return self._hub
+
+    def maybe_send(self) -> None:
+        """Send a snapshot if the last one is over a second old (fire and forget)."""
+        now = time.monotonic()
+        if now - self._sent < 1.0:
+            return
+        self._sent = now
+        try:
+            self._hub_handle().put.remote(self.replica, self.book.snapshot())
+        except Exception:  # the hub is being recreated; the next send or GET /stats retries
+            self._hub = None
+
+    def merged(self) -> Stats:
+        import ray
+
+        for attempt in range(2):
+            try:
+                hub = self._hub_handle(fresh=attempt > 0)
+                ray.get(hub.put.remote(self.replica, self.book.snapshot()), timeout=10)
+                return merge_snapshots(ray.get(hub.snapshots.remote(), timeout=10))
+            except Exception:
+                # the replica that created the hub went away, and the hub with it
+                if attempt:
+                    break
+        return merge_snapshots([self.book.snapshot()])
+
+
+_REPORTER: _Reporter | None = None
+_REPORTER_LOCK = threading.Lock()
+
+
+def _reporter(window: int) -> _Reporter:
+    global _REPORTER
+    with _REPORTER_LOCK:
+        if _REPORTER is None:
+            _REPORTER = _Reporter(window)
+        return _REPORTER
+
+
+@functools.cache
+def _stats_hub_class():
+    import ray
+
+    @ray.remote(num_cpus=0)
+    class StatsHub:
+        """The latest snapshot of every replica that has reported."""
+
+        def __init__(self) -> None:
+            self.latest: dict[str, dict[str, Any]] = {}
+
+        def put(self, replica: str, snapshot: dict[str, Any]) -> None:
+            self.latest[replica] = snapshot
+
+        def snapshots(self) -> list[dict[str, Any]]:
+            return list(self.latest.values())
+
+    return StatsHub
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _guard_middleware(config: ServeConfig, digest: bytes | None):
+    """A plain ASGI middleware: the key (HTTP 401); the body size (HTTP 413 as JSON, the declared
+    length checked first and the body counted as it streams, so one sent without a length is not
+    read past the limit); each request's status and latency into the replica's stats."""
+    limit = config.max_body_bytes
+    too_big = f"the request body is larger than {limit} bytes"
+
+    class Guard:
+        def __init__(self, app) -> None:
+            self.app = app
+
+        async def __call__(self, scope, receive, send):
+            if scope["type"] != "http":
+                return await self.app(scope, receive, send)
+            t0 = time.perf_counter()
+            root = scope.get("root_path", "")
+            if root and scope.get("path") == root:
+                # the application's own address (a route prefix without its slash) is its root route,
+                # not a redirect that clients posting JSON would not follow
+                scope = {**scope, "path": root + "/", "raw_path": (root + "/").encode()}
+            reporter = _reporter(config.stats_window)
+            status = [500]
+            over = [False]  # the body passed the limit
+            replied = [False]  # our own reply went out; the app's is dropped
+
+            async def reply(code: int, error: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+                replied[0], status[0] = True, code
+                body = json.dumps({"error": error}).encode()
+                head = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+                await send({"type": "http.response.start", "status": code, "headers": head + (headers or [])})
+                await send({"type": "http.response.body", "body": body})
+
+            async def guarded_send(message):
+                if replied[0]:
+                    return
+                if over[0]:  # the framework answers a failed body read with a 400: the 413 goes instead
+                    await reply(413, too_big)
+                    return
+                if message["type"] == "http.response.start":
+                    status[0] = message["status"]
+                await send(message)
+
+            seen = [0]
+
+            async def counted_receive():
+                message = await receive()
+                if message["type"] == "http.request":
+                    seen[0] += len(message.get("body", b""))
+                    if seen[0] > limit:
+                        over[0] = True
+                        raise _TooLarge
+                return message
+
+            try:
+                headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+                if not scope.get("path", "").endswith(_OPEN_PATHS) and not _authorised(headers, digest):
+                    await reply(
+                        401,
+                        "an API key is required (Authorization: Bearer KEY, or X-API-Key: KEY)",
+                        [(b"www-authenticate", b"Bearer")],
+                    )
+                    return
+                declared = headers.get("content-length", "")
+                if declared.isdigit() and int(declared) > limit:
+                    await reply(413, too_big)
+                    return
+                try:
+                    await self.app(scope, counted_receive, guarded_send)
+                except Exception:
+                    if not over[0]:
+                        raise
+                    if not replied[0]:
+                        await reply(413, too_big)
+            finally:
+                reporter.book.request(status[0], time.perf_counter() - t0)
+                reporter.maybe_send()
+
+    return Guard
+
+
+def _deployment(config: ServeConfig, digest: bytes | None):
+    from fastapi import FastAPI, Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.responses import HTMLResponse, JSONResponse
     from ray import serve
-    from starlette.requests import Request
-    from starlette.responses import JSONResponse
+    from starlette.exceptions import HTTPException as StarletteHTTPException
 
-    @serve.deployment(
-        num_replicas=config.replicas,
-        ray_actor_options={"num_cpus": config.num_cpus},
-        max_ongoing_requests=config.ongoing(),
+    api = FastAPI(
+        title="DualGraph",
+        summary="Questions over a catalog's spec tables and text, answered from two graphs.",
+        version="1",
+        docs_url=None,  # the interactive pages load scripts from a CDN; the document itself is served
+        redoc_url=None,
+        openapi_url="/openapi.json",
     )
+    api.add_middleware(_guard_middleware(config, digest))
+
+    @api.exception_handler(RequestValidationError)
+    async def _bad_request(request, exc: RequestValidationError):
+        where = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg')}"
+            for e in exc.errors()[:5]
+        )
+        kind = request.headers.get("content-type", "")
+        if request.method == "POST" and "json" not in kind:
+            where = f"send the body as JSON with Content-Type: application/json (got {kind or 'no Content-Type'})"
+        return JSONResponse({"error": f"bad request: {where}"}, status_code=400)
+
+    @api.exception_handler(StarletteHTTPException)
+    async def _http_error(request, exc: StarletteHTTPException):
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+
+    bad: dict[int | str, dict[str, Any]] = {
+        400: {"model": ErrorReply},
+        401: {"model": ErrorReply},
+        413: {"model": ErrorReply},
+    }
+
+    @serve.deployment(**config.deployment_options())
+    @serve.ingress(api)
     class QAService:
-        def __init__(self, spec: EngineSpec, key_digest: bytes | None = None) -> None:
+        def __init__(self, spec: EngineSpec) -> None:
             self.spec = spec
-            self.engine = spec()
-            self.key_digest = key_digest
+            self.markets = index_markets(Path(spec.index_dir))
+            self.engines: OrderedDict[tuple[str | None, str], QAEngine] = OrderedDict()
+            self.engines[self._key(None, None)] = spec()
+            self.started = time.monotonic()
+            self.reporter = _reporter(config.stats_window)
             # the engine works in its own thread, one batch at a time: the event loop stays free to
             # answer a request whose deadline passed while a long batch runs
             self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dualgraph-engine")
+            self.sparql_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dualgraph-sparql")
+            self.sparql_busy = asyncio.Semaphore(1)
 
-        def _answer_now(self, items: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+        # -- engines ------------------------------------------------------------------------------
+
+        def _key(self, market: str | None, names: str | None) -> tuple[str | None, str]:
+            return (market or self.spec.config.market, names or self.spec.config.names)
+
+        def _engine(self, key: tuple[str | None, str]) -> QAEngine:
+            """The engine for (market, names), opened on first use; past max_engines the least recently
+            used one is closed (never the service's default one)."""
+            engine = self.engines.get(key)
+            if engine is None:
+                cfg = self.spec.config.model_copy(update={"market": key[0], "names": key[1]})
+                engine = EngineSpec(index_dir=self.spec.index_dir, config=cfg)()
+                self.engines[key] = engine
+                default = self._key(None, None)
+                while len(self.engines) > config.max_engines:
+                    old = next(k for k in self.engines if k != default)
+                    self.engines.pop(old).close()
+            self.engines.move_to_end(key)
+            return engine
+
+        def _answer_now(self, items: list[tuple[str, str, str, tuple[str | None, str]]]) -> list[dict[str, Any]]:
             out: dict[int, dict[str, Any]] = {}
-            by_strategy: dict[str, list[int]] = {}
-            for i, (_, _, strategy) in enumerate(items):
-                by_strategy.setdefault(strategy, []).append(i)
-            for strategy, idx in by_strategy.items():
+            groups: dict[tuple[str, tuple[str | None, str]], list[int]] = {}
+            for i, (_, _, strategy, key) in enumerate(items):
+                groups.setdefault((strategy, key), []).append(i)
+            for (strategy, key), idx in groups.items():
                 batch = [(items[i][0], items[i][1]) for i in idx]
-                # bulk answering's batch call: a question that breaks the batch gets its own error record
-                records = answer_items(self.engine, batch, strategy=strategy)
+                try:
+                    engine = self._engine(key)
+                except Exception as e:  # an engine that cannot open answers its questions with errors
+                    records = [error_record(q, text, strategy, f"cannot open the engine: {e}") for q, text in batch]
+                else:
+                    # bulk answering's batch call: a question that breaks the batch gets its own error record
+                    records = answer_items(engine, batch, strategy=strategy)
+                self.reporter.book.batch(len(batch))
+                self.reporter.book.answered(len(batch), sum(r.error is not None for r in records))
                 for i, r in zip(idx, records):
                     out[i] = r.model_dump(mode="json")
                     out[i]["batch_size"] = len(batch)  # how many questions shared the engine call
             return [out[i] for i in range(len(items))]
 
         @serve.batch(max_batch_size=config.max_batch_size, batch_wait_timeout_s=config.batch_wait_s)
-        async def answer(self, items: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+        async def answer(self, items: list[tuple[str, str, str, tuple[str | None, str]]]) -> list[dict[str, Any]]:
             return await asyncio.get_running_loop().run_in_executor(self.pool, self._answer_now, items)
 
-        async def __call__(self, request: Request):
-            if not _authorised(request.headers, self.key_digest):
-                return JSONResponse(
-                    {"error": "an API key is required (Authorization: Bearer KEY, or X-API-Key: KEY)"},
-                    status_code=401,
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-            if request.method == "GET":
-                return JSONResponse(
-                    {
-                        "index": str(self.spec.index_dir),
-                        "strategy": self.spec.config.strategy,
-                        "strategies": list(STRATEGIES),
-                    }
-                )
-            try:
-                raw = await _read_body(request, config.max_body_bytes)
-            except _TooLarge:
-                return JSONResponse(
-                    {"error": f"the request body is larger than {config.max_body_bytes} bytes"}, status_code=413
-                )
-            try:
-                body = json.loads(raw)
-            except (ValueError, UnicodeDecodeError) as e:
-                return JSONResponse({"error": f"the request body is not JSON: {e}"}, status_code=400)
-            if not isinstance(body, dict) or not isinstance(body.get("question"), str):
-                return JSONResponse({"error": "send a JSON object with a string 'question'"}, status_code=400)
-            strategy = body.get("strategy") or self.spec.config.strategy
+        def _check(self, ask: AskRequest) -> tuple[str, tuple[str | None, str]]:
+            """The strategy and engine key, or ValueError saying what is wrong."""
+            strategy = ask.strategy or self.spec.config.strategy
             if strategy not in STRATEGIES:
-                return JSONResponse(
-                    {"error": f"unknown strategy {strategy!r}; one of {list(STRATEGIES)}"}, status_code=400
-                )
-            qid, question = safe_text(str(body.get("id", "0")))[0], body["question"]
+                raise ValueError(f"unknown strategy {strategy!r}; one of {list(STRATEGIES)}")
+            if ask.market is not None and ask.market.lower() not in self.markets:
+                raise ValueError(f"unknown market {ask.market!r}; this index holds {self.markets}")
+            return strategy, self._key(ask.market.lower() if ask.market else None, ask.names)
+
+        async def _one(self, ask: AskRequest, strategy: str, key) -> tuple[int, dict[str, Any]]:
+            qid = safe_text(ask.id)[0]
             try:
-                record = await asyncio.wait_for(self.answer((qid, question, strategy)), config.request_timeout_s)
+                record = await asyncio.wait_for(
+                    self.answer((qid, ask.question, strategy, key)), config.request_timeout_s
+                )
             except TimeoutError:
-                late = error_record(qid, question, strategy, f"timeout: no answer within {config.request_timeout_s} s")
-                return JSONResponse(late.model_dump(mode="json"), status_code=504)
-            return JSONResponse(record)
+                late = error_record(
+                    qid, ask.question, strategy, f"timeout: no answer within {config.request_timeout_s} s"
+                )
+                return 504, {**late.model_dump(mode="json"), "batch_size": 0}
+            return 200, record
+
+        # -- routes -----------------------------------------------------------------------------------
+
+        @api.post("/ask", response_model=AskReply, responses={**bad, 504: {"model": AskReply}})
+        async def ask(self, body: AskRequest):
+            """Answer one question."""
+            try:
+                strategy, key = self._check(body)
+            except ValueError as e:
+                return JSONResponse({"error": str(e)}, status_code=400)
+            status, record = await self._one(body, strategy, key)
+            return JSONResponse(record, status_code=status)
+
+        @api.post("/", include_in_schema=False)
+        async def ask_root(self, body: AskRequest):
+            return await self.ask(body)
+
+        @api.post("/ask_batch", response_model=AskBatchReply, responses={**bad, 504: {"model": AskBatchReply}})
+        async def ask_batch(self, body: AskBatchRequest):
+            """Answer several questions; they join the batches of everything else in flight."""
+            if len(body.questions) > config.max_batch_questions:
+                return JSONResponse(
+                    {"error": f"{len(body.questions)} questions; at most {config.max_batch_questions} per request"},
+                    status_code=413,
+                )
+            try:
+                checked = [self._check(q) for q in body.questions]
+            except ValueError as e:
+                return JSONResponse({"error": str(e)}, status_code=400)
+            replies = await asyncio.gather(*(self._one(q, s, k) for q, (s, k) in zip(body.questions, checked)))
+            status = 504 if any(s == 504 for s, _ in replies) else 200
+            return JSONResponse({"answers": [r for _, r in replies]}, status_code=status)
+
+        @api.get("/", response_class=HTMLResponse, include_in_schema=False)
+        async def page(self, request: Request):
+            q = request.query_params
+            question = q.get("question", "")
+            strategy, market = q.get("strategy") or self.spec.config.strategy, q.get("market") or None
+            record, error, status = None, None, 200
+            if question.strip():
+                try:
+                    ask = AskRequest(question=question, strategy=strategy, market=market)
+                    s, key = self._check(ask)
+                except ValueError as e:
+                    error, status = str(e), 400
+                else:
+                    status, record = await self._one(ask, s, key)
+            html = render_page(
+                title=f"DualGraph: {Path(self.spec.index_dir).name}",
+                strategies=list(STRATEGIES),
+                markets=self.markets,
+                question=question,
+                strategy=strategy,
+                market=market,
+                record=record,
+                error=error,
+            )
+            return HTMLResponse(html, status_code=status)
+
+        @api.get("/info", response_model=Info)
+        async def info(self) -> Info:
+            """The index served and what a request may choose."""
+            return Info(
+                index=str(self.spec.index_dir),
+                strategy=self.spec.config.strategy,
+                strategies=list(STRATEGIES),
+                markets=self.markets,
+                sparql_endpoint=config.sparql_endpoint,
+            )
+
+        @api.get("/health", response_model=Health)
+        async def health(self) -> Health:
+            """Liveness: the replica is up and its engine open (no key needed)."""
+            return Health(uptime_s=round(time.monotonic() - self.started, 3))
+
+        @api.get("/stats", response_model=Stats)
+        async def stats(self) -> Stats:
+            """Requests, errors, latency percentiles and batch sizes, over all replicas."""
+            return await asyncio.get_running_loop().run_in_executor(None, self.reporter.merged)
+
+        if config.sparql_endpoint:
+
+            @api.post("/sparql", response_model=SparqlReply, responses={**bad, 429: {"model": ErrorReply}})
+            async def sparql(self, body: SparqlRequest):
+                """Run a read-only SELECT or ASK over the index's store, capped in length, rows and time."""
+                from dualgraph.stores.base import QueryTimeout, StoreError
+
+                try:
+                    form = query_form(body.query, max_chars=config.sparql_max_chars)
+                except GateError as e:
+                    code = 413 if "characters" in str(e) else 400
+                    return JSONResponse({"error": str(e)}, status_code=code)
+                if self.sparql_busy.locked():
+                    return JSONResponse({"error": "a query is running; try again shortly"}, status_code=429)
+                store = self.engines[self._key(None, None)].store
+                if store is None:
+                    return JSONResponse({"error": "this engine has no store to query"}, status_code=503)
+                async with self.sparql_busy:
+                    loop = asyncio.get_running_loop()
+                    try:
+                        if form == "ASK":
+                            answer = await loop.run_in_executor(
+                                self.sparql_pool, lambda: store.ask(body.query, timeout_s=config.sparql_timeout_s)
+                            )
+                            return SparqlReply(boolean=answer)
+                        res = await loop.run_in_executor(
+                            self.sparql_pool,
+                            lambda: store.select(
+                                body.query, timeout_s=config.sparql_timeout_s, max_rows=config.sparql_max_rows
+                            ),
+                        )
+                    except QueryTimeout as e:
+                        return JSONResponse({"error": str(e)}, status_code=504)
+                    except StoreError as e:
+                        return JSONResponse({"error": f"the query failed: {e}"}, status_code=400)
+                rows = res["results"]["bindings"]
+                cut = len(rows) > config.sparql_max_rows
+                return SparqlReply(
+                    head=res["head"], results={"bindings": rows[: config.sparql_max_rows]}, truncated=cut
+                )
 
     return QAService
 
@@ -196,7 +498,7 @@ def _deployment(config: ServeConfig):
 def build_app(spec: EngineSpec, config: ServeConfig | None = None):
     """The bound Ray Serve application (pass it to ``serve.run``)."""
     config = config or ServeConfig()
-    return _deployment(config).bind(spec, config.key_digest())
+    return _deployment(config, config.key_digest()).bind(spec)
 
 
 def run(spec: EngineSpec, config: ServeConfig | None = None, *, blocking: bool = True, name: str = "dualgraph"):
@@ -232,8 +534,6 @@ def app_builder(args: dict[str, Any]):
     pass unnoticed. As ``dualgraph serve`` does, an embedded store of up to ``IN_MEMORY_QUADS``
     quads is copied into memory unless ``ask`` says otherwise.
     """
-    from pathlib import Path
-
     from dualgraph.answer.engine import IN_MEMORY_QUADS, AskConfig
 
     unknown = set(args) - {"index", "ask", "serve"}

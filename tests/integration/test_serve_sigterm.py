@@ -90,7 +90,7 @@ def test_sigterm_stops_serve_and_every_ray_process_it_started(tmp_path_factory):
             assert proc.poll() is None, proc.stdout.read().decode(errors="replace")[-3000:]
             seen |= _ours(proc.pid, temp_dir)
             try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/info", timeout=5) as r:
                     assert json.loads(r.read())["index"] == str(index)
                 break
             except OSError:
