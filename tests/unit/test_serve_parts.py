@@ -185,7 +185,10 @@ def test_every_form_field_has_a_label():
     [
         ("SELECT * { ?s ?p ?o }", "SELECT"),
         ("  ask { }", "ASK"),
-        ("BASE <http://x/>\nPREFIX a: <http://x/drop#>\nPREFIX : <urn:delete>\n# DELETE in a comment\nSELECT ?x {}", "SELECT"),
+        (
+            "BASE <http://x/>\nPREFIX a: <http://x/drop#>\nPREFIX : <urn:delete>\n# DELETE in a comment\nSELECT ?x {}",
+            "SELECT",
+        ),
     ],
 )
 def test_the_gate_lets_selects_and_asks_through(query, form):
