@@ -8,7 +8,7 @@ for ``--requests`` answers per level (bounded: the whole run is a few minutes). 
 (batching, clients): requests/s, p50/p99 latency, errors, mean batch size, and the on/off ratio.
 
     .venv/bin/python bench/serve_load.py --index runs/demo/index \
-        --questions samples/smartprix/questions.json [--clients 1,8,32] [--requests 200] [--path /]
+        --questions samples/smartprix/questions.json [--clients 1,8,32] [--requests 200] [--path /ask] [--vary]
 """
 
 from __future__ import annotations
@@ -17,9 +17,11 @@ import argparse
 import http.client
 import json
 import os
+import random
 import signal
 import socket
 import statistics
+import string
 import subprocess
 import sys
 import threading
@@ -66,13 +68,14 @@ def stop(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-def load(port: int, path: str, questions: list[str], clients: int, total: int) -> dict:
+def load(port: int, path: str, questions: list[str], clients: int, total: int, vary: bool = False) -> dict:
     """``clients`` threads, one keep-alive connection each, ``total`` requests between them."""
     lock = threading.Lock()
     latencies: list[float] = []
     batch_sizes: list[int] = []
     errors = [0]
     next_i = [0]
+    rng = random.Random(time.time_ns())  # fresh words on every run, so no cache from the last one helps
 
     def client() -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
@@ -82,7 +85,10 @@ def load(port: int, path: str, questions: list[str], clients: int, total: int) -
                 if i >= total:
                     return
                 next_i[0] += 1
-            body = json.dumps({"question": questions[i % len(questions)], "id": str(i)})
+            question = questions[i % len(questions)]
+            if vary:
+                question = f"{question.rstrip('?')} with {''.join(rng.choices(string.ascii_lowercase, k=5))} battery?"
+            body = json.dumps({"question": question, "id": str(i)})
             t = time.perf_counter()
             try:
                 conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
@@ -128,7 +134,13 @@ def main() -> None:
     ap.add_argument("--clients", default="1,8,32")
     ap.add_argument("--requests", type=int, default=200, help="answers per level")
     ap.add_argument("--max-batch", type=int, default=16, help="the batching-on setting")
-    ap.add_argument("--path", default="/", help="the answering route")
+    ap.add_argument("--path", default="/ask", help="the answering route")
+    ap.add_argument(
+        "--vary",
+        action="store_true",
+        help="give every question a word never seen before, so its phrases miss the embedding caches "
+        "(a live service's new wording) instead of replaying the same few questions",
+    )
     ap.add_argument("--log-dir", default="runs/serve_load")
     args = ap.parse_args()
     questions = [q["question"] for q in json.loads(Path(args.questions).read_text(encoding="utf-8")).values()]
@@ -142,7 +154,7 @@ def main() -> None:
         try:
             load(port, args.path, questions, 1, min(10, args.requests))  # warm the engine's caches
             for n in levels:
-                row = load(port, args.path, questions, n, args.requests)
+                row = load(port, args.path, questions, n, args.requests, args.vary)
                 rows[(mode, n)] = row
                 print(json.dumps({"batching": mode, **row}), flush=True)
         finally:

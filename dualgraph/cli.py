@@ -343,7 +343,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             replicas=args.replicas,
+            max_replicas=args.max_replicas,
             max_batch_size=args.max_batch,
+            batch_wait_s=args.batch_wait,
+            sparql_endpoint=args.sparql_endpoint,
             max_body_bytes=args.max_body_bytes,
             request_timeout_s=args.request_timeout,
             api_key_env=args.api_key_env or API_KEY_ENV,
@@ -356,7 +359,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     auth = "API key required" if serve_config.key_digest() else "no API key"
     print(
-        f"serving {index} on http://{args.host}:{args.port}/ (strategy {config.strategy}; {auth}); Ctrl-C stops",
+        f"serving {index} on http://{args.host}:{args.port}/ (the page; the API: POST /ask, /ask_batch; "
+        f"GET /health, /stats, /openapi.json{'; POST /sparql' if args.sparql_endpoint else ''}) "
+        f"(strategy {config.strategy}; {auth}); Ctrl-C stops",
         flush=True,
     )
     run(EngineSpec(index_dir=index, config=config), serve_config)  # SIGTERM / Ctrl-C: Serve and Ray shut down
@@ -552,7 +557,20 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1", help="address to listen on (default loopback)")
     sv.add_argument("--port", type=int, default=8000, help="HTTP port")
     sv.add_argument("--replicas", type=int, default=1, help="engine replicas")
+    sv.add_argument(
+        "--max-replicas",
+        type=int,
+        help="autoscale between 1 and this many replicas on the requests each holds (default: --replicas, fixed)",
+    )
     sv.add_argument("--max-batch", type=int, default=16, help="most questions per engine call")
+    sv.add_argument(
+        "--batch-wait", type=float, default=0.02, help="seconds a replica waits to fill a batch (default 0.02)"
+    )
+    sv.add_argument(
+        "--sparql-endpoint",
+        action="store_true",
+        help="offer POST /sparql: read-only SELECT/ASK over the index, capped in length, rows and time (off by default)",
+    )
     sv.add_argument("--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="default strategy")
     sv.add_argument("--names", choices=["product", "range", "auto"], default="auto", help="what answers name")
     sv.add_argument("--currency", help="currency of bare prices")

@@ -344,6 +344,9 @@ class QAEngine:
         questions = [q for _, _, q in items]
         t0 = time.perf_counter()
         with use(self.vocabulary):  # the catalog's words, for every source that reads the question
+            prefetch = getattr(self.kit.symbolic, "prefetch", None)
+            if callable(prefetch):
+                prefetch(questions)  # one embedding call for the batch's phrases, not one per phrase
             outcomes = run_strategy(name, questions, self.kit)
         if self.names.mode == "range":
             for o in outcomes:

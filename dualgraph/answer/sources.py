@@ -93,6 +93,11 @@ class SymbolicSource:
         if callable(prepare):
             prepare()
 
+    def prefetch(self, questions: list[str]) -> int:
+        """The batch's grounding phrases embedded in one call (see Compiler.prefetch)."""
+        prefetch = getattr(self.compiler, "prefetch", None)
+        return prefetch(questions) if callable(prefetch) and len(questions) > 1 else 0
+
     def ask(self, questions: list[str]) -> list[SourceResult]:
         if self.generator is not None:
             return self._generated(questions)

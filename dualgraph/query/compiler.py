@@ -56,6 +56,7 @@ Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -201,6 +202,41 @@ class Compiler:
         """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
         self.grounder.prepare()
         self.vocabulary.prepare()
+
+    def prefetch(self, questions: list[str]) -> int:
+        """Embed, in one call, the phrases grounding these questions will look up (attributes,
+        features, values, names), so a batch's compiles find them in the embedder's memory instead
+        of each paying a model call and a cache round trip; returns how many texts were asked for.
+
+        A guess from the parse alone: a phrase grounding settles on later (a hint the spotter adds)
+        is embedded when it is met, as before. Answers do not change, only when the work is done.
+        """
+        self.vocabulary.prefetch(questions)  # the words each question's own vocabulary embeds
+        texts: list[str] = []
+        for q in questions:
+            try:
+                with use(self.vocabulary.for_question(q)):
+                    parsed = parse_question(q, currency=self.currency)
+            except Exception:  # compiling the question says what is wrong with it
+                continue
+            texts += [parsed.intent.attribute, parsed.intent.then_attribute]
+            texts += [e.phrase for e in parsed.entities]
+            for c in parsed.constraints:
+                if isinstance(c, NumericConstraint):
+                    attribute = c.attribute or attr_hint(q, c.span.end)
+                    texts.append(" ".join(x for x in (attribute, c.unit or "") if x) or c.span.text)
+                elif isinstance(c, FeatureConstraint):
+                    texts.append(c.phrase)
+                elif isinstance(c, ValueConstraint):
+                    texts += [c.phrase, f"{c.phrase} {c.attribute}".strip()]
+        phrases = [t for t in dict.fromkeys(t.strip() for t in texts) if t]
+        # their words too: the lexicon looks each up on its own for the catalog's synonyms
+        words = [w.casefold() for t in phrases for w in re.findall(r"[^\W\d_]{2,}", t)]
+        wanted = list(dict.fromkeys(phrases + words))
+        embedder = getattr(self.patterns, "embedder", None)
+        if wanted and embedder is not None:
+            embedder.embed(wanted, stage="query")
+        return len(wanted)
 
     # -- compile ----------------------------------------------------------------------------
 

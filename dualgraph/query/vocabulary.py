@@ -313,18 +313,7 @@ class QuestionVocabulary:
         ("handsets" in a catalog of Mobile Phones); itself when there is nothing to add."""
         if self._embed is None or not self._category_names:
             return self
-        known = general_words("function_words") | general_words("product_nouns") | general_words("qualifier_words")
-        words = {
-            w
-            for w in re.findall(r"(?<![\w-])[a-z]{4,}(?![\w-])", q)
-            if w not in known
-            and w not in general_words("not_brand_words")
-            and not self.categories.fullmatch(w)
-            and not self.attributes.fullmatch(w)
-            and w not in self.feature_words
-            and _compact(w) not in self._values
-            and w not in self.brands
-        }
+        words = self._unseen_words(q)
         if not words:
             return self
         found = self._names_category(sorted(words))
@@ -339,6 +328,31 @@ class QuestionVocabulary:
             (_tokens(c) for c in forms | general_words("product_nouns")), r"(?<![\w-])(?:{})(?![\w-])", plural=False
         )
         return clone
+
+    def prefetch(self, questions: list[str]) -> int:
+        """Embed in one call the words of all these questions that :meth:`for_question` would embed
+        one question at a time; returns how many."""
+        if self._embed is None or not self._category_names:
+            return 0
+        words = sorted({w for q in questions for w in self._unseen_words(q)} - set(self._word_vectors))
+        if words:
+            self._names_category(words)
+        return len(words)
+
+    def _unseen_words(self, q: str) -> set[str]:
+        """The question's lower-case words the catalog's vocabulary does not place."""
+        known = general_words("function_words") | general_words("product_nouns") | general_words("qualifier_words")
+        return {
+            w
+            for w in re.findall(r"(?<![\w-])[a-z]{4,}(?![\w-])", q)
+            if w not in known
+            and w not in general_words("not_brand_words")
+            and not self.categories.fullmatch(w)
+            and not self.attributes.fullmatch(w)
+            and w not in self.feature_words
+            and _compact(w) not in self._values
+            and w not in self.brands
+        }
 
     def prepare(self) -> None:
         """Embed the category names now (once per index) rather than for the first question that asks."""

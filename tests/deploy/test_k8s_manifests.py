@@ -625,3 +625,22 @@ def test_a_serve_config_that_cannot_deploy_is_caught(change, expected):
     _, doc = _broken("RayService", None, edit)
     problems = serve_problems(doc)
     assert any(expected in p for p in problems), problems
+
+
+def test_the_services_replicas_fit_the_workers_and_batches_can_fill(docs):
+    """Serve's autoscaler may ask for max_replicas replicas of num_cpus each: the worker group at its
+    largest must hold them, and each replica must hold a full batch of requests."""
+    from dualgraph.serve.config import ServeConfig
+
+    service = _one(docs, "RayService")
+    args = yaml.safe_load(service["spec"]["serveConfigV2"])["applications"][0]["args"]["serve"]
+    config = ServeConfig(**args)
+    options = config.deployment_options()
+    auto = options.get("autoscaling_config")
+    assert auto is not None and auto["max_replicas"] > auto["min_replicas"]
+    assert options["max_ongoing_requests"] >= config.max_batch_size
+    cluster = service["spec"]["rayClusterConfig"]
+    assert cluster.get("enableInTreeAutoscaling") is True  # workers follow the replicas asked for
+    workers = cluster["workerGroupSpecs"][0]
+    cpus = float(workers["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"])
+    assert auto["max_replicas"] * config.num_cpus <= workers["maxReplicas"] * cpus

@@ -87,7 +87,7 @@ def test_replicas_merge_into_one_view():
 class _Outline(HTMLParser):
     """Tags, ids and the text of the page, and whether any element is unbalanced."""
 
-    VOID = {"meta", "input", "br", "link", "img"}
+    VOID = frozenset({"meta", "input", "br", "link", "img"})
 
     def __init__(self) -> None:
         super().__init__()

@@ -1,0 +1,80 @@
+"""A batch's grounding phrases are embedded in one call before its questions compile: fewer model
+calls for the batch, and the very same answers.
+
+Real parts: the fixture catalog's index, its embedder (MiniLM or the index's), the embedded store.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
+from answer_support import catalog_index
+
+from dualgraph.answer import engine as E
+from dualgraph.answer.engine import AskConfig, EngineSpec
+
+# new wording in every question, so its phrases are in no cache of the engine
+QUESTIONS = [
+    "Which phones have at least 6 GB of zorbic memory?",
+    "Which phones under 20000 INR have a quandle camera of 50 MP or more?",
+    "List the phones with wibbly charging and 5G.",
+    "Which phones have the largest flurb battery?",
+    "Which phones with a snazzle display of 120 Hz cost under 30000 INR?",
+    "How many phones have a plonky chipset with 8 cores?",
+]
+
+
+class _Counted:
+    def __init__(self, inner) -> None:
+        self.inner, self.calls, self.texts, self.per_call = inner, 0, [], []
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def embed(self, texts, stage="default"):
+        self.calls += 1
+        self.texts += list(texts)
+        self.per_call.append(list(texts))
+        return self.inner.embed(texts, stage=stage)
+
+
+def _engine(index: Path, tag: str) -> tuple[E.QAEngine, _Counted]:
+    engine = EngineSpec(index_dir=index, config=AskConfig(strategy="skg"))()
+    engine.prepare()
+    memo = engine.kit.symbolic.compiler.patterns.embedder
+    assert isinstance(memo, E._MemoEmbedder)
+    memo.inner = counted = _Counted(memo.inner)
+    engine.answer_batch([("w", f"Which phones have 5G {tag}?")])  # catalog-wide embeddings, before counting
+    counted.calls, counted.texts, counted.per_call = 0, [], []
+    return engine, counted
+
+
+def test_prefetch_embeds_the_batch_at_once_and_changes_no_answer(tmp_path_factory):
+    index = catalog_index(tmp_path_factory)
+    items = [(str(i), q) for i, q in enumerate(QUESTIONS)]
+    plain, plain_calls = _engine(index, "a")
+    plain.kit.symbolic.prefetch = lambda questions: 0  # the baseline: phrases embedded as grounding meets them
+    fetched, fetched_calls = _engine(index, "b")
+    try:
+        without = plain.answer_batch(items)
+        with_prefetch = fetched.answer_batch(items)
+    finally:
+        plain.close()
+        fetched.close()
+    for a, b in zip(without, with_prefetch):
+        assert (a.answer_list, a.value, a.evidence.sparql) == (b.answer_list, b.value, b.evidence.sparql), a.question
+    assert plain_calls.calls >= len(QUESTIONS)  # each question met its new phrases on its own
+    assert fetched_calls.calls <= plain_calls.calls / 2, (fetched_calls.per_call, plain_calls.per_call)
+    # the first call holds the new words of several questions at once
+    assert {"zorbic", "quandle", "wibbly"} <= set(fetched_calls.per_call[0]), fetched_calls.per_call
+
+
+def test_one_question_is_not_prefetched(tmp_path_factory):
+    engine, _ = _engine(catalog_index(tmp_path_factory), "c")
+    try:
+        assert engine.kit.symbolic.prefetch(["Which phones have 8 GB of RAM?"]) == 0
+        assert engine.kit.symbolic.prefetch(QUESTIONS[:2]) > 2
+    finally:
+        engine.close()
