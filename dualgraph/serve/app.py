@@ -56,7 +56,6 @@ from dualgraph.serve.models import (
     Stats,
 )
 from dualgraph.serve.page import render_page
-from dualgraph.serve.sparql_gate import GateError, query_form
 from dualgraph.serve.stats import StatsBook, merge_snapshots
 
 __all__ = ["API_KEY_ENV", "ServeConfig", "app_builder", "build_app", "run"]
@@ -455,42 +454,47 @@ def _deployment(config: ServeConfig, digest: bytes | None):
 
             @api.post("/sparql", response_model=SparqlReply, responses={**bad, 429: {"model": ErrorReply}})
             async def sparql(self, body: SparqlRequest):
-                """Run a read-only SELECT or ASK over the index's store, capped in length, rows and time."""
+                """Run a read-only SELECT or ASK over the index's store, capped in length, rows and time.
+                Read-only is decided on the parsed query, as for `dualgraph sparql`: updates, SERVICE
+                calls and engine pragmas are refused however they are spelled."""
+                from dualgraph.query.safety import check_query, run_select
                 from dualgraph.stores.base import QueryTimeout, StoreError
+                from dualgraph.stores.guard import QueryRefused
 
-                try:
-                    form = query_form(body.query, max_chars=config.sparql_max_chars)
-                except GateError as e:
-                    code = 413 if "characters" in str(e) else 400
-                    return JSONResponse({"error": str(e)}, status_code=code)
-                if self.sparql_busy.locked():
-                    return JSONResponse({"error": "a query is running; try again shortly"}, status_code=429)
+                if len(body.query) > config.sparql_max_chars:
+                    return JSONResponse(
+                        {"error": f"the query is {len(body.query)} characters; at most {config.sparql_max_chars}"},
+                        status_code=413,
+                    )
                 store = self.engines[self._key(None, None)].store
                 if store is None:
                     return JSONResponse({"error": "this engine has no store to query"}, status_code=503)
+                if self.sparql_busy.locked():
+                    return JSONResponse({"error": "a query is running; try again shortly"}, status_code=429)
+                loop = asyncio.get_running_loop()
                 async with self.sparql_busy:
-                    loop = asyncio.get_running_loop()
                     try:
+                        form = check_query(body.query)
                         if form == "ASK":
                             answer = await loop.run_in_executor(
                                 self.sparql_pool, lambda: store.ask(body.query, timeout_s=config.sparql_timeout_s)
                             )
                             return SparqlReply(boolean=answer)
+                        if form != "SELECT":
+                            raise QueryRefused(f"{form} refused: this endpoint runs SELECT and ASK queries only")
                         res = await loop.run_in_executor(
                             self.sparql_pool,
-                            lambda: store.select(
-                                body.query, timeout_s=config.sparql_timeout_s, max_rows=config.sparql_max_rows
+                            lambda: run_select(
+                                store, body.query, row_cap=config.sparql_max_rows, timeout_s=config.sparql_timeout_s
                             ),
                         )
                     except QueryTimeout as e:
                         return JSONResponse({"error": str(e)}, status_code=504)
+                    except QueryRefused as e:
+                        return JSONResponse({"error": str(e)}, status_code=400)
                     except StoreError as e:
                         return JSONResponse({"error": f"the query failed: {e}"}, status_code=400)
-                rows = res["results"]["bindings"]
-                cut = len(rows) > config.sparql_max_rows
-                return SparqlReply(
-                    head=res["head"], results={"bindings": rows[: config.sparql_max_rows]}, truncated=cut
-                )
+                return SparqlReply(head={"vars": res.vars}, results={"bindings": res.rows}, truncated=res.truncated)
 
     return QAService
 

@@ -101,7 +101,10 @@ class Stats(BaseModel):
 class SparqlRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(..., description="A SPARQL 1.1 SELECT or ASK query (no updates, no CONSTRUCT).")
+    query: str = Field(
+        ...,
+        description="A SPARQL 1.1 SELECT or ASK query (no updates, SERVICE calls or CONSTRUCT); skg: skgt: rdf: rdfs: xsd: are predeclared.",
+    )
 
 
 class SparqlReply(BaseModel):

@@ -1,5 +1,4 @@
-"""The service's parts that need no Ray: its config, the stats book and merge, the page renderer and
-the SPARQL gate."""
+"""The service's parts that need no Ray: its config, the stats book and merge, the page renderer."""
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import pytest
 
 from dualgraph.serve.config import ServeConfig
 from dualgraph.serve.page import render_page
-from dualgraph.serve.sparql_gate import GateError, query_form
 from dualgraph.serve.stats import StatsBook, merge_snapshots
 
 # -- config ---------------------------------------------------------------------------------------------
@@ -175,37 +173,3 @@ def test_every_form_field_has_a_label():
     fields = set(re.findall(r'<(?:textarea|select|input)[^>]* id="([^"]+)"', html))
     labels = set(re.findall(r'<label for="([^"]+)"', html))
     assert fields and fields <= labels
-
-
-# -- the SPARQL gate ----------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "query, form",
-    [
-        ("SELECT * { ?s ?p ?o }", "SELECT"),
-        ("  ask { }", "ASK"),
-        (
-            "BASE <http://x/>\nPREFIX a: <http://x/drop#>\nPREFIX : <urn:delete>\n# DELETE in a comment\nSELECT ?x {}",
-            "SELECT",
-        ),
-    ],
-)
-def test_the_gate_lets_selects_and_asks_through(query, form):
-    assert query_form(query, max_chars=500) == form
-
-
-@pytest.mark.parametrize(
-    "query, message",
-    [
-        ("DROP ALL", "update (DROP)"),
-        ("PREFIX a: <urn:a#>\nINSERT DATA { a:x a:y a:z }", "update (INSERT)"),
-        ("WITH <urn:g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }", "update (WITH)"),
-        ("DESCRIBE <urn:x>", "not DESCRIBE"),
-        ("hello", "not a SPARQL query"),
-        ("SELECT * {}" + " " * 600, "at most 500"),
-    ],
-)
-def test_the_gate_refuses_the_rest(query, message):
-    with pytest.raises(GateError, match=re.escape(message)):
-        query_form(query, max_chars=500)
