@@ -37,9 +37,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(index: str, port: int, max_batch: int, log: Path) -> subprocess.Popen:
+def start(index: str, port: int, max_batch: int, log: Path, replicas: int = 1) -> subprocess.Popen:
     proc = subprocess.Popen(
-        [str(EXE), "serve", "--index", index, "--port", str(port), "--max-batch", str(max_batch)],
+        [str(EXE), "serve", "--index", index, "--port", str(port), "--max-batch", str(max_batch)]
+        + (["--replicas", str(replicas)] if replicas > 1 else []),
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its Ray and Serve processes go with it
@@ -50,8 +51,8 @@ def start(index: str, port: int, max_batch: int, log: Path) -> subprocess.Popen:
             raise RuntimeError(f"dualgraph serve exited {proc.returncode}; see {log}")
         try:
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/")
-            if c.getresponse().status < 500:
+            c.request("GET", "/health")  # the application's own route: the proxy answers 404 before it is up
+            if c.getresponse().status == 200:
                 return proc
         except OSError:
             pass
@@ -134,6 +135,7 @@ def main() -> None:
     ap.add_argument("--clients", default="1,8,32")
     ap.add_argument("--requests", type=int, default=200, help="answers per level")
     ap.add_argument("--max-batch", type=int, default=16, help="the batching-on setting")
+    ap.add_argument("--replicas", type=int, default=1, help="engine replicas (both settings)")
     ap.add_argument("--path", default="/ask", help="the answering route")
     ap.add_argument(
         "--vary",
@@ -150,7 +152,7 @@ def main() -> None:
     rows: dict[tuple[str, int], dict] = {}
     for mode, max_batch in (("on", args.max_batch), ("off", 1)):
         port = free_port()
-        proc = start(args.index, port, max_batch, logs / f"serve-{mode}.log")
+        proc = start(args.index, port, max_batch, logs / f"serve-{mode}.log", args.replicas)
         try:
             load(port, args.path, questions, 1, min(10, args.requests))  # warm the engine's caches
             for n in levels:
