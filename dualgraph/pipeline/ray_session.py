@@ -85,14 +85,24 @@ def ray_session() -> Iterator[None]:
                 signal.signal(sig, handler)
 
 
-def _shutdown() -> None:
+SERVE_SHUTDOWN_S = 30.0
+"""How long Serve's own shutdown may take before Ray is shut down under it."""
+
+
+def _shutdown(serve_timeout_s: float = SERVE_SHUTDOWN_S) -> None:
     import ray
 
     if "ray.serve" in sys.modules:
         from ray import serve
 
+        def stop_serve() -> None:
+            with suppress(Exception):
+                serve.shutdown()
+
         # the controller and proxies first, so no request lands on a dying replica; Ray itself is
-        # shut down next whatever state Serve is in
-        with suppress(Exception):
-            serve.shutdown()
+        # shut down next whatever state Serve is in, and a Serve shutdown that hangs (a controller
+        # retrying a replica's graceful stop) is not waited on past serve_timeout_s
+        stopper = threading.Thread(target=stop_serve, name="dualgraph-serve-shutdown", daemon=True)
+        stopper.start()
+        stopper.join(serve_timeout_s)
     ray.shutdown()

@@ -108,15 +108,23 @@ class _Reporter:
             )
         return self._hub
 
+    def connect(self) -> None:
+        """Find or start the hub: at replica start, never on a request's path."""
+        try:
+            self._hub_handle(fresh=True)
+        except Exception:  # GET /stats tries again; until then this replica's stats stay local
+            self._hub = None
+
     def maybe_send(self) -> None:
-        """Send a snapshot if the last one is over a second old (fire and forget)."""
+        """Send a snapshot if the last one is over a second old (fire and forget; only to a hub
+        already found, so a request never waits on an actor start)."""
         now = time.monotonic()
-        if now - self._sent < 1.0:
+        if self._hub is None or now - self._sent < 1.0:
             return
         self._sent = now
         try:
-            self._hub_handle().put.remote(self.replica, self.book.snapshot())
-        except Exception:  # the hub is being recreated; the next send or GET /stats retries
+            self._hub.put.remote(self.replica, self.book.snapshot())
+        except Exception:  # the hub went away; GET /stats finds or starts another
             self._hub = None
 
     def merged(self) -> Stats:
@@ -298,6 +306,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             self.engines[self._key(None, None)] = spec()
             self.started = time.monotonic()
             self.reporter = _reporter(config.stats_window)
+            self.reporter.connect()
             # the engine works in its own thread, one batch at a time: the event loop stays free to
             # answer a request whose deadline passed while a long batch runs
             self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dualgraph-engine")
