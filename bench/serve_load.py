@@ -37,10 +37,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(index: str, port: int, max_batch: int, log: Path, replicas: int = 1) -> subprocess.Popen:
+def start(
+    index: str, port: int, max_batch: int, log: Path, replicas: int = 1, extra: list[str] | None = None
+) -> subprocess.Popen:
     proc = subprocess.Popen(
         [str(EXE), "serve", "--index", index, "--port", str(port), "--max-batch", str(max_batch)]
-        + (["--replicas", str(replicas)] if replicas > 1 else []),
+        + (["--replicas", str(replicas)] if replicas > 1 else [])
+        + list(extra or []),
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,  # its Ray and Serve processes go with it
@@ -143,6 +146,13 @@ def main() -> None:
         help="give every question a word never seen before, so its phrases miss the embedding caches "
         "(a live service's new wording) instead of replaying the same few questions",
     )
+    ap.add_argument(
+        "--serve-arg",
+        action="append",
+        default=[],
+        help="one more argument for `dualgraph serve` in both settings (repeat it: --serve-arg=--batch-threads "
+        "--serve-arg=1)",
+    )
     ap.add_argument("--log-dir", default="runs/serve_load")
     args = ap.parse_args()
     questions = [q["question"] for q in json.loads(Path(args.questions).read_text(encoding="utf-8")).values()]
@@ -152,7 +162,7 @@ def main() -> None:
     rows: dict[tuple[str, int], dict] = {}
     for mode, max_batch in (("on", args.max_batch), ("off", 1)):
         port = free_port()
-        proc = start(args.index, port, max_batch, logs / f"serve-{mode}.log", args.replicas)
+        proc = start(args.index, port, max_batch, logs / f"serve-{mode}.log", args.replicas, args.serve_arg)
         try:
             load(port, args.path, questions, 1, min(10, args.requests))  # warm the engine's caches
             for n in levels:

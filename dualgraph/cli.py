@@ -203,6 +203,7 @@ def _ask_config(args: argparse.Namespace, *, many: bool = False):
         max_question_chars=cap if cap is None or cap > 0 else None,  # 0 lifts the cap
         # one question does not repay copying the store; a questions file or a server does
         in_memory_quads=_in_memory_quads(args, many=many),
+        batch_threads=getattr(args, "batch_threads", 1),
     )
 
 
@@ -579,6 +580,13 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     _question_cap_argument(sv)
     _in_memory_argument(sv, "3,000,000")
+    sv.add_argument(
+        "--batch-threads",
+        type=int,
+        default=2,
+        help="threads that compile and query one batch's questions at once (default 2: Oxigraph and FAISS "
+        "run without the GIL, so a second core takes part of the work)",
+    )
     sv.add_argument(
         "--max-body-bytes", type=int, default=64 * 1024, help="largest request body (HTTP 413 beyond; default 64 KiB)"
     )

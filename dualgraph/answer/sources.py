@@ -12,7 +12,9 @@ failures come back as ``error``.
 
 from __future__ import annotations
 
+import contextvars
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,11 +83,15 @@ class SymbolicSource:
 
     name = "skg"
 
-    def __init__(self, compiler, *, generator=None, compiled: dict | None = None) -> None:
+    def __init__(self, compiler, *, generator=None, compiled: dict | None = None, threads: int = 1) -> None:
         self.compiler = compiler
         self.generator = generator
         # questions the router already compiled (question -> Compiled); each is used once
         self.compiled = compiled if compiled is not None else {}
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
+        self.threads = threads
+        self._pool: ThreadPoolExecutor | None = None
 
     def prepare(self) -> None:
         """The compiler's per-index tables and catalog embeddings, now rather than on a first question."""
@@ -101,7 +107,22 @@ class SymbolicSource:
     def ask(self, questions: list[str]) -> list[SourceResult]:
         if self.generator is not None:
             return self._generated(questions)
-        return [self._compiled(q) for q in questions]
+        if self.threads == 1 or len(questions) < 2:
+            return [self._compiled(q) for q in questions]
+        # A batch's questions on several threads: Oxigraph's query evaluation and FAISS run without
+        # the GIL, so one question's query overlaps another's parsing (about 0.8x the time per
+        # question on two cores, bench/results/serve_load.md). Each runs in a copy of the caller's
+        # context, which holds the catalog vocabulary in use.
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="dualgraph-compile")
+        contexts = [contextvars.copy_context() for _ in questions]
+        return list(self._pool.map(lambda cq: cq[0].run(self._compiled, cq[1]), zip(contexts, questions)))
+
+    def close(self) -> None:
+        """Let the batch threads go (they also end with the process)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
 
     def _compiled(self, question: str) -> SourceResult:
         t0 = time.perf_counter()

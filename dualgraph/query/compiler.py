@@ -197,6 +197,7 @@ class Compiler:
         )
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
+        self._parsed: dict[str, ParsedQuestion] = {}  # the batch's parses from prefetch, each used once
 
     def prepare(self) -> None:
         """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
@@ -206,12 +207,15 @@ class Compiler:
     def prefetch(self, questions: list[str]) -> int:
         """Embed, in one call, the phrases grounding these questions will look up (attributes,
         features, values, names), so a batch's compiles find them in the embedder's memory instead
-        of each paying a model call and a cache round trip; returns how many texts were asked for.
+        of each paying a model call and a cache round trip, and score them against the whole
+        pattern index in one pass (:meth:`PatternIndex.prefetch`); returns how many texts were
+        asked for.
 
         A guess from the parse alone: a phrase grounding settles on later (a hint the spotter adds)
         is embedded when it is met, as before. Answers do not change, only when the work is done.
         """
         self.vocabulary.prefetch(questions)  # the words each question's own vocabulary embeds
+        self._parsed.clear()  # a question the last batch routed to the text never compiled
         texts: list[str] = []
         for q in questions:
             try:
@@ -219,6 +223,7 @@ class Compiler:
                     parsed = parse_question(q, currency=self.currency)
             except Exception:  # compiling the question says what is wrong with it
                 continue
+            self._parsed[q] = parsed  # compiling reads it instead of parsing again
             texts += [parsed.intent.attribute, parsed.intent.then_attribute]
             texts += [e.phrase for e in parsed.entities]
             for c in parsed.constraints:
@@ -236,6 +241,9 @@ class Compiler:
         embedder = getattr(self.patterns, "embedder", None)
         if wanted and embedder is not None:
             embedder.embed(wanted, stage="query")
+        scores = getattr(self.patterns, "prefetch", None)
+        if callable(scores):
+            scores(phrases)  # and the phrases ranked against the whole pattern index in one pass
         return len(wanted)
 
     # -- compile ----------------------------------------------------------------------------
@@ -245,7 +253,7 @@ class Compiler:
             return self._compile(question)
 
     def _compile(self, question: str) -> Compiled:
-        parsed = parse_question(question, currency=self.currency)
+        parsed = self._parsed.pop(question, None) or parse_question(question, currency=self.currency)
         intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
         trace.append(
             f"intent {intent.kind}"

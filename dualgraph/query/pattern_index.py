@@ -16,13 +16,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from dualgraph.models.base import Embedder
 from dualgraph.query.pattern_collection import collect_patterns
 from dualgraph.query.pattern_model import KINDS, Pattern
 from dualgraph.skg.spec_table import SpecTables
 from dualgraph.stores.base import SparqlStore
 from dualgraph.stores.faiss_index import FaissIndex
-from dualgraph.stores.vector import IndexMismatchError
+from dualgraph.stores.vector import IndexMismatchError, id_ranks, top_hits
 from dualgraph.tkg.lexical import LexicalIndex
 
 __all__ = ["IndexMismatchError", "PatternIndex", "build_pattern_index"]
@@ -77,6 +79,10 @@ class PatternIndex:
             raise ValueError("pattern ids must be unique")
         self._dense = dense
         self._lexical = lexical
+        # a batch's texts scored against every pattern in one pass (prefetch): text -> (dense, lexical)
+        self._scored: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
+        self._dense_ids: list[str] = []  # the dense index's column order, and its ids' sorted places
+        self._dense_ranks = np.zeros(0, dtype=np.int64)
 
     @classmethod
     def build(
@@ -129,21 +135,63 @@ class PatternIndex:
         wanted = set(kinds) if kinds is not None else None
         if wanted is not None and not wanted <= set(KINDS):
             raise ValueError(f"unknown kinds {sorted(wanted - set(KINDS))}; known: {KINDS}")
-        queries = self.embedder.embed(list(texts), stage="query")
+        texts = list(texts)
+        scored = self._scores([t for t in dict.fromkeys(texts) if t not in self._scored])
         n = len(self.patterns)
         depth = min(n, depth or max(5 * k, 50))
         out: list[list[tuple[Pattern, float]]] = []
-        for i, text in enumerate(texts):
+        for text in texts:
+            query, dense_scores, lexical_scores = self._scored.get(text) or scored[text]
             d = depth
             while True:
-                dense = self._dense.search(queries[i : i + 1], k=d)[0]
-                lexical = self._lexical.search([text], k=d)[0]
+                # both rankings are cuts of the text's scores (an approximate index is searched again)
+                if dense_scores is not None:
+                    dense = top_hits(dense_scores, self._dense_ids, d, ranks=self._dense_ranks)
+                else:
+                    dense = self._dense.search(query[None, :], k=d)[0]
+                lexical = self._lexical._top(lexical_scores, d)
                 fused = self._fuse(dense, lexical, wanted)
                 if len(fused) >= k or d >= n:
                     break
                 d = min(n, 4 * d)
             out.append(fused[:k])
         return out
+
+    def prefetch(self, texts: list[str]) -> int:
+        """Score a batch's texts against every pattern in one pass (one matrix product over a flat
+        dense index, the BM25 scores of each text), so this batch's :meth:`search` calls for them
+        cut their rankings from memory; the last batch's scores are let go. Returns the texts scored.
+
+        >>> class Toy:
+        ...     dim = 2
+        ...     def embed(self, texts, *, stage="default"):
+        ...         return np.array([[t.count("a") + 0.1, t.count("b") + 0.1] for t in texts], "float32")
+        >>> pats = [Pattern("x", "spec_value", "aa", "", section="S", entry="aa"),
+        ...         Pattern("y", "spec_value", "bb", "", section="S", entry="bb")]
+        >>> index = PatternIndex.build(pats, Toy())
+        >>> index.prefetch(["a", "b", "a"]), index.search(["b"], k=1)[0][0][0].pattern_id
+        (2, 'y')
+        """
+        self._scored.clear()
+        wanted = [t for t in dict.fromkeys(texts) if t.strip()]
+        self._scored.update(self._scores(wanted))
+        return len(wanted)
+
+    def _scores(self, texts: list[str]) -> dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]]:
+        """Per text: its query vector, its dense score against every pattern (in ``self._dense_ids``
+        order; None for an approximate index, searched per depth instead) and its BM25 scores."""
+        if not texts:
+            return {}
+        queries = np.asarray(self.embedder.embed(texts, stage="query"), dtype=np.float32)
+        dense = self._dense.scores(queries)
+        if dense is not None:
+            matrix, ids = dense
+            if ids != self._dense_ids:  # once: the patterns never change
+                self._dense_ids, self._dense_ranks = ids, id_ranks(ids)
+        return {
+            t: (queries[i], matrix[i] if dense is not None else None, self._lexical.scores(t))
+            for i, t in enumerate(texts)
+        }
 
     def _fuse(self, dense, lexical, wanted) -> list[tuple[Pattern, float]]:
         scores: dict[str, float] = {}

@@ -545,7 +545,7 @@ def app_builder(args: dict[str, Any]):
     fields, e.g. ``strategy``) and ``serve`` (:class:`ServeConfig` fields; host and port come from
     the config file's ``http_options``). An unknown key is an error: a misspelt setting must not
     pass unnoticed. As ``dualgraph serve`` does, an embedded store of up to ``IN_MEMORY_QUADS``
-    quads is copied into memory unless ``ask`` says otherwise.
+    quads is copied into memory, and a batch runs on 2 threads, unless ``ask`` says otherwise.
     """
     from dualgraph.answer.engine import IN_MEMORY_QUADS, AskConfig
 
@@ -560,6 +560,6 @@ def app_builder(args: dict[str, Any]):
     stray = set(serve_args) - set(ServeConfig.model_fields)
     if stray:
         raise ValueError(f"app_builder: unknown 'serve' fields {sorted(stray)}")
-    ask = AskConfig(**{"in_memory_quads": IN_MEMORY_QUADS, **(args.get("ask") or {})})
+    ask = AskConfig(**{"in_memory_quads": IN_MEMORY_QUADS, "batch_threads": 2, **(args.get("ask") or {})})
     spec = EngineSpec(index_dir=Path(args["index"]).resolve(), config=ask)
     return build_app(spec, ServeConfig(**serve_args))

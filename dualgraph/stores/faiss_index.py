@@ -294,6 +294,32 @@ class FaissIndex:
             fetch = min(len(self), 2 * fetch)
         return [self._hits(s, ks)[:k] for s, ks in zip(scores, keys, strict=True)]
 
+    def scores(self, queries: np.ndarray) -> tuple[np.ndarray, list[str]] | None:
+        """Every stored vector's score for each query row (``rows x len(self)``) and the ids of the
+        columns, scored as :meth:`search` scores them: one pass over a flat index for a whole batch,
+        after which any depth of any row is a cut of that row (:func:`~dualgraph.stores.vector.top_hits`).
+        None for an approximate index, whose point is not to score every vector.
+
+        >>> index = FaissIndex(2, gpu=False)
+        >>> index.add(["a", "b"], np.array([[1.0, 0.0], [0.0, 1.0]], dtype="float32"))
+        >>> s, ids = index.scores(np.array([[1.0, 1.0]], dtype="float32"))
+        >>> ids, [round(float(x), 3) for x in s[0]]
+        (['a', 'b'], [0.707, 0.707])
+        """
+        if self.kind != "flat":
+            return None
+        q = self._rows(queries)
+        n = len(self)
+        if n == 0:
+            return np.zeros((q.shape[0], 0), dtype=np.float32), []
+        flat = cast(faiss.IndexFlat, faiss.downcast_index(cast(faiss.IndexIDMap2, self._index).index))
+        stored = faiss.rev_swig_ptr(flat.get_xb(), n * self.dim).reshape(n, self.dim)
+        if self.metric == "ip":
+            scores = q @ stored.T
+        else:  # a hit's L2 score is minus the squared distance
+            scores = 2 * (q @ stored.T) - (q * q).sum(1)[:, None] - (stored * stored).sum(1)[None, :]
+        return scores, self.ids()
+
     def range_search(self, queries: np.ndarray, *, min_score: float) -> list[list[Hit]]:
         """Every hit with score ≥ ``min_score`` per query row, best first (always on the CPU copy)."""
         q = self._rows(queries)

@@ -22,6 +22,43 @@ Hit = tuple[str, float]
 """One search result: ``(id, score)``; higher scores are better."""
 
 
+def id_ranks(ids: list[str]) -> np.ndarray:
+    """Each id's place in sorted order: the tie-break :func:`top_hits` sorts by, computed once per list."""
+    ranks = np.empty(len(ids), dtype=np.int64)
+    ranks[sorted(range(len(ids)), key=ids.__getitem__)] = np.arange(len(ids))
+    return ranks
+
+
+def top_hits(
+    scores: np.ndarray, ids: list[str], k: int, *, positive: bool = False, ranks: np.ndarray | None = None
+) -> list[Hit]:
+    """The ``k`` best of ``scores`` (one per id, in ``ids`` order) as hits, best first; equal scores
+    are ordered by id, also at the cut-off, as the indexes' own searches order them. ``positive``
+    keeps only scores above zero (a lexical index's "no word in common" is no hit). ``ranks``
+    (:func:`id_ranks` of ``ids``) lets a caller that cuts many rankings from one list sort in numpy.
+
+    >>> top_hits(np.array([0.2, 0.9, 0.2, 0.0]), ["c", "a", "b", "d"], 2)
+    [('a', 0.9...), ('b', 0.2...)]
+    >>> ids = ["c", "a", "b", "d"]
+    >>> top_hits(np.array([0.2, 0.9, 0.2, 0.0]), ids, 3, ranks=id_ranks(ids))
+    [('a', 0.9...), ('b', 0.2...), ('c', 0.2...)]
+    >>> top_hits(np.array([0.0, -1.0]), ["a", "b"], 5, positive=True)
+    []
+    """
+    candidates = np.flatnonzero(scores > 0) if positive else np.arange(scores.shape[0])
+    if k <= 0 or candidates.size == 0:
+        return []
+    if candidates.size > k:
+        # everything tied with the k-th score stays in, so the id tie-break below decides
+        kth = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
+        candidates = candidates[scores[candidates] >= kth]
+    if ranks is not None:
+        best = candidates[np.lexsort((ranks[candidates], -scores[candidates]))][:k]
+        return [(ids[i], float(scores[i])) for i in best]
+    hits = sorted(((ids[i], float(scores[i])) for i in candidates), key=lambda h: (-h[1], h[0]))
+    return hits[:k]
+
+
 class VectorIndexError(RuntimeError):
     """A vector index could not do what was asked."""
 

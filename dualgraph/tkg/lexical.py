@@ -25,7 +25,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 
-from dualgraph.stores.vector import Hit, IndexMismatchError
+from dualgraph.stores.vector import Hit, IndexMismatchError, id_ranks, top_hits
 
 TOKENIZER_VERSION = 1
 META_FILE = "lexical.json"
@@ -90,6 +90,7 @@ class LexicalIndex:
         self.k1, self.b = k1, b
         self._ids: list[str] = []
         self._bm25: bm25s.BM25 | None = None
+        self._ranks: np.ndarray | None = None  # the ids' sorted places, for the tie-break (ids never change)
 
     @classmethod
     def build(cls, ids: list[str], texts: list[str], *, k1: float = 1.5, b: float = 0.75) -> LexicalIndex:
@@ -130,15 +131,9 @@ class LexicalIndex:
         return [self._top(self.scores(q), k) for q in queries]
 
     def _top(self, scores: np.ndarray, k: int) -> list[Hit]:
-        candidates = np.flatnonzero(scores > 0)
-        if k <= 0 or candidates.size == 0:
-            return []
-        if candidates.size > k:
-            # Everything tied with the k-th score stays in, so the id tie-break below decides.
-            kth = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
-            candidates = candidates[scores[candidates] >= kth]
-        hits = sorted(((self._ids[i], float(scores[i])) for i in candidates), key=lambda h: (-h[1], h[0]))
-        return hits[:k]
+        if self._ranks is None:
+            self._ranks = id_ranks(self._ids)
+        return top_hits(scores, self._ids, k, positive=True, ranks=self._ranks)
 
     def save(self, directory: str | os.PathLike) -> None:
         """Write the bm25s files, then ``lexical.json`` (ids, parameters, tokeniser version,

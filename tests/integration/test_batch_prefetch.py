@@ -78,3 +78,39 @@ def test_one_question_is_not_prefetched(tmp_path_factory):
         assert engine.kit.symbolic.prefetch(QUESTIONS[:2]) > 2
     finally:
         engine.close()
+
+
+def test_a_batch_scores_its_phrases_against_the_pattern_index_in_one_pass(tmp_path_factory):
+    """One pass over the dense pattern index per batch: the batch's phrases are scored together, and
+    every search grounding makes for them cuts its ranking from those scores, as a search on its own
+    would rank."""
+    engine, _ = _engine(catalog_index(tmp_path_factory), "d")
+    index = engine.kit.symbolic.compiler.patterns
+    passes: list[int] = []  # the rows of each pass over the dense index
+    scores = index._dense.scores
+
+    def counted(queries):
+        passes.append(len(queries))
+        return scores(queries)
+
+    index._dense.scores = counted
+    try:
+        probes = [
+            (t, k, kinds)
+            for t in ("RAM GB", "battery mAh", "5G", "refresh rate Hz", "orbit", "zorbic memory")
+            for k, kinds in ((25, ["spec_numeric"]), (5, ["feature"]), (10, ["range", "product"]), (10, None))
+        ]
+        index.prefetch([])  # nothing held: each search scores its text itself
+        alone = [index.search([t], k=k, kinds=kinds)[0] for t, k, kinds in probes]
+        passes.clear()
+        assert index.prefetch(sorted({t for t, _, _ in probes})) == 6
+        held = [index.search([t], k=k, kinds=kinds)[0] for t, k, kinds in probes]
+        assert passes == [6]  # one pass for all six, none after
+        assert [[p.pattern_id for p, _ in h] for h in held] == [[p.pattern_id for p, _ in h] for h in alone]
+
+        passes.clear()
+        engine.answer_batch([(str(i), q) for i, q in enumerate(QUESTIONS)])
+        assert passes and passes[0] >= len(QUESTIONS), passes  # the batch's phrases, together
+        assert len(passes) == 1, passes  # no grounding search needed a pass of its own
+    finally:
+        engine.close()

@@ -4,14 +4,13 @@ and Ray Serve over loopback. Every question gets exactly one record; refused one
 from __future__ import annotations
 
 import json
-import socket
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, http_json, models_where
+from answer_support import catalog_index, free_port, http_json, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.pipeline.answer_files import read_answers
@@ -76,12 +75,6 @@ def test_the_cap_is_configurable(tmp_path_factory):
 KEY = "s3cret-key-for-tests"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
     """Two applications on one proxy: '/' with an API key and a small body limit, '/slow' with a
@@ -92,7 +85,7 @@ def guarded(tmp_path_factory):
 
     index = catalog_index(tmp_path_factory)
     spec = EngineSpec(index_dir=index, config=AskConfig(strategy="skg"))
-    port = _free_port()
+    port = free_port()
     init_ray()
     serve.start(http_options={"host": "127.0.0.1", "port": port})
     keyed = ServeConfig(port=port, max_body_bytes=4096, api_key_env="DG_TEST_KEY")

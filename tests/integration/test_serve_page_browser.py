@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import sys
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -18,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, models_where
+from answer_support import catalog_index, free_port, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 
@@ -34,12 +33,6 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     if not (CHROMIUM and DRIVER):
@@ -50,7 +43,7 @@ def site(tmp_path_factory):
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
-    port = _free_port()
+    port = free_port()
     init_ray()
     serve.start(http_options={"host": "127.0.0.1", "port": port})
     serve.run(

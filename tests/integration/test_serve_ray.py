@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import socket
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, http_json, models_where, source_rows
+from answer_support import catalog_index, free_port, http_json, models_where, source_rows
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.answer.record import AnswerRecord
@@ -29,12 +28,6 @@ pytestmark = [pytest.mark.ray, pytest.mark.network]
 price = lambda r: int(r["price_inr"])  # noqa: E731
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def service(tmp_path_factory):
     """Two applications on one proxy: the default one at '/', and one with the SPARQL endpoint
@@ -43,7 +36,7 @@ def service(tmp_path_factory):
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
-    port = _free_port()
+    port = free_port()
     spec = EngineSpec(index_dir=index, config=AskConfig())
     init_ray()
     serve.start(http_options={"host": "127.0.0.1", "port": port})

@@ -12,7 +12,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,18 +24,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
 import contextlib
 
-from answer_support import catalog_index
+from answer_support import catalog_index, free_port
 
 if not Path("/proc/self/stat").is_file():
     pytest.skip("reads processes from /proc (Linux)", allow_module_level=True)
 pytest.importorskip("ray.serve", reason="the `serve` extra (ray[serve]) is not installed")
 pytestmark = [pytest.mark.ray, pytest.mark.network]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _procs() -> dict[int, tuple[int, str, str]]:
@@ -73,7 +66,7 @@ def _alive(pids: set[int]) -> list[str]:
 def test_sigterm_stops_serve_and_every_ray_process_it_started(tmp_path_factory):
     index = catalog_index(tmp_path_factory)
     temp_dir = tempfile.mkdtemp(prefix="dgray", dir="/tmp")  # short: Ray's socket paths must fit 107 bytes
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "RAY_TMPDIR": temp_dir, "DUALGRAPH_API_KEY": ""}
     env.pop("RAY_ADDRESS", None)  # never join a cluster already running
     proc = subprocess.Popen(

@@ -199,3 +199,31 @@ def test_gpu_true_without_gpu_is_an_error():
     with pytest.raises(RuntimeError, match="faiss-gpu"):
         FaissIndex(4, gpu=True)
     assert FaissIndex(4, gpu="auto").capabilities.gpu is False
+
+
+@pytest.mark.parametrize("metric", ["ip", "l2"])
+def test_scores_cut_at_any_depth_equal_the_search(metric):
+    """A flat index scored once and cut with top_hits ranks as its own search does, ties included."""
+    from dualgraph.stores.vector import id_ranks, top_hits
+
+    idx = FaissIndex(DIM, metric=metric, gpu=False)
+    rows = unit_rows(60, seed=3)
+    rows[10:20] = rows[10]  # a block of equal vectors: ties that cross the cut-off
+    ids = [f"v{(i * 37) % 60:02d}" for i in range(60)]  # storage order is not id order
+    idx.add(ids, rows)
+    queries = np.vstack([unit_rows(4, seed=4), rows[10:11]])
+    scores, order = idx.scores(queries)
+    assert scores.shape == (5, 60) and order == idx.ids()
+    ranks = id_ranks(order)
+    for k in (1, 5, 12, 15, 60):
+        searched = idx.search(queries, k=k)
+        for i in range(5):
+            for cut in (top_hits(scores[i], order, k), top_hits(scores[i], order, k, ranks=ranks)):
+                assert [h for h, _ in cut] == [h for h, _ in searched[i]], (metric, k, i)
+                assert np.allclose([s for _, s in cut], [s for _, s in searched[i]], atol=1e-5)
+
+
+def test_an_approximate_index_is_not_scored_whole():
+    idx = FaissIndex(DIM, gpu=False)
+    idx.kind = "hnsw"  # the flag scores() reads; an approximate index is never scored in full
+    assert idx.scores(unit_rows(1)) is None
