@@ -2,8 +2,9 @@
 questions answered one at a time and as one batch, with the batch prefetch of grounding phrases
 on (the default) and off (the baseline).
 
-Questions are the sample's, each given a word never seen before ("zq4k7 battery"), so their phrases
-miss every embedding cache, as a live service's new wording does; each arm gets its own words.
+Questions are the sample's, each given a word never seen before and one of the index's section
+names ("with zq4k7 display"), so their phrases miss every embedding cache, as a live service's new
+wording does; each arm gets its own words.
 
     .venv/bin/python bench/batch_shared_work.py --index runs/demo/index \\
         --questions samples/smartprix/questions.json [--batch 16] [--repeats 3]
@@ -14,9 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import string
 import time
 from pathlib import Path
+
+from serve_load import catalog_nouns, vary_question  # bench/ is the script's folder
 
 
 def main() -> None:
@@ -54,13 +56,12 @@ def main() -> None:
 
     memo.inner = Counted(memo.inner)
     rng = random.Random(time.time_ns())
+    nouns = catalog_nouns(args.index)
 
     def fresh_batch() -> list[tuple[str, str]]:
         out = []
         for i in range(args.batch):
-            word = "".join(rng.choices(string.ascii_lowercase, k=5))
-            q = sample[i % len(sample)].rstrip("?")
-            out.append((str(i), f"{q} with {word} battery?"))
+            out.append((str(i), vary_question(sample[i % len(sample)], rng, nouns)))
         return out
 
     engine.answer_batch(fresh_batch())  # warm: the catalog's own embeddings, FAISS, the store

@@ -31,6 +31,23 @@ from pathlib import Path
 EXE = Path(sys.executable).parent / "dualgraph"
 
 
+def catalog_nouns(index: str | Path) -> list[str]:
+    """The index's own section names ("battery", "display", ...), lower-cased: the nouns ``--vary``
+    puts after a new word, so new wording reads like the catalog and the bench names no domain."""
+    lines = (Path(index) / "patterns" / "patterns.jsonl").read_text(encoding="utf-8").splitlines()
+    sections = {str(json.loads(line).get("section") or "").strip().lower() for line in lines if line.strip()}
+    nouns = sorted(s for s in sections if s.isalpha())
+    if not nouns:
+        raise SystemExit(f"{index}: no section names in patterns/patterns.jsonl to vary the questions with")
+    return nouns
+
+
+def vary_question(question: str, rng: random.Random, nouns: list[str]) -> str:
+    """``question`` with a word never seen before and one of the catalog's nouns, so its phrases miss
+    every cache (what a live service's new wording costs)."""
+    return f"{question.rstrip('?')} with {''.join(rng.choices(string.ascii_lowercase, k=5))} {rng.choice(nouns)}?"
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -72,7 +89,7 @@ def stop(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-def load(port: int, path: str, questions: list[str], clients: int, total: int, vary: bool = False) -> dict:
+def load(port: int, path: str, questions: list[str], clients: int, total: int, nouns: list[str] | None = None) -> dict:
     """``clients`` threads, one keep-alive connection each, ``total`` requests between them."""
     lock = threading.Lock()
     latencies: list[float] = []
@@ -90,8 +107,8 @@ def load(port: int, path: str, questions: list[str], clients: int, total: int, v
                     return
                 next_i[0] += 1
             question = questions[i % len(questions)]
-            if vary:
-                question = f"{question.rstrip('?')} with {''.join(rng.choices(string.ascii_lowercase, k=5))} battery?"
+            if nouns:
+                question = vary_question(question, rng, nouns)
             body = json.dumps({"question": question, "id": str(i)})
             t = time.perf_counter()
             try:
@@ -166,7 +183,9 @@ def main() -> None:
         try:
             load(port, args.path, questions, 1, min(10, args.requests))  # warm the engine's caches
             for n in levels:
-                row = load(port, args.path, questions, n, args.requests, args.vary)
+                row = load(
+                    port, args.path, questions, n, args.requests, catalog_nouns(args.index) if args.vary else None
+                )
                 rows[(mode, n)] = row
                 print(json.dumps({"batching": mode, **row}), flush=True)
         finally:

@@ -24,7 +24,7 @@ from dualgraph.query.pattern_model import KINDS, Pattern
 from dualgraph.skg.spec_table import SpecTables
 from dualgraph.stores.base import SparqlStore
 from dualgraph.stores.faiss_index import FaissIndex
-from dualgraph.stores.vector import IndexMismatchError, id_ranks, top_hits
+from dualgraph.stores.vector import IndexMismatchError, id_ranks, top_columns
 from dualgraph.tkg.lexical import LexicalIndex
 
 __all__ = ["IndexMismatchError", "PatternIndex", "build_pattern_index"]
@@ -83,6 +83,9 @@ class PatternIndex:
         self._scored: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
         self._dense_ids: list[str] = []  # the dense index's column order, and its ids' sorted places
         self._dense_ranks = np.zeros(0, dtype=np.int64)
+        self._lexical_ranks: np.ndarray | None = None  # the rest of the tables _fuse_scores builds once
+        self._dense_at = self._lexical_at = self._pattern_ranks = np.zeros(0, dtype=np.int64)
+        self._kind_of = np.zeros(0, dtype=object)
 
     @classmethod
     def build(
@@ -146,11 +149,10 @@ class PatternIndex:
             while True:
                 # both rankings are cuts of the text's scores (an approximate index is searched again)
                 if dense_scores is not None:
-                    dense = top_hits(dense_scores, self._dense_ids, d, ranks=self._dense_ranks)
+                    fused = self._fuse_scores(dense_scores, lexical_scores, d, wanted)
                 else:
                     dense = self._dense.search(query[None, :], k=d)[0]
-                lexical = self._lexical._top(lexical_scores, d)
-                fused = self._fuse(dense, lexical, wanted)
+                    fused = self._fuse(dense, self._lexical._top(lexical_scores, d), wanted)
                 if len(fused) >= k or d >= n:
                     break
                 d = min(n, 4 * d)
@@ -188,10 +190,37 @@ class PatternIndex:
             matrix, ids = dense
             if ids != self._dense_ids:  # once: the patterns never change
                 self._dense_ids, self._dense_ranks = ids, id_ranks(ids)
+                self._lexical_ranks = None  # and the tables built on the columns with it
         return {
             t: (queries[i], matrix[i] if dense is not None else None, self._lexical.scores(t))
             for i, t in enumerate(texts)
         }
+
+    def _fuse_scores(
+        self, dense: np.ndarray, lexical: np.ndarray, depth: int, wanted: set[str] | None
+    ) -> list[tuple[Pattern, float]]:
+        """:meth:`_fuse` of the two rankings cut at ``depth`` from a text's scores, in numpy: the same
+        patterns, ranks and sums (the float additions in the same order), without a tuple per hit."""
+        if self._lexical_ranks is None:  # once: column -> pattern, the tie-breaks, each kind's mask
+            where = {p.pattern_id: i for i, p in enumerate(self.patterns)}
+            self._dense_at = np.array([where[i] for i in self._dense_ids], dtype=np.int64)
+            lexical_ids = self._lexical.ids()
+            self._lexical_at = np.array([where[i] for i in lexical_ids], dtype=np.int64)
+            self._lexical_ranks = id_ranks(lexical_ids)
+            self._pattern_ranks = id_ranks([p.pattern_id for p in self.patterns])
+            self._kind_of = np.array([p.kind for p in self.patterns])
+        fused = np.zeros(len(self.patterns), dtype=np.float64)
+        cuts = (
+            self._dense_at[top_columns(dense, depth, ranks=self._dense_ranks)],
+            self._lexical_at[top_columns(lexical, depth, ranks=self._lexical_ranks, positive=True)],
+        )
+        for ranked in cuts:
+            if wanted is not None:
+                ranked = ranked[np.isin(self._kind_of[ranked], list(wanted))]
+            fused[ranked] += 1.0 / (RRF_K + np.arange(1, ranked.size + 1, dtype=np.float64))
+        hit = np.flatnonzero(fused)
+        hit = hit[np.lexsort((self._pattern_ranks[hit], -fused[hit]))]
+        return [(self.patterns[i], float(fused[i])) for i in hit]
 
     def _fuse(self, dense, lexical, wanted) -> list[tuple[Pattern, float]]:
         scores: dict[str, float] = {}

@@ -29,6 +29,7 @@ import functools
 import hashlib
 import hmac
 import json
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -300,6 +301,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
     @serve.ingress(api)
     class QAService:
         def __init__(self, spec: EngineSpec) -> None:
+            sys.setswitchinterval(config.gil_switch_interval_s)  # a replica is a process of its own
             self.spec = spec
             self.markets = index_markets(Path(spec.index_dir))
             self.engines: OrderedDict[tuple[str | None, str], QAEngine] = OrderedDict()

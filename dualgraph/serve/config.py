@@ -92,6 +92,16 @@ class ServeConfig(BaseModel):
     stats_window: int = Field(
         10000, ge=10, description="Latest requests whose latencies and batch sizes GET /stats summarises."
     )
+    gil_switch_interval_s: float = Field(
+        0.001,
+        gt=0,
+        le=0.1,
+        description="How often a replica's Python hands its lock between threads (sys.setswitchinterval; "
+        "Python's default is 0.005). The batch threads hold it while they parse and ground; a shorter "
+        "slice lets the event loop take in the next requests between, so batches fill: 32 clients on "
+        "the sample index, 2 cores, about 1.2x the requests per second of the default "
+        "(bench/results/serve_load.md).",
+    )
 
     @model_validator(mode="after")
     def _coherent(self) -> ServeConfig:

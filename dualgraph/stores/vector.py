@@ -45,18 +45,29 @@ def top_hits(
     >>> top_hits(np.array([0.0, -1.0]), ["a", "b"], 5, positive=True)
     []
     """
-    candidates = np.flatnonzero(scores > 0) if positive else np.arange(scores.shape[0])
-    if k <= 0 or candidates.size == 0:
-        return []
-    if candidates.size > k:
-        # everything tied with the k-th score stays in, so the id tie-break below decides
-        kth = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
-        candidates = candidates[scores[candidates] >= kth]
     if ranks is not None:
-        best = candidates[np.lexsort((ranks[candidates], -scores[candidates]))][:k]
-        return [(ids[i], float(scores[i])) for i in best]
+        return [(ids[i], float(scores[i])) for i in top_columns(scores, k, ranks=ranks, positive=positive)]
+    candidates = _contenders(scores, k, positive)
     hits = sorted(((ids[i], float(scores[i])) for i in candidates), key=lambda h: (-h[1], h[0]))
     return hits[:k]
+
+
+def top_columns(scores: np.ndarray, k: int, *, ranks: np.ndarray, positive: bool = False) -> np.ndarray:
+    """:func:`top_hits` as column numbers, best first, sorted in numpy (``ranks``: :func:`id_ranks`)."""
+    candidates = _contenders(scores, k, positive)
+    return candidates[np.lexsort((ranks[candidates], -scores[candidates]))][: max(k, 0)]
+
+
+def _contenders(scores: np.ndarray, k: int, positive: bool) -> np.ndarray:
+    """The columns that can be among the ``k`` best: every one tied with the k-th score stays in, so
+    the id tie-break decides at the cut-off."""
+    candidates = np.flatnonzero(scores > 0) if positive else np.arange(scores.shape[0])
+    if k <= 0:
+        return candidates[:0]
+    if candidates.size > k:
+        kth = np.partition(scores[candidates], candidates.size - k)[candidates.size - k]
+        candidates = candidates[scores[candidates] >= kth]
+    return candidates
 
 
 class VectorIndexError(RuntimeError):

@@ -114,3 +114,26 @@ def test_a_batch_scores_its_phrases_against_the_pattern_index_in_one_pass(tmp_pa
         assert len(passes) == 1, passes  # no grounding search needed a pass of its own
     finally:
         engine.close()
+
+
+def test_rankings_fused_in_numpy_equal_the_fusion_of_hit_lists(tmp_path_factory):
+    """The scored path's fusion (numpy, on column numbers) against the fusion of hit lists that an
+    approximate index still takes: same patterns, same order, same RRF sums, at every depth and filter."""
+    from dualgraph.stores.vector import top_hits
+
+    engine, _ = _engine(catalog_index(tmp_path_factory), "e")
+    index = engine.kit.symbolic.compiler.patterns
+    try:
+        texts = ["RAM GB", "battery mAh", "5G", "refresh rate Hz", "orbit", "price", "display", "zz"]
+        index.prefetch(texts)
+        for t in texts:
+            _, dense, lexical = index._scored[t]
+            for depth in (1, 5, 50, 500, len(index)):
+                for kinds in (None, {"spec_numeric"}, {"feature"}, {"range", "product"}, {"spec_value"}):
+                    fast = index._fuse_scores(dense, lexical, depth, kinds)
+                    lists = index._fuse(
+                        top_hits(dense, index._dense_ids, depth), index._lexical._top(lexical, depth), kinds
+                    )
+                    assert [(p.pattern_id, s) for p, s in fast] == [(p.pattern_id, s) for p, s in lists], (t, depth)
+    finally:
+        engine.close()

@@ -39,6 +39,8 @@ def test_autoscaling_from_config():
         ({"replicas": 5, "max_replicas": 4}, "min_replicas <= replicas <= max_replicas"),
         ({"max_batch_size": 16, "max_ongoing_requests": 8}, "no batch could fill"),
         ({"max_batch": 16}, "max_batch"),  # a misspelt field is refused, not ignored
+        ({"gil_switch_interval_s": 0}, "greater than 0"),
+        ({"gil_switch_interval_s": 1}, "less than or equal to 0.1"),
     ],
 )
 def test_incoherent_configs_are_refused(fields, message):
