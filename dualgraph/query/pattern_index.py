@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -81,10 +82,12 @@ class PatternIndex:
         self._lexical = lexical
         # a batch's texts scored against every pattern in one pass (prefetch): text -> (dense, lexical)
         self._scored: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
-        self._dense_ids: list[str] = []  # the dense index's column order, and its ids' sorted places
-        self._dense_ranks = np.zeros(0, dtype=np.int64)
-        self._lexical_ranks: np.ndarray | None = None  # the rest of the tables _fuse_scores builds once
-        self._dense_at = self._lexical_at = self._pattern_ranks = np.zeros(0, dtype=np.int64)
+        # the tables _fuse_scores reads, set once by _columns (under the lock: batch threads search at once)
+        self._columns_lock = threading.Lock()
+        self._dense_ids: list[str] = []  # the dense index's column order (set last: the tables are ready)
+        empty = np.zeros(0, dtype=np.int64)
+        self._dense_ranks = self._lexical_ranks = self._pattern_ranks = empty  # ids' sorted places
+        self._dense_at = self._lexical_at = empty  # column -> place in self.patterns
         self._kind_of = np.zeros(0, dtype=object)
 
     @classmethod
@@ -189,26 +192,32 @@ class PatternIndex:
         if dense is not None:
             matrix, ids = dense
             if ids != self._dense_ids:  # once: the patterns never change
-                self._dense_ids, self._dense_ranks = ids, id_ranks(ids)
-                self._lexical_ranks = None  # and the tables built on the columns with it
+                self._columns(ids)
         return {
             t: (queries[i], matrix[i] if dense is not None else None, self._lexical.scores(t))
             for i, t in enumerate(texts)
         }
+
+    def _columns(self, ids: list[str]) -> None:
+        """The tables that fuse rankings in numpy, for the dense index's columns ``ids``: each column's
+        pattern, every id's sorted place (the tie-breaks), each pattern's kind."""
+        with self._columns_lock:
+            if ids == self._dense_ids:
+                return
+            where = {p.pattern_id: i for i, p in enumerate(self.patterns)}
+            lexical_ids = self._lexical.ids()
+            self._dense_at = np.array([where[i] for i in ids], dtype=np.int64)
+            self._lexical_at = np.array([where[i] for i in lexical_ids], dtype=np.int64)
+            self._dense_ranks, self._lexical_ranks = id_ranks(ids), id_ranks(lexical_ids)
+            self._pattern_ranks = id_ranks([p.pattern_id for p in self.patterns])
+            self._kind_of = np.array([p.kind for p in self.patterns])
+            self._dense_ids = ids  # last: a search that sees these columns finds their tables
 
     def _fuse_scores(
         self, dense: np.ndarray, lexical: np.ndarray, depth: int, wanted: set[str] | None
     ) -> list[tuple[Pattern, float]]:
         """:meth:`_fuse` of the two rankings cut at ``depth`` from a text's scores, in numpy: the same
         patterns, ranks and sums (the float additions in the same order), without a tuple per hit."""
-        if self._lexical_ranks is None:  # once: column -> pattern, the tie-breaks, each kind's mask
-            where = {p.pattern_id: i for i, p in enumerate(self.patterns)}
-            self._dense_at = np.array([where[i] for i in self._dense_ids], dtype=np.int64)
-            lexical_ids = self._lexical.ids()
-            self._lexical_at = np.array([where[i] for i in lexical_ids], dtype=np.int64)
-            self._lexical_ranks = id_ranks(lexical_ids)
-            self._pattern_ranks = id_ranks([p.pattern_id for p in self.patterns])
-            self._kind_of = np.array([p.kind for p in self.patterns])
         fused = np.zeros(len(self.patterns), dtype=np.float64)
         cuts = (
             self._dense_at[top_columns(dense, depth, ranks=self._dense_ranks)],
