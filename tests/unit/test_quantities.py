@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dualgraph import shared_data
 from dualgraph.skg import quantities
 from dualgraph.skg.quantities import (
     Quantity,
@@ -25,8 +26,22 @@ from dualgraph.skg.quantities import (
     split_values,
 )
 
+# Hand labels for real value strings; each string is read from the public data set it came from
+# (dualgraph.shared_data), never copied into the repository.
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "value_strings" / "real_values.jsonl"
-RECORDS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+LABELS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
+NO_DATA = shared_data.missing(sorted({r["ref"]["file"] for r in LABELS}))
+
+
+def _with_strings(label: dict) -> dict:
+    """A label with its `value` read from the shared data and each part's `text` cut from it."""
+    value = shared_data.resolve(label["ref"])
+    parts = [{"text": "".join(value[a:b] for a, b in p["at"]), "q": p["q"]} for p in label["parts"]]
+    return {**label, "value": value, "parts": parts}
+
+
+RECORDS = LABELS if NO_DATA else [_with_strings(r) for r in LABELS]
+needs_data = pytest.mark.skipif(NO_DATA is not None, reason=f"real value strings: {NO_DATA}")
 
 
 def fields(q: Quantity | None) -> dict | None:
@@ -582,7 +597,18 @@ def test_fixture_is_real_and_varied():
     assert any(p["q"].get("dims") for p in parsed)
 
 
-@pytest.mark.parametrize("record", RECORDS, ids=[f"{r['src']}:{r['value'][:40]}" for r in RECORDS])
+@needs_data
+def test_fixture_strings_resolve():
+    keys = {(r["src"], r["entry"], r["value"]) for r in RECORDS}
+    assert len(keys) == len(LABELS), "each (source, entry, value) once"
+
+
+@needs_data
+@pytest.mark.parametrize(
+    "record",
+    RECORDS,
+    ids=[f"{r['src']}:{r['value'][:40]}" if "value" in r else f"{r['src']}:{i}" for i, r in enumerate(RECORDS)],
+)
 def test_real_value(record):
     parts = split_values(record["value"])
     assert parts == [p["text"] for p in record["parts"]]
