@@ -11,9 +11,10 @@ Runs :func:`dualgraph.skg.catalog_facts.derive_facts` on
 * the Open Icecat sample (``icecat-sample/*.ndjson``): the name and range are the title, the
   categories and the ``brand`` field (often a reseller) are read as the importer reads them.
 
-    .venv/bin/python bench/catalog_facts.py [--data ../shared/data] [--top 30]
+    .venv/bin/python bench/catalog_facts.py [--data DIR] [--top 30]
 
-Needs ``../shared/data`` beside the checkout (read only). Product data from Open Icecat:
+Needs the shared data folder (``../shared/data`` beside the checkout or ``$DUALGRAPH_SHARED_DATA``;
+read only). Product data from Open Icecat:
 https://icecat.biz, © Icecat N.V.
 """
 
@@ -27,6 +28,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from dualgraph.shared_data import shared_data_dir
 from dualgraph.skg.catalog_facts import CatalogFacts, ProductRecord, derive_facts, name_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,7 +112,7 @@ def agreement(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    ap.add_argument("--data", type=Path, default=shared_data_dir())
     ap.add_argument("--top", type=int, default=30)
     args = ap.parse_args()
 

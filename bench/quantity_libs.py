@@ -2,7 +2,8 @@
 
 Accuracy and rate on the same labelled strings, side by side:
 
-* whole values: ``tests/fixtures/value_strings/real_values.jsonl`` (472 real strings, 687
+* whole values: ``tests/fixtures/value_strings/real_values.jsonl`` (472 real strings, read
+  from the shared data folder by the fixture's references (``dualgraph.shared_data``), 687
   parts; each part labelled with its expected ``parse_quantity``). A tool finds a part's
   quantity when one of its readings has the expected dimension and canonical number (the
   value, else the range's low and high, else the dimensions, within 1e-9 relative;
@@ -67,10 +68,11 @@ for path in (ROOT, ROOT / "bench"):
 
 import value_coverage  # noqa: E402
 
+from dualgraph.shared_data import shared_data_dir, with_strings  # noqa: E402
 from dualgraph.skg import quantities as Q  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "value_strings"
-DATA = ROOT.parent / "shared" / "data"
+DATA = shared_data_dir()
 RATE_FLOOR = 20_000  # values/s a reader must sustain for catalogs of millions of values
 
 _DIGIT = re.compile(r"\d")
@@ -495,7 +497,7 @@ def rate(
 
 
 def fixture_parts() -> list[dict]:
-    records = read_jsonl(FIXTURES / "real_values.jsonl")
+    records = read_fixture(FIXTURES / "real_values.jsonl")
     return [
         {"text": p["text"], "entry": r["entry"], "want": p["q"], "src": r["src"]}
         for r in records
@@ -504,8 +506,10 @@ def fixture_parts() -> list[dict]:
     ]
 
 
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def read_fixture(path: Path) -> list[dict]:
+    """A value_strings fixture, its strings read from the shared data (the fixture holds references)."""
+    labels = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [with_strings(r, DATA) for r in labels]
 
 
 def hinted(part: dict) -> bool:
@@ -566,7 +570,7 @@ def spotted_records() -> list[dict] | None:
     if not path.exists():
         return None
     out = []
-    for r in read_jsonl(path):
+    for r in read_fixture(path):
         text = r.get("value", r.get("text"))
         wants = next(
             (r[k] for k in ("spots", "spotted", "quantities", "expected", "facts") if isinstance(r.get(k), list)), None
@@ -635,7 +639,7 @@ def price_cases() -> dict[str, list[tuple[str, Decimal, str]]]:
     cases["icecat price"] = icecat
     cases["fixture price labels"] = [
         (r["value"], Decimal(r["price"][0]), r["price"][1])
-        for r in read_jsonl(FIXTURES / "real_values.jsonl")
+        for r in read_fixture(FIXTURES / "real_values.jsonl")
         if r.get("price")
     ]
     return cases

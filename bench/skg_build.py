@@ -1,6 +1,6 @@
 """SKG build rate: our end-to-end index build vs pyoxigraph's raw bulk_load of the same quads.
 
-    .venv/bin/python bench/skg_build.py                       # Smartprix sample (758 listings)
+    .venv/bin/python bench/skg_build.py                       # Smartprix listings (758, from the shared data)
     .venv/bin/python bench/skg_build.py --scale 40            # + a generated catalog 40x larger
     .venv/bin/python bench/skg_build.py --runner inline       # no Ray
 
@@ -28,6 +28,7 @@ from dualgraph.corpus import import_table, load_mapping  # noqa: E402
 from dualgraph.corpus.model import Variant  # noqa: E402
 from dualgraph.corpus.specsqa import iter_metadata_files, read_document, write_dataset  # noqa: E402
 from dualgraph.pipeline.index import build_index  # noqa: E402
+from dualgraph.shared_data import shared_data_dir  # noqa: E402
 
 
 def scaled_catalog(src: Path, dst: Path, scale: int, seed: int = 7) -> int:
@@ -111,7 +112,7 @@ def measure(dataset: Path, work: Path, runner: str, label: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--csv", default=str(ROOT / "samples/smartprix/smartphones_cleaned.csv"))
+    ap.add_argument("--csv", default=str(shared_data_dir() / "smartprix-india-2025/smartphones_cleaned.csv"))
     ap.add_argument("--mapping", default=str(ROOT / "samples/smartprix/mapping.yaml"))
     ap.add_argument("--scale", type=int, default=0, help="also build a generated catalog this many times larger")
     ap.add_argument("--runner", choices=["ray", "inline"], default="ray")

@@ -7,7 +7,7 @@ names each column's section), indexed, answered and scored with the same strateg
 
     .venv/bin/python bench/smartprix_raw.py [--out runs/raw] [--strategy skg+tkg_fb] [--strategy skg]
 
-Needs ``../shared`` beside the checkout (the data and the dev questions).
+Needs ``../shared`` beside the checkout: the data (``dualgraph.shared_data``) and the dev questions.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dualgraph.shared_data import shared_data_dir
+
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data" / "smartprix-india-2025"
+DATA = shared_data_dir() / "smartprix-india-2025"
 QUESTIONS = ROOT.parent / "shared" / "eval" / "smartprix" / "questions.json"
 CLI = [sys.executable, "-m", "dualgraph.cli"]
 

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dualgraph.models.base import TokenMeter  # noqa: E402
+from dualgraph.shared_data import shared_data_dir  # noqa: E402
 from dualgraph.stores.faiss_index import FaissIndex  # noqa: E402
 from dualgraph.tkg.chunking import chunk_document  # noqa: E402
 from dualgraph.tkg.extract_heuristic import HeuristicExtractor  # noqa: E402
@@ -158,7 +159,7 @@ def measure(label: str, docs, embedder, llm=None) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--icecat", default=str(ROOT.parent / "shared" / "data" / "icecat-sample"))
+    ap.add_argument("--icecat", default=str(shared_data_dir() / "icecat-sample"))
     ap.add_argument("--scale", type=int, default=10, help="generated corpus this many times the Icecat sample")
     ap.add_argument("--llm-url", help="an OpenAI-compatible server to measure the LLM extractor against")
     ap.add_argument("--llm-model", default="SmolLM2-135M-Instruct")

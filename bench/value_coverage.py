@@ -1,6 +1,7 @@
 """How many number-bearing spec values each dataset keeps as text: old parser vs new spotter.
 
-For every dataset under ``../shared/data`` it reads the spec values as they are written,
+For every dataset under the shared data folder (``../shared/data``, or ``$DUALGRAPH_SHARED_DATA``;
+see ``dualgraph.shared_data``) it reads the spec values as they are written,
 counts those that contain a digit and how many of them stay text:
 
 * old: the value is read when every ``split_values`` part that has a digit parses with
@@ -48,10 +49,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from dualgraph.corpus.icecat import key_spec_sections  # noqa: E402
+from dualgraph.shared_data import shared_data_dir  # noqa: E402
 from dualgraph.skg import quantities as Q  # noqa: E402
 from dualgraph.skg.names import split_spec_key  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data"
+DATA = shared_data_dir()
 SMARTPRIX = DATA / "smartprix-india-2025"
 ICECAT = DATA / "icecat-sample"
 AMAZON = DATA / "amazon-contextual-pqa"

@@ -133,6 +133,30 @@ def resolve(ref: Mapping[str, Any], root: Path | None = None) -> str:
     return text
 
 
+def with_strings(label: Mapping[str, Any], root: Path | None = None) -> dict[str, Any]:
+    """A hand label with its real string filled in: ``value`` read from its ``ref``, and the
+    ``text`` of each of its ``parts`` cut from that value by the part's ``at`` spans
+    (``[[start, end], ...]``, joined; two spans where a list shares its unit).
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> _ = (root / "t.csv").write_text('band\\n"100,1000 Mbit/s"\\n', encoding="utf-8")
+    >>> label = {"ref": {"file": "t.csv", "row": 1, "column": "band"},
+    ...          "parts": [{"at": [[0, 3], [8, 15]], "q": None}, {"at": [[4, 15]], "q": None}]}
+    >>> rec = with_strings(label, root)
+    >>> rec["value"], [p["text"] for p in rec["parts"]]
+    ('100,1000 Mbit/s', ['100 Mbit/s', '1000 Mbit/s'])
+    """
+    value = resolve(label["ref"], root)
+    out = {**label, "value": value}
+    if "parts" in label:
+        out["parts"] = [
+            {**{k: v for k, v in part.items() if k != "at"}, "text": "".join(value[a:b] for a, b in part["at"])}
+            for part in label["parts"]
+        ]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     path = shared_data_dir() / args[0] if args else shared_data_dir()

@@ -31,16 +31,8 @@ from dualgraph.skg.quantities import (
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "value_strings" / "real_values.jsonl"
 LABELS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
 NO_DATA = shared_data.missing(sorted({r["ref"]["file"] for r in LABELS}))
-
-
-def _with_strings(label: dict) -> dict:
-    """A label with its `value` read from the shared data and each part's `text` cut from it."""
-    value = shared_data.resolve(label["ref"])
-    parts = [{"text": "".join(value[a:b] for a, b in p["at"]), "q": p["q"]} for p in label["parts"]]
-    return {**label, "value": value, "parts": parts}
-
-
-RECORDS = LABELS if NO_DATA else [_with_strings(r) for r in LABELS]
+# with the data: `value` read from each `ref`, each part's `text` cut from it by its `at` spans
+RECORDS = LABELS if NO_DATA else [shared_data.with_strings(r) for r in LABELS]
 needs_data = pytest.mark.skipif(NO_DATA is not None, reason=f"real value strings: {NO_DATA}")
 
 

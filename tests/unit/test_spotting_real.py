@@ -32,7 +32,7 @@ from dualgraph.skg.spotting import spot_parts
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "value_strings" / "spotted.jsonl"
 LABELS = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line.strip()]
 NO_DATA = shared_data.missing(sorted({r["ref"]["file"] for r in LABELS}))
-RECORDS = LABELS if NO_DATA else [{**r, "value": shared_data.resolve(r["ref"])} for r in LABELS]
+RECORDS = LABELS if NO_DATA else [shared_data.with_strings(r) for r in LABELS]
 needs_data = pytest.mark.skipif(NO_DATA is not None, reason=f"real value strings: {NO_DATA}")
 
 # Share of fixture strings allowed to mismatch. 0 = exact; relax only with a documented reason here.
