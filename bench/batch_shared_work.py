@@ -7,7 +7,7 @@ names ("with zq4k7 display"), so their phrases miss every embedding cache, as a 
 wording does; each arm gets its own words.
 
     .venv/bin/python bench/batch_shared_work.py --index runs/demo/index \\
-        --questions samples/smartprix/questions.json [--batch 16] [--repeats 3]
+        --questions runs/demo/questions.json [--batch 16] [--repeats 3]
 """
 
 from __future__ import annotations

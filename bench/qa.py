@@ -1,6 +1,6 @@
 """Question-answering rates per strategy, next to the store's own query time.
 
-    .venv/bin/python bench/qa.py --index runs/demo/index --questions samples/smartprix/questions.json
+    .venv/bin/python bench/qa.py --index runs/demo/index --questions runs/demo/questions.json
     .venv/bin/python bench/qa.py --index IX --questions Q.json --repeat 5 --ray     # + bulk on Ray Data
 
 Ours: a strategy answering the whole questions file in batches (parsing, grounding, SPARQL,

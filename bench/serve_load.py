@@ -8,7 +8,7 @@ for ``--requests`` answers per level (bounded: the whole run is a few minutes). 
 (batching, clients): requests/s, p50/p99 latency, errors, mean batch size, and the on/off ratio.
 
     .venv/bin/python bench/serve_load.py --index runs/demo/index \
-        --questions samples/smartprix/questions.json [--clients 1,8,32] [--requests 200] [--path /ask] [--vary]
+        --questions runs/demo/questions.json [--clients 1,8,32] [--requests 200] [--path /ask] [--vary]
 """
 
 from __future__ import annotations
