@@ -6,13 +6,13 @@
 
 Sections, each with what was tried and what came of it:
 
-* hostile dataset (``dualgraph.reliability.hostile``): good documents beside one entry of
+* hostile dataset (``reliability_tools.hostile``): good documents beside one entry of
   every broken kind, indexed once; crashes, good records lost, broken entries quarantined
   or listed as ignored, text leaked from outside the dataset, unsafe names stored;
-* kill points (``dualgraph.reliability.kill_points``): SIGKILL at every named point of a run
+* kill points (``reliability_tools.kill_points``): SIGKILL at every named point of a run
   that changes, removes, adds and breaks documents, then resume; the store must equal a
   clean run's quad for quad;
-* store faults (``dualgraph.reliability.fault_proxy``): a loopback proxy before a real
+* store faults (``reliability_tools.fault_proxy``): a loopback proxy before a real
   SPARQL server delays, drops and errors; every fault must end in a completed, correct
   load or a clear error, never a half-loaded graph;
 * guard probes: read-only and SERVICE-free queries decided on the parsed query;
@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from dualgraph.config import IndexConfig  # noqa: E402
 from dualgraph.corpus.limits import ReadLimits  # noqa: E402
 from dualgraph.pipeline.faults import KILL_POINTS  # noqa: E402
-from dualgraph.reliability import hostile, kill_points  # noqa: E402
+from reliability_tools import hostile, kill_points  # noqa: E402
 
 Section = dict[str, Any]
 
@@ -129,10 +129,10 @@ def kill_section(work: Path, tier: str) -> Section:
 def guard_section(work: Path, tier: str) -> Section:
     import re
 
-    from dualgraph.reliability.probes import REFUSAL, CountingServer, guard_probes
     from dualgraph.stores.base import StoreError
     from dualgraph.stores.guard import read_query
     from dualgraph.stores.oxigraph import OxigraphStore
+    from reliability_tools.probes import REFUSAL, CountingServer, guard_probes
 
     cases = []
     with CountingServer() as server, OxigraphStore.in_memory() as store:
@@ -164,7 +164,7 @@ def store_faults_section(work: Path, tier: str) -> Section:
     from virtuoso import VirtuosoServer, free_port, virtuoso_missing  # the test suite's launcher
 
     from dualgraph.pipeline.index import build_index
-    from dualgraph.reliability.fault_proxy import Fault, FaultProxy, after, always, every, first
+    from reliability_tools.fault_proxy import Fault, FaultProxy, after, always, every, first
 
     missing = virtuoso_missing()
     if missing:

@@ -12,8 +12,8 @@ pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra is not install
 from dualgraph.config import IndexConfig, StoreConfig
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
-from dualgraph.reliability.kill_points import write_v1
 from dualgraph.stores.base import StoreError
+from reliability_tools.kill_points import write_v1
 
 
 def closed_port() -> int:

@@ -2,7 +2,7 @@
 
 The kill comes from the fault-injection hook (``DUALGRAPH_KILL_AT``), not from a timer,
 so every named point is hit exactly; the scenario (v1 indexed, v2 changes, removes, adds
-and breaks a document) is :mod:`dualgraph.reliability.kill_points`. The store must equal
+and breaks a document) is :mod:`reliability_tools.kill_points`. The store must equal
 that of the clean v2 run quad for quad, and the state must list the same documents.
 """
 
@@ -12,7 +12,7 @@ import pytest
 
 from dualgraph.pipeline.faults import KILL_POINTS
 from dualgraph.pipeline.index import build_index
-from dualgraph.reliability.kill_points import (
+from reliability_tools.kill_points import (
     TKG_POINTS,
     dump,
     kill_and_resume,

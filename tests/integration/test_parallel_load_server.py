@@ -21,12 +21,12 @@ import pytest
 
 pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
 
-from dualgraph.reliability.fault_proxy import Fault, FaultProxy
 from dualgraph.skg import ontology as O
 from dualgraph.stores import endpoint as endpoint_module
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.endpoint import SparqlEndpointStore
 from dualgraph.stores.retry import RetryPolicy
+from reliability_tools.fault_proxy import Fault, FaultProxy
 
 pytestmark = pytest.mark.network
 

@@ -20,13 +20,13 @@ import pytest
 
 pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
 
-from dualgraph.reliability.fault_proxy import Fault, FaultProxy, always
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.circuit import CircuitBreaker, StoreDown
 from dualgraph.stores.endpoint import SparqlEndpointStore
 from dualgraph.stores.profiles import open_endpoint
 from dualgraph.stores.retry import RetryPolicy
+from reliability_tools.fault_proxy import Fault, FaultProxy, always
 
 pytestmark = pytest.mark.network
 

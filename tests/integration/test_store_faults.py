@@ -15,11 +15,11 @@ import pytest
 
 pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
 
-from dualgraph.reliability.fault_proxy import Fault, FaultProxy, always, every, first
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.endpoint import SparqlEndpointStore
 from dualgraph.stores.retry import RetryPolicy
+from reliability_tools.fault_proxy import Fault, FaultProxy, always, every, first
 
 pytestmark = pytest.mark.network
 

@@ -1,4 +1,4 @@
-"""The hostile dataset generator and its checker (dualgraph.reliability.hostile)."""
+"""The hostile dataset generator and its checker (reliability_tools.hostile)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dualgraph.corpus.specsqa import read_document
-from dualgraph.reliability.hostile import (
+from reliability_tools.hostile import (
     OUTCOMES,
     QUICK_LIMITS,
     HostileManifest,

@@ -14,11 +14,11 @@ import pytest
 from dualgraph.cli import main
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.query.safety import QueryRefused, check_query
-from dualgraph.reliability.probes import REFUSAL, CountingServer, guard_probes
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.guard import read_query
 from dualgraph.stores.oxigraph import OxigraphStore
+from reliability_tools.probes import REFUSAL, CountingServer, guard_probes
 
 
 @pytest.fixture(scope="module")

@@ -1,1 +1,0 @@
-"""Reliability tooling: hostile inputs, store faults, kill points."""
