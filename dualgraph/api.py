@@ -1,0 +1,547 @@
+"""One front door to an index: :class:`DualGraph` builds it, answers over it, queries it, serves it.
+
+Everything the ``dualgraph`` command does from a terminal, in Python::
+
+    from dualgraph import DualGraph
+
+    graph = DualGraph.open("runs/demo/index")          # reads nothing yet
+    record = graph.ask("Which phones have 5G?")        # loads the engine on first use (seconds)
+    print(graph.explain("Which phones have 5G?"))      # the trace and SPARQL `dualgraph ask --explain` prints
+    graph.sparql("SELECT ?n WHERE { ?p skg:hasName ?n } LIMIT 3")   # read-only, as `dualgraph sparql`
+    graph.close()                                      # or use it as a context manager
+
+The parts are opened lazily, each by the first call that needs it: the read-only store
+(milliseconds) by :meth:`DualGraph.sparql`, the answering engine (the embedder, the pattern
+index, the Textual KG: seconds) by :meth:`DualGraph.ask` and its kin, the Textual KG and the
+embedder by :meth:`DualGraph.search`. The CLI's ``index``, ``ask``, ``sparql``, ``search`` and
+``serve`` commands and the Ray jobs in ``jobs/`` are thin shells over this class.
+
+Importing this module is cheap: the engine, the pipeline and the stores are imported by the
+calls that use them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by ``import dualgraph``
+    from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine
+    from dualgraph.answer.record import AnswerRecord
+    from dualgraph.config import IndexConfig
+    from dualgraph.models.base import Embedder
+    from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, BulkReport
+    from dualgraph.serve.config import ServeConfig
+    from dualgraph.stores.base import SparqlStore
+    from dualgraph.tkg.loader import TextualKG
+    from dualgraph.tkg.retrieval import Retrieval
+
+__all__ = ["DualGraph", "format_answer", "format_explanation"]
+
+SearchMode = Literal["vote", "exhaustive", "naive"]
+
+
+class DualGraph:
+    """A catalog's index (Symbolic KG + Textual KG) and everything one does with it.
+
+    Make one with :meth:`open` (an index that exists) or :meth:`build` (index a dataset
+    directory, then open it); the plain constructor takes the same arguments as
+    :meth:`open` and checks nothing. Close it with :meth:`close`, or use it in a ``with``
+    block. Settings for answering are an :class:`~dualgraph.answer.engine.AskConfig`
+    (``config=``), with ``strategy`` and ``market`` as shortcuts.
+
+    What each call costs: :meth:`open` reads nothing; :meth:`sparql` opens the read-only
+    store (milliseconds); :meth:`ask`, :meth:`ask_many` and :meth:`explain` open the
+    answering engine on first use (seconds: the embedder, the pattern index, the Textual
+    KG), then take milliseconds a question; :meth:`search` loads the Textual KG and the
+    embedder on first use; :meth:`build` indexes (minutes for thousands of products);
+    :meth:`ask_file` answers a whole questions file (on Ray Data when it pays);
+    :meth:`serve` runs Ray Serve until stopped.
+
+    A tiny catalog, indexed in a temporary folder, then asked, queried and searched:
+
+    >>> import tempfile
+    >>> from dualgraph.config import IndexConfig
+    >>> from dualgraph.corpus.model import Variant
+    >>> from dualgraph.corpus.specsqa import write_dataset
+    >>> def phone(name, mah, text):
+    ...     spec = (("Battery:Capacity", f"{mah} mAh"),)
+    ...     return (name.replace(" ", "-"), text, [Variant(name, name, ("phones",), spec)])
+    >>> dataset, index = tempfile.mkdtemp(), tempfile.mkdtemp()
+    >>> _ = write_dataset(dataset, [
+    ...     phone("Phone A", 6000, "# Phone A\\n\\nThe Phone A has stereo speakers and a 6000 mAh battery."),
+    ...     phone("Phone B", 4000, "# Phone B\\n\\nThe Phone B is light, with a 4000 mAh battery."),
+    ... ])
+    >>> graph = DualGraph.build(dataset, index, config=IndexConfig(runner="inline", progress=False))
+    >>> graph.manifest["products"], graph.loaded
+    (2, ())
+    >>> graph.sparql("SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n } ORDER BY ?n")["results"]["bindings"]
+    [{'n': {'type': 'literal', 'value': 'Phone A'}}, {'n': {'type': 'literal', 'value': 'Phone B'}}]
+    >>> graph.loaded
+    ('store',)
+    >>> record = graph.ask("Which phones have a battery of at least 5000 mAh?")
+    >>> record.answer_list, record.route
+    (['Phone A'], ['skg'])
+    >>> [r.answer_list for r in graph.ask_many(["Which phones have a 4000 mAh battery?", "How many phones are there?"])]
+    [['Phone B'], None]
+    >>> print(format_answer(record))  # doctest: +ELLIPSIS
+    1 product match:
+    - Phone A
+    [skg+tkg_fb: skg, symbolic confidence 0.90, ... ms]
+    >>> print(graph.explain(record))  # doctest: +ELLIPSIS
+    trace:
+      skg: parse: numeric 'at least 5000 mAh': battery >= 5000.0 mAh
+    ...
+    SELECT DISTINCT ?p ?name WHERE {
+    ...
+      FILTER(?v1 >= 5000)
+    ...
+    >>> graph.search("stereo speakers", k=1).products
+    ['Phone A']
+    >>> with graph:  # leaving the block closes what was opened
+    ...     graph.loaded
+    ('store', 'engine', 'textual')
+    >>> graph.loaded
+    ()
+    """
+
+    def __init__(
+        self,
+        index_dir: str | Path,
+        *,
+        config: AskConfig | None = None,
+        strategy: str | None = None,
+        market: str | None = None,
+    ) -> None:
+        self.index_dir = Path(index_dir)
+        overrides = {k: v for k, v in (("strategy", strategy), ("market", market)) if v is not None}
+        # the AskConfig class lives with the engine (a heavy import): without a config it is made on first use
+        self._given: AskConfig | None = config.model_copy(update=overrides) if config is not None else None
+        self._overrides = overrides
+        self._manifest: dict[str, Any] | None = None
+        self._lock = threading.RLock()
+        self._closed = False
+        self._store: SparqlStore | None = None
+        self._engine: QAEngine | None = None
+        self._textual: TextualKG | None = None
+        self._embedder: Embedder | None = None
+        self._retrievers: dict[tuple, Any] = {}
+
+    # -- making one -------------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        index_dir: str | Path,
+        *,
+        config: AskConfig | None = None,
+        strategy: str | None = None,
+        market: str | None = None,
+    ) -> DualGraph:
+        """The index at ``index_dir`` (built by :meth:`build` or ``dualgraph index``); loads nothing.
+
+        ``config``: how questions are answered (:class:`~dualgraph.answer.engine.AskConfig`;
+        default its defaults); ``strategy`` and ``market`` replace its fields of that name.
+        ``market`` restricts answers and SPARQL to one market's products and prices.
+        Raises :class:`FileNotFoundError` when the folder holds no finished index (no
+        ``manifest.json``) and :class:`ValueError` for an unknown strategy.
+
+        >>> import tempfile
+        >>> try:
+        ...     DualGraph.open(tempfile.mkdtemp())
+        ... except FileNotFoundError as e:
+        ...     print(str(e).split(" ", 1)[1])
+        is not an index directory (no manifest.json): run `dualgraph index` first
+        """
+        graph = cls(index_dir, config=config, strategy=strategy, market=market)
+        if not (graph.index_dir / "manifest.json").is_file():
+            raise FileNotFoundError(
+                f"{graph.index_dir} is not an index directory (no manifest.json): run `dualgraph index` first"
+            )
+        if config is not None or strategy is not None:
+            from dualgraph.answer.strategies import STRATEGIES
+
+            chosen = graph.config.strategy
+            if chosen not in STRATEGIES:
+                raise ValueError(f"unknown strategy {chosen!r}; choose one of {', '.join(STRATEGIES)}")
+        return graph
+
+    @classmethod
+    def build(
+        cls,
+        dataset_dir: str | Path,
+        index_dir: str | Path,
+        *,
+        config: IndexConfig | None = None,
+        market: str | None = None,
+        ask_config: AskConfig | None = None,
+    ) -> DualGraph:
+        """Index a SpecsQA dataset directory into ``index_dir``, then open it (costly: minutes for
+        thousands of products; a rerun converts only what changed).
+
+        ``config``: how the index is built (:class:`~dualgraph.config.IndexConfig`; its default
+        runs on local Ray when that pays); ``market``: the market this directory is the whole
+        snapshot of (see :func:`~dualgraph.pipeline.index.build_index`). ``ask_config``: the
+        returned graph's answering settings. The build's manifest is :attr:`manifest`.
+        SIGTERM and Ctrl-C stop the run with the Ray it started shut down; a rerun resumes.
+        """
+        from dualgraph.pipeline.index import build_index
+        from dualgraph.pipeline.ray_session import ray_session
+
+        with ray_session():
+            manifest = build_index(dataset_dir, index_dir, config, market=market)
+        graph = cls(index_dir, config=ask_config)
+        graph._manifest = manifest
+        return graph
+
+    # -- what it holds ----------------------------------------------------------------------------
+
+    @property
+    def config(self) -> AskConfig:
+        """The answering settings (:class:`~dualgraph.answer.engine.AskConfig`)."""
+        if self._given is None:
+            from dualgraph.answer.engine import AskConfig
+
+            self._given = AskConfig(**self._overrides)
+        return self._given
+
+    @property
+    def market(self) -> str | None:
+        """The market answers and SPARQL are restricted to (None: all markets)."""
+        if self._given is not None:
+            return self._given.market
+        return self._overrides.get("market")
+
+    @property
+    def manifest(self) -> dict[str, Any]:
+        """What the last index run wrote (``manifest.json``): counts, timings, model usage."""
+        if self._manifest is None:
+            self._manifest = json.loads((self.index_dir / "manifest.json").read_text(encoding="utf-8"))
+        return self._manifest
+
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        """The parts opened so far, of ``'store'``, ``'engine'``, ``'textual'``."""
+        parts = (("store", self._store), ("engine", self._engine), ("textual", self._textual))
+        return tuple(name for name, part in parts if part is not None)
+
+    @property
+    def store(self) -> SparqlStore:
+        """The Symbolic KG's store, read-only (opened on first use: milliseconds for the embedded one)."""
+        with self._lock:
+            self._check_open()
+            if self._store is None:
+                from dualgraph.stores.factory import load_store_config, open_store
+
+                config = load_store_config(self.index_dir).with_password_from_env()
+                self._store = open_store(config, self.index_dir, read_only=True, market=self.market)
+            return self._store
+
+    @property
+    def engine(self) -> QAEngine:
+        """The answering engine (:class:`~dualgraph.answer.engine.QAEngine`), opened on first use:
+        seconds (the embedder, the pattern index, the Textual KG)."""
+        with self._lock:
+            self._check_open()
+            if self._engine is None:
+                from dualgraph.answer.engine import QAEngine
+
+                self._engine = QAEngine.open(self.index_dir, self.config)
+            return self._engine
+
+    def engine_spec(self, *, serving: bool = False) -> EngineSpec:
+        """The picklable recipe of this graph's engine, which Ray workers open for themselves
+        (bulk answering's actors, Serve's replicas). With ``serving``, the settings ``dualgraph
+        serve`` uses unless told otherwise: an embedded store of up to
+        :data:`~dualgraph.answer.engine.IN_MEMORY_QUADS` quads copied into memory, 2 threads a batch.
+
+        >>> spec = DualGraph("index", strategy="tkg").engine_spec(serving=True)
+        >>> spec.config.strategy, spec.config.batch_threads, spec.config.in_memory_quads > 0
+        ('tkg', 2, True)
+        """
+        from dualgraph.answer.engine import IN_MEMORY_QUADS, EngineSpec
+
+        config = self.config
+        if serving:
+            defaults = {"in_memory_quads": IN_MEMORY_QUADS, "batch_threads": 2}
+            config = config.model_copy(update={k: v for k, v in defaults.items() if k not in config.model_fields_set})
+        return EngineSpec(index_dir=self.index_dir, config=config)
+
+    # -- answering --------------------------------------------------------------------------------
+
+    def prepare(self) -> DualGraph:
+        """Open the engine and do its per-index work now (seconds to a minute on a large catalog)
+        rather than in the first questions: for a process that will answer many. Answers do not change."""
+        self.engine.prepare()
+        return self
+
+    def ask(self, question: str, *, strategy: str | None = None) -> AnswerRecord:
+        """Answer one question: an :class:`~dualgraph.answer.record.AnswerRecord` (``answer``,
+        ``answer_list``, ``value``, ``evidence`` with the SPARQL, its rows and the trace).
+
+        ``strategy`` replaces the configured one for this question. The first call opens the
+        engine (seconds); for many questions :meth:`ask_many` is faster (one batch). A question
+        the engine refuses (empty, too long, not valid Unicode) gets a record with ``error`` set.
+        """
+        return self.engine.answer(question, strategy=strategy)
+
+    def ask_many(
+        self, questions: Iterable[str] | Mapping[str, str], *, strategy: str | None = None, batch_size: int = 16
+    ) -> list[AnswerRecord]:
+        """Answer several questions in batches of ``batch_size``; one record each, in order.
+
+        ``questions``: texts (record ids ``"0"``, ``"1"``, ...) or a mapping of id to text. The
+        engine works on a batch at once (one embedding call for its phrases, shared compiler
+        work), as bulk answering and the server do, and as they do, a question that makes a
+        batch fail gets its own error record instead of failing the others.
+        """
+        from dualgraph.pipeline.bulk_answer import answer_items
+
+        if isinstance(questions, str):
+            raise TypeError("ask_many takes several questions (a list, or a mapping of id to question); ask takes one")
+        if isinstance(questions, Mapping):
+            items = [(str(k), v) for k, v in questions.items()]
+        else:
+            items = [(str(i), q) for i, q in enumerate(questions)]
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, not {batch_size}")
+        engine = self.engine
+        name = strategy or self.config.strategy
+        out: list[AnswerRecord] = []
+        for start in range(0, len(items), batch_size):
+            out += answer_items(engine, items[start : start + batch_size], strategy=name)
+        return out
+
+    def explain(self, question: str | AnswerRecord, *, strategy: str | None = None) -> str:
+        """Why the answer is what it is, as ``dualgraph ask --explain`` prints it below the answer:
+        every decision of the trace (how the question was read and grounded, the route taken),
+        the SPARQL with its first rows, the text chunks used (:func:`format_explanation`).
+
+        ``question``: a question (answered now, as :meth:`ask`: the first call opens the engine)
+        or a record already answered. :func:`format_answer` gives the answer and this together.
+        """
+        from dualgraph.answer.record import AnswerRecord
+
+        record = question if isinstance(question, AnswerRecord) else self.ask(question, strategy=strategy)
+        return format_explanation(record)
+
+    def ask_file(self, questions: str | Path, out: str | Path, *, bulk: BulkAnswerConfig | None = None) -> BulkReport:
+        """Answer a questions file (SpecsQA JSON: an object keyed by id, each with ``question``)
+        into ``out`` (JSON Lines, one record a question), as ``dualgraph ask --questions``:
+        resumable, on Ray Data actors when it pays (``bulk``:
+        :class:`~dualgraph.pipeline.bulk_answer.BulkAnswerConfig`), each opening its own engine
+        from :meth:`engine_spec`; the index folder must be one every worker sees. Returns the
+        run's report. SIGTERM and Ctrl-C stop it with the Ray it started shut down.
+        """
+        from dualgraph.pipeline.bulk_answer import bulk_answer
+        from dualgraph.pipeline.ray_session import ray_session
+
+        spec = self.engine_spec()
+        with ray_session():
+            return bulk_answer(questions, out, engine_factory=spec, strategy=spec.config.strategy, config=bulk)
+
+    # -- the graphs themselves --------------------------------------------------------------------
+
+    def sparql(self, query: str, *, timeout: float = 30.0, max_rows: int = 10_000) -> dict[str, Any]:
+        """Run a read-only SPARQL query, as ``dualgraph sparql`` does (prefixes ``skg:`` ``skgt:``
+        ``rdf:`` ``rdfs:`` ``xsd:`` predeclared); opens the store on first use (milliseconds).
+
+        Returns SPARQL 1.1 JSON results: ``{"head": {"vars": [...]}, "results": {"bindings":
+        [...]}}`` for SELECT, ``{"head": {}, "boolean": ...}`` for ASK; CONSTRUCT and DESCRIBE
+        give ``{"triples": [(s, p, o), ...]}``. A result of more than ``max_rows`` rows (or
+        triples) is cut to ``max_rows`` and says so: ``"truncated": True, "max_rows": max_rows``.
+
+        The query is checked on its parse tree first (:func:`~dualgraph.stores.guard.read_query`):
+        updates, SERVICE calls and engine built-ins raise
+        :class:`~dualgraph.stores.guard.QueryRefused` before the store is touched; a query
+        running past ``timeout`` seconds raises :class:`~dualgraph.stores.base.QueryTimeout`;
+        other failures :class:`~dualgraph.stores.base.StoreError` (all three are StoreErrors).
+
+        >>> import tempfile
+        >>> try:
+        ...     DualGraph(tempfile.mkdtemp()).sparql('INSERT DATA { skg:x skg:hasName "x" }')
+        ... except Exception as e:
+        ...     print(type(e).__name__, e)
+        QueryRefused INSERT DATA refused: queries are read-only (use insert_where or bulk_load to write)
+        """
+        from dualgraph.stores.guard import read_query
+
+        form = read_query(query).form  # the stores' own check, on the parsed query
+        store = self.store
+        out: dict[str, Any]
+        if form == "ASK":
+            return {"head": {}, "boolean": store.ask(query, timeout_s=timeout)}
+        if form in ("CONSTRUCT", "DESCRIBE"):
+            triples = store.construct(query, max_rows=max_rows, timeout_s=timeout)
+            out = {"triples": list(triples[:max_rows])}
+            cut = len(triples) > max_rows
+        else:
+            out = store.select(query, max_rows=max_rows, timeout_s=timeout)
+            cut = len(out["results"]["bindings"]) > max_rows
+            if cut:
+                out["results"]["bindings"] = out["results"]["bindings"][:max_rows]
+        if cut:
+            out["truncated"] = True  # outside the W3C keys, which have no such flag
+            out["max_rows"] = max_rows
+        return out
+
+    def search(self, text: str, *, k: int = 5, entities: int = 10, mode: SearchMode = "vote") -> Retrieval:
+        """The Textual KG's entities and chunks for a text, as ``dualgraph search`` finds them: a
+        :class:`~dualgraph.tkg.retrieval.Retrieval` (``entities``, ``chunks``, ``products``).
+
+        ``mode``: ``"vote"`` (the top ``k`` chunks by the votes of the ``entities`` best-matching
+        entities), ``"exhaustive"`` (also every chunk that mentions a matched entity: see
+        ``products``) or ``"naive"`` (plain vector search over chunk embeddings; only for an index
+        built with ``tkg.embed_chunks``). The first call loads the Textual KG and the embedder
+        (seconds). Raises :class:`FileNotFoundError` when the index has no Textual KG (or, for
+        ``"naive"``, no chunk embeddings).
+        """
+        if mode not in ("vote", "exhaustive", "naive"):
+            raise ValueError(f"unknown search mode {mode!r}; one of vote, exhaustive, naive")
+        key = ("naive", k) if mode == "naive" else ("vote", k, entities)
+        with self._lock:
+            self._check_open()
+            retriever = self._retrievers.get(key)
+            if retriever is None:
+                textual, embedder = self._textual_kg()
+                if mode == "naive":
+                    retriever = textual.naive(embedder, top_chunks=k)
+                else:
+                    retriever = textual.entity_vote(embedder, top_chunks=k, top_entities=entities)
+                self._retrievers[key] = retriever
+        if mode == "naive":
+            return retriever.retrieve([text])[0]
+        return retriever.retrieve([text], exhaustive=mode == "exhaustive")[0]
+
+    def _textual_kg(self) -> tuple[TextualKG, Embedder]:
+        if self._textual is None:
+            from dualgraph.tkg.loader import TextualKG
+
+            self._textual = TextualKG.open(self.index_dir)
+        if self._embedder is None:
+            from dualgraph.models.factory import build_models, index_models
+
+            # the (cached) embedder the index was built with, so texts land in the same vector space
+            self._embedder, _ = build_models(index_models(self.index_dir).model_copy(update={"llm": None}))
+        return self._textual, self._embedder
+
+    # -- serving ----------------------------------------------------------------------------------
+
+    def serve(
+        self, config: ServeConfig | None = None, *, blocking: bool = True, name: str = "dualgraph", **options: Any
+    ) -> Any:
+        """Answer over HTTP with Ray Serve, as ``dualgraph serve`` does (needs the ``serve`` extra).
+
+        ``config``: :class:`~dualgraph.serve.config.ServeConfig` (host, port, replicas, batching,
+        the API key's variable, ...); keyword ``options`` replace its fields (``port=8080``).
+        Each replica opens its own engine from :meth:`engine_spec` with ``serving``. With
+        ``blocking`` (the default) this serves until SIGTERM or Ctrl-C, then shuts Serve and the
+        Ray it started down; without it, it returns Serve's handle once the application runs.
+        """
+        from dualgraph.serve.app import run
+        from dualgraph.serve.config import ServeConfig
+
+        if options:
+            given = config.model_dump(exclude_unset=True) if config is not None else {}
+            config = ServeConfig.model_validate({**given, **options})
+        spec = self.engine_spec(serving=True)
+        spec = spec.model_copy(update={"index_dir": spec.index_dir.resolve()})  # replicas may start elsewhere
+        return run(spec, config, blocking=blocking, name=name)
+
+    # -- closing ----------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close what was opened (the engine, the store) and let the loaded parts go. Idempotent;
+        any later call but :meth:`close` raises :class:`RuntimeError`."""
+        with self._lock:
+            self._closed = True
+            engine, store = self._engine, self._store
+            self._engine = self._store = self._textual = self._embedder = None
+            self._retrievers.clear()
+        try:
+            if engine is not None:
+                engine.close()
+        finally:
+            if store is not None:
+                store.close()
+
+    def __enter__(self) -> DualGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"this DualGraph ({self.index_dir}) is closed")
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else f"loaded={list(self.loaded)}"
+        return f"DualGraph({str(self.index_dir)!r}, {state})"
+
+
+def format_answer(record: AnswerRecord, *, explain: bool = False) -> str:
+    """An answer record as ``dualgraph ask`` prints it (with ``explain``: as ``--explain`` does).
+
+    >>> from dualgraph.answer.record import AnswerRecord
+    >>> print(format_answer(AnswerRecord(id="0", question="q", answer="Two phones.", strategy="skg", route=["skg"])))
+    Two phones.
+    [skg: skg, 0 ms]
+    """
+    lines = []
+    if record.error:
+        lines.append(f"error: {record.error}")
+    lines.append(record.answer)
+    if record.value is not None and not isinstance(record.value, list):
+        lines.append(f"value: {record.value}")
+    ev = record.evidence
+    conf = f", symbolic confidence {ev.confidence:.2f}" if ev.confidence is not None else ""
+    tokens = f", {record.tokens.total} LLM tokens" if record.tokens.total else ""
+    lines.append(
+        f"[{record.strategy}: {' > '.join(record.route) or '-'}{conf}{tokens}, {record.latency_s * 1000:.0f} ms]"
+    )
+    if explain:
+        lines += ["", format_explanation(record)]
+    return "\n".join(lines)
+
+
+def format_explanation(record: AnswerRecord) -> str:
+    """Why a record says what it says, as ``dualgraph ask --explain`` prints it below the answer:
+    the trace of decisions, the SPARQL with its first 20 rows, the text chunks used.
+
+    >>> from dualgraph.answer.record import AnswerRecord, Evidence
+    >>> ev = Evidence(sparql="SELECT ?p WHERE { ?p a skgt:Product }", rows=[{"p": "product-a"}], rows_total=1,
+    ...               trace=["skg: parse: intent list"], chunk_ids=["file-a#1"])
+    >>> print(format_explanation(AnswerRecord(id="0", question="q", strategy="skg", evidence=ev)))
+    trace:
+      skg: parse: intent list
+    <BLANKLINE>
+    | p |
+    | --- |
+    | product-a |
+    <BLANKLINE>
+    1 row from:
+    ```sparql
+    SELECT ?p WHERE { ?p a skgt:Product }
+    ```
+    <BLANKLINE>
+    chunks: file-a#1
+    """
+    ev = record.evidence
+    lines = ["trace:"] + [f"  {line}" for line in ev.trace]
+    if ev.sparql:
+        from dualgraph.query.render import render_markdown
+        from dualgraph.query.safety import QueryResult
+
+        vars_ = list(ev.rows[0]) if ev.rows else []
+        rows = [{k: {"type": "literal", "value": str(v)} for k, v in r.items()} for r in ev.rows]
+        table = render_markdown(
+            QueryResult(query=ev.sparql, vars=vars_, rows=rows, total_rows=ev.rows_total), max_rows=20
+        )
+        lines += ["", table]
+    if ev.chunk_ids:
+        lines += ["", "chunks: " + ", ".join(ev.chunk_ids[:10])]
+    return "\n".join(lines)
