@@ -6,13 +6,11 @@ import argparse
 import json
 import os
 import sys
-from contextlib import closing
 from pathlib import Path
 
 
 def _cmd_index(args: argparse.Namespace) -> int:
     from dualgraph.config import IndexConfig
-    from dualgraph.pipeline.index import build_index
 
     config = IndexConfig.load(
         args.config,
@@ -37,19 +35,16 @@ def _cmd_index(args: argparse.Namespace) -> int:
         embedder_name=args.embedder,
         embedder_kind=args.embedder_kind,
     )
+    from dualgraph.api import DualGraph
     from dualgraph.corpus.markets import MarketError
-    from dualgraph.pipeline.ray_session import ray_session
-
-    # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
     from dualgraph.stores.base import StoreError
 
-    try:
-        with ray_session():
-            manifest = build_index(args.dataset, args.index, config, market=args.market)
+    try:  # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
+        graph = DualGraph.build(args.dataset, args.index, config=config, market=args.market)
     except (StoreError, FileNotFoundError, MarketError) as e:
         print(f"dualgraph index: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(manifest, indent=2, ensure_ascii=False))
+    print(json.dumps(graph.manifest, indent=2, ensure_ascii=False))
     return 0
 
 
@@ -58,41 +53,30 @@ SPARQL_TRUNCATED, SPARQL_TIMED_OUT = 3, 4
 
 
 def _cmd_sparql(args: argparse.Namespace) -> int:
+    from dualgraph.api import DualGraph
     from dualgraph.stores.base import QueryTimeout, StoreError
-    from dualgraph.stores.factory import load_store_config, open_store
-    from dualgraph.stores.guard import read_query
 
     query = args.query
     if query == "-":
         query = sys.stdin.read()
     elif query.startswith("@"):
         query = Path(query[1:]).read_text(encoding="utf-8")
-    cap, limits = args.max_rows, {"timeout_s": args.timeout}
-    out: dict
+    cap = args.max_rows
     try:
-        form = read_query(query).form  # the stores' own check, on the parsed query
-        config = load_store_config(args.index).with_password_from_env()
-        with closing(open_store(config, args.index, read_only=True, market=args.market)) as store:
-            if form == "ASK":
-                out = {"head": {}, "boolean": store.ask(query, **limits)}
-            elif form in ("CONSTRUCT", "DESCRIBE"):
-                triples = store.construct(query, max_rows=cap, **limits)
-                for s, p, o in triples[:cap]:
-                    print(f"{s} {p} {o} .")
-                return _cut_report(len(triples) > cap, cap, "triples")
-            else:
-                out = store.select(query, max_rows=cap, **limits)
+        # no index check first: a store whose first index run stopped half-way can still be read
+        with DualGraph(args.index, market=args.market) as graph:
+            out = graph.sparql(query, timeout=args.timeout, max_rows=cap)
     except QueryTimeout as e:
         print(f"dualgraph sparql: {e} (--timeout {args.timeout})", file=sys.stderr)
         return SPARQL_TIMED_OUT
     except StoreError as e:
         print(f"dualgraph sparql: {e}", file=sys.stderr)
         return 2
-    cut = "results" in out and len(out["results"]["bindings"]) > cap
-    if cut:
-        out["results"]["bindings"] = out["results"]["bindings"][:cap]
-        out["truncated"] = True  # outside the W3C keys, which have no such flag
-        out["max_rows"] = cap
+    cut = bool(out.get("truncated"))
+    if "triples" in out:
+        for s, p, o in out["triples"]:
+            print(f"{s} {p} {o} .")
+        return _cut_report(cut, cap, "triples")
     if args.format == "table" and "results" in out:
         print(_table(out))
     else:
@@ -130,28 +114,15 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
     return 0
 
 
-def _index_embedder(index: Path):
-    """The (cached) embedder an index was built with, so queries land in the same vector space."""
-    from dualgraph.models.factory import build_models, index_models
-
-    embedder, _ = build_models(index_models(index).model_copy(update={"llm": None}))
-    return embedder
-
-
 def _cmd_search(args: argparse.Namespace) -> int:
-    from dualgraph.tkg.loader import TextualKG
+    from dualgraph.api import DualGraph
 
     try:
-        tkg = TextualKG.open(args.index)
-    except FileNotFoundError as e:
+        with DualGraph(args.index) as graph:
+            result = graph.search(args.text, k=args.k, entities=args.entities, mode=args.mode)
+    except FileNotFoundError as e:  # no Textual KG; for --mode naive, no chunk embeddings
         print(f"dualgraph search: {e}", file=sys.stderr)
         return 2
-    embedder = _index_embedder(Path(args.index))
-    if args.mode == "naive":
-        result = tkg.naive(embedder, top_chunks=args.k).retrieve([args.text])[0]
-    else:
-        retriever = tkg.entity_vote(embedder, top_chunks=args.k, top_entities=args.entities)
-        result = retriever.retrieve([args.text], exhaustive=args.mode == "exhaustive")[0]
     out = {
         "question": args.text,
         "mode": args.mode,
@@ -236,38 +207,8 @@ def _question_cap_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _print_answer(record, *, explain: bool) -> None:
-    if record.error:
-        print(f"error: {record.error}")
-    print(record.answer)
-    if record.value is not None and not isinstance(record.value, list):
-        print(f"value: {record.value}")
-    ev = record.evidence
-    conf = f", symbolic confidence {ev.confidence:.2f}" if ev.confidence is not None else ""
-    tokens = f", {record.tokens.total} LLM tokens" if record.tokens.total else ""
-    print(f"[{record.strategy}: {' > '.join(record.route) or '-'}{conf}{tokens}, {record.latency_s * 1000:.0f} ms]")
-    if explain:
-        print("\ntrace:")
-        for line in ev.trace:
-            print(f"  {line}")
-        if ev.sparql:
-            from dualgraph.query.render import render_markdown
-            from dualgraph.query.safety import QueryResult
-
-            vars_ = list(ev.rows[0]) if ev.rows else []
-            rows = [{k: {"type": "literal", "value": str(v)} for k, v in r.items()} for r in ev.rows]
-            print()
-            print(
-                render_markdown(
-                    QueryResult(query=ev.sparql, vars=vars_, rows=rows, total_rows=ev.rows_total), max_rows=20
-                )
-            )
-        if ev.chunk_ids:
-            print("\nchunks: " + ", ".join(ev.chunk_ids[:10]))
-
-
 def _cmd_ask(args: argparse.Namespace) -> int:
-    from dualgraph.answer.engine import EngineSpec, QAEngine
+    from dualgraph.api import DualGraph, format_answer
     from dualgraph.stores.base import StoreError
 
     if bool(args.questions) == bool(args.question):
@@ -279,7 +220,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         print(f"dualgraph ask: {e}", file=sys.stderr)
         return 2
     if args.questions:
-        from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+        from dualgraph.pipeline.bulk_answer import BulkAnswerConfig
 
         if not args.out:
             print("dualgraph ask: --questions needs --out ANSWERS.jsonl", file=sys.stderr)
@@ -292,41 +233,39 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             resume=not args.no_resume,
             progress=not args.no_progress,
         )
-        from dualgraph.pipeline.ray_session import ray_session
-
-        spec = EngineSpec(index_dir=Path(args.index).resolve(), config=config)
+        # no index check first: the workers' engines report a missing index (and a finished file opens none)
+        graph = DualGraph(Path(args.index).resolve(), config=config)
         try:
-            spec.config.model_validate(spec.config.model_dump())
-            with ray_session():  # SIGTERM / Ctrl-C: the Ray this run started is shut down, not left running
-                report = bulk_answer(
-                    args.questions, args.out, engine_factory=spec, strategy=config.strategy, config=bulk
-                )
+            config.model_validate(config.model_dump())
+            # SIGTERM / Ctrl-C: the Ray this run started is shut down, not left running
+            report = graph.ask_file(args.questions, args.out, bulk=bulk)
         except (FileNotFoundError, StoreError, ValueError) as e:
             print(f"dualgraph ask: {e}", file=sys.stderr)
             return 2
         print(report.model_dump_json(indent=1))
         return 0
     try:
-        engine = QAEngine.open(args.index, config)
+        graph = DualGraph.open(args.index, config=config)
+        _ = graph.engine  # opened here: a store or market it cannot open is reported as before
     except (FileNotFoundError, StoreError, ValueError) as e:
         print(f"dualgraph ask: {e}", file=sys.stderr)
         return 2
-    with engine:
-        record = engine.answer(args.question)
+    with graph:
+        record = graph.ask(args.question)
     if args.json:
         print(record.model_dump_json(indent=1))
     else:
-        _print_answer(record, explain=args.explain)
+        print(format_answer(record, explain=args.explain))
     return 0 if record.error is None else 1
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from dualgraph.answer.engine import EngineSpec
+    from dualgraph.api import DualGraph
 
     try:
         import ray.serve  # noqa: F401 - fail early when the extra is missing
 
-        from dualgraph.serve.app import API_KEY_ENV, ServeConfig, run
+        from dualgraph.serve.app import API_KEY_ENV, ServeConfig
     except ImportError as e:
         print(f"dualgraph serve: Ray Serve is not installed ({e}); pip install 'dualgraph[serve]'", file=sys.stderr)
         return 2
@@ -365,7 +304,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         f"(strategy {config.strategy}; {auth}); Ctrl-C stops",
         flush=True,
     )
-    run(EngineSpec(index_dir=index, config=config), serve_config)  # SIGTERM / Ctrl-C: Serve and Ray shut down
+    DualGraph(index, config=config).serve(serve_config)  # SIGTERM / Ctrl-C: Serve and Ray shut down
     return 0
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from dualgraph.answer.engine import AskConfig, EngineSpec
+from dualgraph import DualGraph
 from dualgraph.answer.strategies import STRATEGIES
-from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+from dualgraph.pipeline.bulk_answer import BulkAnswerConfig
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,13 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
-    spec = EngineSpec(index_dir=args.index, config=AskConfig(strategy=args.strategy))
     cfg = BulkAnswerConfig(runner="ray", ray_address="auto", concurrency=args.concurrency, batch_size=args.batch_size)
-    print(
-        bulk_answer(args.questions, args.out, engine_factory=spec, strategy=args.strategy, config=cfg).model_dump_json(
-            indent=2
-        )
-    )
+    # each engine actor opens the index itself (DualGraph.engine_spec); SIGTERM unwinds with Ray's connection closed
+    report = DualGraph(args.index, strategy=args.strategy).ask_file(args.questions, args.out, bulk=cfg)
+    print(report.model_dump_json(indent=2))
 
 
 if __name__ == "__main__":

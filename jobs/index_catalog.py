@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from dualgraph import DualGraph
 from dualgraph.config import IndexConfig
-from dualgraph.pipeline.index import build_index
-from dualgraph.pipeline.ray_session import ray_session
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,9 +29,8 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     cfg = IndexConfig.load(args.config, runner="ray", ray_address="auto", batch_size=args.batch_size)
     # SIGTERM (`ray job stop`, a pod going away) unwinds with Ray's connection closed; a rerun resumes
-    with ray_session():
-        manifest = build_index(args.dataset, args.index, cfg, market=args.market)
-    print(json.dumps(manifest, indent=2, ensure_ascii=False))
+    graph = DualGraph.build(args.dataset, args.index, config=cfg, market=args.market)
+    print(json.dumps(graph.manifest, indent=2, ensure_ascii=False))
 
 
 if __name__ == "__main__":

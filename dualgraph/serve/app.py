@@ -549,7 +549,8 @@ def app_builder(args: dict[str, Any]):
     pass unnoticed. As ``dualgraph serve`` does, an embedded store of up to ``IN_MEMORY_QUADS``
     quads is copied into memory, and a batch runs on 2 threads, unless ``ask`` says otherwise.
     """
-    from dualgraph.answer.engine import IN_MEMORY_QUADS, AskConfig
+    from dualgraph.answer.engine import AskConfig
+    from dualgraph.api import DualGraph
 
     unknown = set(args) - {"index", "ask", "serve"}
     if unknown or not args.get("index"):
@@ -562,6 +563,7 @@ def app_builder(args: dict[str, Any]):
     stray = set(serve_args) - set(ServeConfig.model_fields)
     if stray:
         raise ValueError(f"app_builder: unknown 'serve' fields {sorted(stray)}")
-    ask = AskConfig(**{"in_memory_quads": IN_MEMORY_QUADS, "batch_threads": 2, **(args.get("ask") or {})})
-    spec = EngineSpec(index_dir=Path(args["index"]).resolve(), config=ask)
+    ask = AskConfig(**(args.get("ask") or {}))
+    # the serving defaults (store in memory, 2 threads a batch) fill what `ask` leaves unset
+    spec = DualGraph(Path(args["index"]).resolve(), config=ask).engine_spec(serving=True)
     return build_app(spec, ServeConfig(**serve_args))
