@@ -261,9 +261,11 @@ def test_readme_python_example_runs(index, tmp_path, monkeypatch):
     report: list[str] = []
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     try:
-        result = runner.run(test, out=report.append)
+        result = runner.run(test, out=report.append, clear_globs=False)
     finally:
         graph = test.globs.get("graph")
         if isinstance(graph, DualGraph):
             graph.close()
+        test.globs.clear()
+    assert isinstance(graph, DualGraph) and graph.loaded == ()
     assert result.failed == 0, "".join(report)
