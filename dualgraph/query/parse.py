@@ -54,7 +54,7 @@ from dualgraph.query.superlative import (
 )
 from dualgraph.query.synonyms import line_words
 from dualgraph.query.vocabulary import QuestionVocabulary, current, use
-from dualgraph.skg.quantities import normalise_unit, parse_quantity
+from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at
 
 __all__ = ["comparative", "parse_question"]
 
@@ -608,6 +608,31 @@ def parse_question(
         return _parse(question, currency)
 
 
+_LAST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?!.*\d)", re.S)
+
+
+def _whole_unit(q: str, c: NumericConstraint, trace: list[str]) -> NumericConstraint:
+    """``c`` with the unit a multi-word spelling names ("20 cubic feet", "400 kWh a year", "16 fl oz"),
+    where the number reader took one word ("cubic": none; "kWh": energy) or none."""
+    if c.dimension in ("currency", "count") or (m := _LAST_NUMBER.search(q, c.span.start, c.span.end)) is None:
+        return c
+    found = unit_at(q, m.end())
+    written = q[m.end() : c.span.end].strip(" -")
+    # longer than what was read, and a word more (not "20 in stock") or the rest of a glued unit ("ft" of "ft3")
+    if found is None or found[1] <= c.span.end or not (written or " " in q[m.end() : found[1]].strip()):
+        return c
+    symbol, end = found
+    canon, dim, factor = normalise_unit(symbol) or (None, None, 0.0)
+    old = normalise_unit(written) if written else None
+    if canon is None or dim == "currency" or convert(0, symbol, canon) != 0 or (written and old is None):
+        return c
+    scale = factor / (old[2] if old else 1.0)  # the number as written, in the new unit's canonical one
+    value, high = c.value * scale, (c.high * scale if c.high is not None else None)
+    trace.append(f"numeric {c.span.text!r}: the unit is {q[m.end() : end].strip()!r} ({symbol}) → {value} {canon}")
+    span = Span(c.span.start, end, q[c.span.start : end])
+    return NumericConstraint(span, c.op, value, high, canon, dim, c.attribute)
+
+
 def _parse(q: str, currency: str | None) -> ParsedQuestion:
     trace: list[str] = []
     claims = _Claims()
@@ -617,6 +642,7 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
+    numerics = [_whole_unit(q, n, trace) for n in numerics]
     vers = versions(q, features, trace)
     features = [f for f in features if not any(n.span.start <= f.span.start < n.span.end for n in vers)]
     numerics = sorted(numerics + vers, key=lambda n: n.span.start)

@@ -22,7 +22,7 @@ from typing import Any
 from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 from dualgraph.query.superlative import VERB_ATTRS
 from dualgraph.query.vocabulary import current, how_adjectives
-from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_symbol
+from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at, unit_symbol
 
 __all__ = ["asked_attribute", "asks_value", "named_unit", "number", "same_attribute", "value_in_unit"]
 
@@ -58,11 +58,15 @@ def named_unit(question: str) -> tuple[str, str] | None:
     (('mm', 'inch'), None)
     >>> named_unit("How many grams does the Nova weigh?"), named_unit("How many phones weigh over 1 kg?")
     (('g', 'g'), None)
+    >>> named_unit("What is the largest capacity, in cubic feet?"), named_unit("How much does it use, in kWh a year?")
+    (('l', 'ft³'), ('kWh/yr', 'kWh/yr'))
     """
     for m in _UNIT_ASKED.finditer(question):
-        found = normalise_unit(m.group(1))
+        at = unit_at(question, m.start(1))  # a spelling of several words: "in cubic feet"
+        name = question[m.start(1) : at[1]] if at is not None else m.group(1)
+        found = normalise_unit(name)
         if found is not None and found[1] != "currency":
-            return found[0], unit_symbol(m.group(1)) or found[0]
+            return found[0], unit_symbol(name) or found[0]
     return None
 
 
@@ -240,22 +244,26 @@ def value_in_unit(
 _WRITTEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(\"|''|[^\W\d_]+)")
 
 
-def _raw_values(store: Any, snippet: str, product: str) -> list[str]:
+def _raw_values(store: Any, snippet: str, product: str) -> list[tuple[str, str | None, str | None]]:
+    """The product's raw values under the entry, each with its entry's and section's names (a bare
+    number takes the unit they name: "Capacity (ft3)")."""
     body = snippet.replace("{s}", "?so").replace("{v}", "?val")
     q = (
-        f"SELECT ?raw WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . ?vv skg:hasName ?raw . "
-        f"}} LIMIT 20"
+        f"SELECT ?raw ?entry ?section WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . "
+        f"?vv skg:hasName ?raw . OPTIONAL {{ ?so skg:inEntry ?e . ?e skg:hasName ?entry }} "
+        f"OPTIONAL {{ ?so skg:inSection ?sc . ?sc skg:hasName ?section }} }} LIMIT 20"
     )
     try:
-        return [r["raw"]["value"] for r in store.select(q)["results"]["bindings"]]
+        rows = store.select(q)["results"]["bindings"]
     except Exception:  # a lookup for presentation only: never fail the answer
         return []
+    return [(r["raw"]["value"], r.get("entry", {}).get("value"), r.get("section", {}).get("value")) for r in rows]
 
 
 def _written_in(store: Any, converted: float, target: str, snippet: str, product: str) -> int | float | None:
     """The number the product's raw value writes in ``target`` units, when it holds one within 1 % of
     ``converted`` ("21.1 cm (8.3")" asked in inches: 8.3), else None."""
-    for raw in _raw_values(store, snippet, product):
+    for raw, _, _ in _raw_values(store, snippet, product):
         for m in _WRITTEN.finditer(raw):
             found = normalise_unit(m.group(2))
             if found is None or unit_symbol(m.group(2)) != target:
@@ -267,9 +275,10 @@ def _written_in(store: Any, converted: float, target: str, snippet: str, product
 
 
 def _source_unit(store: Any, value: float, unit: str, snippet: str, product: str) -> str | None:
-    """The unit the winning spec's source text was written in ("6.7 inches" → inch), if it parses."""
-    for raw in _raw_values(store, snippet, product):
-        parsed = parse_quantity(raw)
+    """The unit the winning spec's source text was written in ("6.7 inches" → inch; a bare "28.7" under
+    "Capacity (ft3)" → ft³), if it parses."""
+    for raw, entry, section in _raw_values(store, snippet, product):
+        parsed = parse_quantity(raw, entry=entry, section=section)
         if (
             parsed is not None
             and parsed.unit == unit

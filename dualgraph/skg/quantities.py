@@ -9,11 +9,14 @@ written survives in ``Quantity.original_unit``); the table is ``units.yaml``:
     resolution_mp MP luminance nit    percent %         temperature °C    angle °
     decibel dB       frame_rate fps   rotation_speed rpm  pixel_density ppi  dot_density dpi
     volume l         luminous_flux lm resistance ohm    pressure Pa       bits bit
-    specific_absorption W/kg          multiplier x ("100x" zoom)
+    specific_absorption W/kg          multiplier x ("100x" zoom)   energy_per_time kWh/yr
     currency: each ISO code is its own unit and is never converted.
 
 Decisions (the reference parser's weak points):
 
+* A bare number takes the unit its entry's name gives: "Weight (kg)", "Power [W]", "Width in mm",
+  "Price, USD", "Capacity (Total Volume) (ft3)" (the last bracket), and a percentage where the
+  entry's name says "percent" ("Percent Less Energy Use than …"). A unit in the value wins.
 * 1 TB = 1000 GB (SI, as shops count). Time is stored in seconds, exact from ms to years
   (a month is the average Gregorian month, so 24 months == 2 years).
 * A quantity starts with its number, after an optional qualifier ("Up to", "Approx.", "~",
@@ -54,6 +57,7 @@ __all__ = [
     "parse_price",
     "parse_quantity",
     "split_values",
+    "unit_at",
     "unit_symbol",
 ]
 
@@ -124,7 +128,10 @@ _SUFFIX_QUAL = re.compile(
 )
 _COMPOUND = re.compile(r"[,;]|\d|(?:[+&/~-]|(?:and|or|to)\b)\s*\D{0,4}?\d", re.I)
 _LABEL = re.compile(r"([^\W\d][^:\d]{0,39}):\s*(?=\S)")
-_PAREN_UNIT = re.compile(r"(?:[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]|\bin\s+(\S{1,12}))\s*$", re.I)
+# The unit an entry's name gives its bare numbers: "Weight (kg)", "Power [W]", "Width in mm", "Price, USD".
+_PAREN_UNIT = re.compile(r"(?:[(\[]\s*([^()\[\]]{1,12}?)\s*[)\]]|\bin\s+(\S{1,12})|,\s*([^,()\[\]]{1,12}?))\s*$", re.I)
+# "Percent Less Energy Use than …", "Battery (% of design)": a share, whatever else the name says.
+_PERCENT_NAME = re.compile(r"(?<![^\W_])(?:percent(?:age)?|pct)(?![^\W_])|%", re.I)
 _NOT_HINTS = frozenset({"min", "s", "x"})  # "Depth (min)" is a minimum, "Port(s)" a plural
 _PX_HINT = re.compile(r"resolution|\bpixels?\b(?!\s*(?:size|pitch|density))|\bdisplay\b|\bscreen\b", re.I)
 _MM_HINT = re.compile(r"dimension|\bsize\b|\b[whdl]\s*x\s*[whdl]\b|vesa|mounting interface", re.I)
@@ -282,8 +289,11 @@ def _hints(entry: str | None, section: str | None) -> tuple[_Unit | None, _Unit 
     """(unit for a bare number, unit for unitless dimensions) from entry/section names."""
     scalar = dims = None
     for name in filter(None, (entry, section)):
-        if scalar is None and (m := _PAREN_UNIT.search(name)) and (m.group(1) or m.group(2)) not in _NOT_HINTS:
-            scalar = _lookup(m.group(1) or m.group(2))
+        named = (m.group(1) or m.group(2) or m.group(3)) if (m := _PAREN_UNIT.search(name)) else None
+        if scalar is None and named is not None:
+            scalar = None if named in _NOT_HINTS else _lookup(named)
+        if scalar is None and name is entry and named not in _NOT_HINTS and _PERCENT_NAME.search(name):
+            scalar = _lookup("%")  # the entry's own name only: a section's "%" says nothing of its entries
         if dims is None:
             if scalar is not None and scalar.dimension in _DIMS_OK:
                 dims = scalar
@@ -522,6 +532,21 @@ def normalise_unit(unit_text: str) -> tuple[str, str, float] | None:
     """
     unit = _lookup(unit_text)
     return None if unit is None else (unit.canonical, unit.dimension, unit.factor)
+
+
+def unit_at(text: str, pos: int = 0) -> tuple[str, int] | None:
+    """The longest unit spelling starting at ``pos`` (after spaces or a hyphen): (its symbol, its end).
+
+    Multi-word spellings count whole, so a question's "20 cubic feet" or "400 kWh a year" reads
+    as one unit where a one-word reader sees "cubic" or "kWh".
+
+    >>> unit_at("at least 20 cubic feet", 11), unit_at("under 400 kWh a year", 9), unit_at("20 apples", 2)
+    (('ft³', 22), ('kWh/yr', 20), None)
+    """
+    m = _table().unit_re.match(text, pos)
+    if m is None or (unit := _lookup(m.group(1))) is None:
+        return None
+    return unit.symbol, m.end()
 
 
 def unit_symbol(unit_text: str) -> str | None:

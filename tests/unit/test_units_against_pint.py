@@ -39,6 +39,12 @@ PINT_NAMES: dict[str, tuple[str, float]] = {
     # plain "year" and "month" are Julian (365.25 days), its Gregorian year is named apart.
     "year": ("gregorian_year", 1),
     "month": ("gregorian_year", 1 / 12),
+    "kWh/yr": ("kWh/gregorian_year", 1),
+    "kWh/month": ("kWh/gregorian_year", 12),  # a month is a twelfth of our year
+    "ft³": ("ft**3", 1),
+    "in³": ("inch**3", 1),
+    "m³": ("m**3", 1),
+    "cm³": ("cm**3", 1),
     "px": ("pixel", 1),  # pint's "px" is the CSS pixel, a length
     "MP": ("megapixel", 1),  # pint's "MP" is the megapoise
     "ppi": ("pixels_per_inch", 1),
