@@ -57,7 +57,8 @@ Every query passes :func:`~dualgraph.query.safety.check_query` (via ``run_select
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,7 @@ from dualgraph.query.names_and_scope import ground_names, sentence_word
 from dualgraph.query.number_hints import attr_hint, measure_words
 from dualgraph.query.parse import comparative, difference_asked, parse_question
 from dualgraph.query.parse_dates import DATE_ATTRIBUTES, date_event, time_superlative
+from dualgraph.query.pattern_model import fill, filled
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.read_answer import read_answer
 from dualgraph.query.relative import relative_blocks, relative_phrase
@@ -86,6 +88,7 @@ from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, named_unit
 from dualgraph.query.vocabulary import QuestionVocabulary, catalog_values, use
+from dualgraph.skg import currencies
 
 __all__ = ["Answer", "Compiled", "Compiler"]
 
@@ -199,6 +202,14 @@ class Compiler:
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
         self._parsed: dict[str, ParsedQuestion] = {}  # the batch's parses from prefetch, each used once
 
+    @contextmanager
+    def _reading(self, question: str) -> Iterator[None]:
+        """Read ``question`` with its own vocabulary and the catalog's price currencies (an ambiguous
+        "$", "SR" or "riyals" names the currency this catalog prices in)."""
+        prices = [self.currency] if self.currency else [c for c, _ in self.grounder.currencies()]
+        with use(self.vocabulary.for_question(question)), currencies.hinted(prices):
+            yield
+
     def prepare(self) -> None:
         """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
         self.grounder.prepare()
@@ -219,7 +230,7 @@ class Compiler:
         texts: list[str] = []
         for q in questions:
             try:
-                with use(self.vocabulary.for_question(q)):
+                with self._reading(q):
                     parsed = parse_question(q, currency=self.currency)
             except Exception:  # compiling the question says what is wrong with it
                 continue
@@ -249,7 +260,7 @@ class Compiler:
     # -- compile ----------------------------------------------------------------------------
 
     def compile(self, question: str) -> Compiled:
-        with use(self.vocabulary.for_question(question)):
+        with self._reading(question):
             return self._compile(question)
 
     def _compile(self, question: str) -> Compiled:
@@ -276,7 +287,7 @@ class Compiler:
         scope_snippets = list(dict.fromkeys(gr.snippet for gr in within if gr.snippet))  # a scope said twice is one
         in_scope = scope_entries(
             self.store,
-            [snippet.replace("{s}", f"?sc{i}") for i, snippet in enumerate(scope_snippets)]
+            [fill(snippet, f"?sc{i}", f"?scv{i}") for i, snippet in enumerate(scope_snippets)]
             + (
                 [
                     "VALUES ?p { "
@@ -466,7 +477,7 @@ class Compiler:
             tie_broken=then is not None,
             count_ranges=self.count_ranges,
         )
-        check_query(sparql)
+        check_query(filled(sparql))
         out.sparql = sparql
         confs += coverage_caps(
             question,
@@ -518,6 +529,6 @@ class Compiler:
         ans.rows, ans.truncated = res.rows, res.truncated
         if res.truncated:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
-        with use(self.vocabulary.for_question(question)):
+        with self._reading(question):
             read_answer(self.store, question, comp, ans)
         return ans

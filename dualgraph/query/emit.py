@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dualgraph.query.grounding import Grounding
 from dualgraph.query.model import Intent
+from dualgraph.query.pattern_model import fill
 
 __all__ = ["select_query", "where_clauses"]
 
@@ -39,7 +40,7 @@ def where_clauses(products: list[str], named: list[Grounding], rest: list[Ground
         if gr.snippet:
             i += 1
             s, v = f"?s{i}", f"?v{i}"
-            blocks.append(gr.snippet.replace("{s}", s).replace("{v}", v))
+            blocks.append(fill(gr.snippet, s, v))
             filters += [f.replace("{v}", v) for f in gr.filters]
     return blocks, filters
 

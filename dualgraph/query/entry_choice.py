@@ -17,6 +17,7 @@ import re
 import weakref
 from typing import Any
 
+from dualgraph.query.pattern_model import filled
 from dualgraph.query.patterns import Pattern
 
 __all__ = ["LazyScope", "Scope", "holders", "keep_in_scope", "same_named", "scope_entries", "widen"]
@@ -65,7 +66,7 @@ class LazyScope:
             where = " ".join(
                 ["?p a skgt:Product ; skg:hasName ?name .", *self.blocks, *(f"FILTER({f})" for f in self.filters)]
             )
-            res = self.store.select("SELECT DISTINCT ?p WHERE { " + where + " }")
+            res = self.store.select(filled("SELECT DISTINCT ?p WHERE { " + where + " }"))
             self._products = frozenset(b["p"]["value"] for b in res["results"]["bindings"])
         return self._products
 

@@ -54,6 +54,7 @@ from dualgraph.query.superlative import (
 )
 from dualgraph.query.synonyms import line_words
 from dualgraph.query.vocabulary import QuestionVocabulary, current, use
+from dualgraph.skg import currencies
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at
 
 __all__ = ["comparative", "parse_question"]
@@ -171,7 +172,8 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             and not current().categories.fullmatch(word)
             and word not in _Q_WORDS
             and word.casefold() not in current().brands  # "HP desktops": a maker, not a term
-            and not re.fullmatch(r"(?:GB|TB|MB|GBP|USD|EUR|INR|US|UK|MP|Hz)", word)
+            and not re.fullmatch(r"(?:GB|TB|MB|US|UK|MP|Hz)", word)
+            and not currencies.table().candidates(word)  # "SAR 1500", "SR 2,000": an amount
             and not any(a <= m.start() < b for a, b, _ in current().value_families(q))
         ):
             if _RANGE_WORD.match(q, m.end()) or current().categories.match(q, m.end() + 1) or _in_name(q, *m.span()):

@@ -49,6 +49,7 @@ from typing import NamedTuple
 
 from dualgraph.query.model import DateConstraint, DateOp, Direction, Span
 from dualgraph.query.vocabulary import current
+from dualgraph.skg import currencies
 from dualgraph.skg.dates import spot_dates
 from dualgraph.skg.quantities import unit_symbol
 
@@ -165,7 +166,6 @@ _HALF = re.compile(
 )
 _DECADE = re.compile(r"(?<![\w.$€£¥₹#+])(?P<d>(?:19|20)[0-9])0'?s(?!\w)", re.I)
 _YEAR = re.compile(rf"(?<![\w.,/$€£¥₹#+]){_Y}(?![\w%°'\"]|[.,/][0-9])")
-_CURRENCY_WORDS = frozenset({"rupees", "rupee", "euros", "euro", "dollars", "dollar", "pounds", "bucks", "rs"})
 _SMALL_WORDS = frozenset({"in", "at", "a", "an", "as", "on", "and", "or", "to", "by", "for", "of", "the", "from"})
 _NEXT_WORD = re.compile(r"\s*([^\W\d_][\w/]*)")
 _PREV_WORD = re.compile(r"([^\W\d_][\w.]*)\s*$")
@@ -179,7 +179,7 @@ def _year_span(y: int, first: int = 1, last: int = 12) -> tuple[datetime.date, d
 def _not_a_year(q: str, lo: int, hi: int) -> bool:
     """A four-digit number that is a measure, a price or one end of a numeric range."""
     nxt = m.group(1) if (m := _NEXT_WORD.match(q, hi)) else ""
-    if nxt and nxt.casefold() not in _SMALL_WORDS and (unit_symbol(nxt) or nxt.casefold() in _CURRENCY_WORDS):
+    if nxt and nxt.casefold() not in _SMALL_WORDS and (unit_symbol(nxt) or currencies.table().candidates(nxt)):
         return True
     if re.match(r"\s*[x×*]\s*[0-9]", q[hi:]) or re.search(r"[$€£¥₹]\s*$", q[:lo]):
         return True

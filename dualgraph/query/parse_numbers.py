@@ -31,9 +31,10 @@ import yaml
 from dualgraph.query.english import general_words
 from dualgraph.query.model import NumericConstraint, Span
 from dualgraph.query.vocabulary import current
+from dualgraph.skg import currencies
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
 
-__all__ = ["CURRENCY_WORDS", "PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
+__all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
 
 PRICE_WORDS = frozenset(
     {
@@ -53,27 +54,6 @@ PRICE_WORDS = frozenset(
     }
 )
 
-_CUR_SYMBOL = r"(?:US\$|UK£|₹|£|\$|€|Rs\.?|INR|GBP|USD|EUR)"
-_CUR_WORDS = {
-    "rupee": "INR",
-    "rupees": "INR",
-    "rs": "INR",
-    "rs.": "INR",
-    "inr": "INR",
-    "pound": "GBP",
-    "pounds": "GBP",
-    "quid": "GBP",
-    "gbp": "GBP",
-    "dollar": "USD",
-    "dollars": "USD",
-    "bucks": "USD",
-    "usd": "USD",
-    "euro": "EUR",
-    "euros": "EUR",
-    "eur": "EUR",
-}
-CURRENCY_WORDS = frozenset(_CUR_WORDS)
-_CUR_POST = r"(?:rupees?|Rs\.?|INR|pounds?|quid|GBP|dollars?|bucks|USD|euros?|EUR)"
 _MULT = {
     "k": 1e3,
     "thousand": 1e3,
@@ -90,14 +70,30 @@ _MULT = {
 _NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
 # spoken units of questions, never of spec sheets (so kept here, not in units.yaml)
 _SPOKEN_UNITS = {"gig": "GB", "gigs": "GB", "megs": "MB", "kilos": "kg", "kilo": "kg", "tera": "TB", "teras": "TB"}
-_MENTION = re.compile(
-    rf"(?:(?<![\w])(?P<pre>{_CUR_SYMBOL}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
-    r"(?P<plus1>\+)?",
-    re.I,
-)
+
+
+@functools.cache
+def _mention_re() -> re.Pattern[str]:
+    """A number, with a currency sign or code before it ("SR 2,000", "SAR 1500", "₹20k") and a multiplier."""
+    table = currencies.table()
+    signs = "|".join(re.escape(s) for s in sorted(table.symbols | table.codes, key=lambda s: (-len(s), s)))
+    return re.compile(
+        rf"(?:(?<![\w])(?P<pre>{signs}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+        r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
+        r"(?P<plus1>\+)?",
+        re.I,
+    )
+
+
+@functools.cache
+def _currency_after() -> re.Pattern[str]:
+    """Any spelling of a currency right after a number ("500 riyals", "2k SAR", "300 Saudi riyals")."""
+    spellings = currencies.table().spellings()
+    alts = "|".join(re.escape(s).replace(r"\ ", r"\s+") for s in spellings)
+    return re.compile(rf"\s*(?P<cur>{alts})(?![\w])", re.I)
+
+
 _UNIT_AFTER = re.compile(r"(?:\s*-\s*|\s*)(?P<unit>\"|[^\W\d_][^\W\d_/²]*(?:/[a-z]+)?|%|°[CF])", re.I)
-_CUR_AFTER = re.compile(rf"\s*(?P<cur>{_CUR_POST})(?![\w])", re.I)
 _CUE_WORDS = frozenset(
     {
         "under",
@@ -202,24 +198,33 @@ def _k_qualifies(q: str, end: int) -> bool:
     return bool(v.categories.fullmatch(word) or v.attributes.fullmatch(word) or word.casefold() in v.feature_words)
 
 
-def _currency(text: str) -> str:
-    """The canonical unit of a currency the patterns matched (they only match known ones)."""
-    known = normalise_unit(text)
-    assert known is not None, f"currency {text!r} matched but unknown"
-    return known[0]
+def _currency(text: str) -> str | None:
+    """The ISO code ``text`` names: ambiguous spellings ("$", "riyals", "SR") read as the catalog's own
+    price currencies (the compiler's :func:`~dualgraph.skg.currencies.hinted`), else their default."""
+    return currencies.lookup(text)
+
+
+def _other_unit(word: str) -> bool:
+    """Whether a currency word is the wrong reading here: it also names a unit ("pounds" of mass) and
+    the catalog's prices are known and in none of the currencies the word may name."""
+    hint = currencies.hint()
+    known = normalise_unit(word)
+    return (
+        bool(hint) and known is not None and known[1] != "currency" and not (currencies.table().candidates(word) & hint)
+    )
 
 
 def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
     out: list[_Mention] = []
-    for m in _MENTION.finditer(q):
+    for m in _mention_re().finditer(q):
         start, end = m.start("num"), m.end()
         if any(a < end and start < b for a, b in blocked):
             continue
-        if not m.group("pre") and start and re.match(r"[\w.,]", q[start - 1]):
+        unit = _currency(m.group("pre")) if m.group("pre") else None
+        if not unit and start and re.match(r"[\w.,]", q[start - 1]):
             continue  # inside a name or a number: "S25", "v2.1"
-        unit = None
-        if m.group("pre"):
-            start, unit = m.start("pre"), _currency(m.group("pre"))
+        if unit:
+            start = m.start("pre")
         raw = m.group("num").replace(",", "")
         value = float(raw)
         k_token = m.group("k")
@@ -231,8 +236,13 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             value *= _MULT[m.group("mult").lower()]
         mult = bool(k_token or m.group("mult"))
         plus = bool(m.group("plus1"))
-        if unit is None and (c := _CUR_AFTER.match(q, end)):
-            unit, end = _CUR_WORDS.get(c.group("cur").lower()) or _currency(c.group("cur")), c.end()
+        if (
+            unit is None
+            and (c := _currency_after().match(q, end))
+            and not _other_unit(c.group("cur"))
+            and (code := _currency(c.group("cur")))
+        ):
+            unit, end = code, c.end()
         elif unit is None and (u := _UNIT_AFTER.match(q, end)) and _unit_ok(q, u, mult):
             unit, end = _SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")), u.end()
         elif unit is None and not mult and re.match(r"[^\W\d_]", q[end : end + 1]):
@@ -521,7 +531,7 @@ def _counted_words(
 
 def _strip_mult(q: str, m: _Mention) -> float:
     """The number of a mention as written, without its multiplier."""
-    num = _MENTION.match(q, m.start)
+    num = _mention_re().match(q, m.start)
     raw = num.group("num") if num else "1"
     return float(raw.replace(",", "")) or 1.0
 
@@ -535,7 +545,7 @@ def unit_word(word: str) -> bool:
     q = parse_quantity(f"1 {word}")
     if q is not None and q.unit is not None:
         return True
-    return word.casefold() in CURRENCY_WORDS
+    return bool(currencies.table().candidates(word))
 
 
 _MODIFIER = re.compile(r"(?<![\w'’-])([a-z][a-z]+(?:-[a-z]+)*)[\s-]+$")

@@ -15,10 +15,11 @@ variable) as placeholders that :meth:`Pattern.fill` replaces:
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["KINDS", "Pattern", "pattern_id"]
+__all__ = ["KINDS", "Pattern", "fill", "filled", "pattern_id"]
 
 KINDS = ("spec_numeric", "spec_value", "feature", "category", "range", "product", "entry")
 
@@ -103,3 +104,31 @@ def pattern_id(kind: str, *key: str) -> str:
     """
     digest = hashlib.blake2b("\x1f".join((kind, *key)).encode("utf-8"), digest_size=8).hexdigest()
     return f"{kind.replace('_', '-')}-{digest}"
+
+
+_PLACEHOLDER = re.compile(r"\{[sv]\}")
+
+
+def fill(snippet: str, s: str, v: str) -> str:
+    """``snippet`` with its ``{s}``/``{v}`` placeholders given the variables ``s`` and ``v``.
+
+    >>> fill("?p skg:hasSpec {s} . {s} skg:hasValue {v} . {v} skg:hasName {v}_n .", "?s1", "?v1")
+    '?p skg:hasSpec ?s1 . ?s1 skg:hasValue ?v1 . ?v1 skg:hasName ?v1_n .'
+    """
+    return snippet.replace("{s}", s).replace("{v}", v)
+
+
+def filled(query: str) -> str:
+    """``query``, checked to carry no template placeholder: a snippet that reached it unfilled is a
+    compiler bug, reported as such rather than as the store's "malformed query".
+
+    >>> filled("SELECT ?p WHERE { ?p skg:hasValue ?v1 }")
+    'SELECT ?p WHERE { ?p skg:hasValue ?v1 }'
+    >>> filled("SELECT ?p WHERE { ?p skg:hasValue {v} }")
+    Traceback (most recent call last):
+    ...
+    ValueError: unfilled template placeholder {v} in the query
+    """
+    if m := _PLACEHOLDER.search(query):
+        raise ValueError(f"unfilled template placeholder {m.group()} in the query")
+    return query

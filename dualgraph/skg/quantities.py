@@ -49,6 +49,8 @@ from typing import NamedTuple
 
 import yaml
 
+from dualgraph.skg import currencies
+
 __all__ = [
     "Quantity",
     "convert",
@@ -189,9 +191,14 @@ def _build_table(text: str) -> _Table:
         names = sorted(names, key=len, reverse=True)  # longest first: "GB/s" before "GB"
         return "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in names)
 
-    units = alternation([*exact, *loose])
+    # money comes from the currency table (ISO codes in upper case only: "ALL", "TOP" and "PEN" are
+    # currencies, "all", "top" and "pen" words); a spelling that names a unit here stays that unit
+    cur = currencies.table()
+    names = [n for n in cur.spellings() if n not in cur.codes and n not in exact and n not in loose]
+    codes = "|".join(sorted(cur.codes))
+    money = rf"{alternation(names)}|(?-i:{codes})"
+    units = rf"{alternation([*exact, *loose])}|{money}"
     edge = r"(?![^\W_]|[/\-°%\"'])"
-    money = alternation([n for n, u in exact.items() if u.dimension == "currency"])
     return _Table(
         exact,
         loose,
@@ -207,10 +214,21 @@ def _build_table(text: str) -> _Table:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def _lookup(text: str) -> _Unit | None:
+    """The unit ``text`` names; a currency through :mod:`dualgraph.skg.currencies` (an ambiguous
+    symbol such as "$" reads as the catalog's own currency where :func:`~currencies.hinted` names it)."""
+    return _unit_named(text) or _money(currencies.lookup(_norm(text).strip()))
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit_named(text: str) -> _Unit | None:
     name = _norm(text).strip()
     return _table().exact.get(name) or _table().loose.get(name.casefold())
+
+
+@functools.cache
+def _money(code: str | None) -> _Unit | None:
+    return None if code is None else _Unit(code, "currency", code, 1.0)
 
 
 def _grouped(groups: list[str], currency: bool) -> bool:

@@ -1,0 +1,158 @@
+"""One currency table for the whole project: ISO 4217 codes, symbols and English names.
+
+Built once (lazily) from CLDR through ``babel``: the currencies legal tender in some territory
+today, their symbols in CLDR's English locales ("$", "£", "₹", "US$", "A$", "kr"), their English
+names in singular and plural ("Saudi riyal", "Saudi riyals", "euros") and each name's head noun
+("riyals", "rupees", "dollars"). :file:`currency_words.yaml` adds the few spellings CLDR lacks
+(slang such as "quid" and "bucks", shop abbreviations such as "Rs." and "SR"), each with a reason.
+
+A spelling may name several currencies: "$" is the US, Canadian, Australian … dollar, "kr" the
+Swedish or Norwegian krone, "riyals" the Saudi or Qatari riyal. Such a spelling names a currency
+only with a hint, the catalog's own price currencies (:func:`hinted`; the compiler sets them from
+the index, a table import from its mapping), or through a default in the data file ("$" is USD,
+"pounds" GBP, "rupees" INR: the readings before this table). A head noun alone ("real", "mark",
+"rand", "won" are English words too) never names a currency without a hint or a default.
+
+>>> lookup("SAR"), lookup("Saudi riyals"), lookup("€"), lookup("quid"), lookup("$")
+('SAR', 'SAR', 'EUR', 'GBP', 'USD')
+>>> lookup("riyals") is None, lookup("kr") is None, lookup("real") is None
+(True, True, True)
+>>> with hinted(["SAR"]):
+...     lookup("riyals"), lookup("SR"), lookup("sar")
+('SAR', 'SAR', 'SAR')
+>>> lookup("$", hint=["CAD"]), lookup("kr", hint=["SEK"])
+('CAD', 'SEK')
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+
+import yaml
+
+__all__ = ["CurrencyTable", "hint", "hinted", "lookup", "table"]
+
+_HINT: ContextVar[frozenset[str]] = ContextVar("currency_hint", default=frozenset())
+
+
+@dataclass(frozen=True)
+class CurrencyTable:
+    codes: frozenset[str]  # ISO 4217 codes in current use
+    symbolic: frozenset[str]  # codes CLDR's 'en' gives a symbol of their own ("$", "€"): safe in lower case
+    symbols: frozenset[str]  # casefolded signs and abbreviations written before amounts ("$", "rs.", "sr")
+    names: Mapping[str, frozenset[str]]  # casefolded full name or symbol -> codes ("saudi riyals", "€")
+    heads: Mapping[str, frozenset[str]]  # casefolded head noun -> codes ("riyals", "dollar")
+    defaults: Mapping[str, str]  # casefolded ambiguous spelling -> its code when no hint decides
+
+    def candidates(self, text: str) -> frozenset[str]:
+        """Every currency ``text`` may name (several for "$"), with no hint applied."""
+        t = text.strip()
+        key = t.casefold()
+        if t.upper() in self.codes and (t.isupper() or t.upper() in self.symbolic):
+            return frozenset({t.upper()})
+        return self.names.get(key) or self.heads.get(key) or frozenset()
+
+    def spellings(self) -> list[str]:
+        """Every spelling (codes, symbols, names, head nouns), longest first."""
+        return sorted({*self.codes, *self.names, *self.heads}, key=lambda s: (-len(s), s))
+
+
+def _one_word(text: str) -> bool:
+    return bool(re.fullmatch(r"[^\W\d_]", text))
+
+
+@functools.cache
+def table() -> CurrencyTable:
+    """The table, built on first use (babel is imported here, not at module import)."""
+    from babel import Locale, localedata
+    from babel.languages import get_official_languages
+    from babel.numbers import get_currency_name, get_territory_currencies
+
+    en = Locale("en")
+    regions = [t for t in en.territories if isinstance(t, str) and len(t) == 2 and t.isalpha()]
+    home = {t: get_territory_currencies(t) for t in regions}
+    codes = {c for cs in home.values() for c in cs}
+    names: dict[str, set[str]] = {}
+    heads: dict[str, set[str]] = {}
+    symbolic = set()
+    symbols = set()
+    known = set(localedata.locale_identifiers())
+    english = [(x, None) for x in sorted(known) if x == "en" or x.startswith("en_")]
+    # a currency's symbol where it is spent ("zł" in pl_PL, "kr" in sv_SE): shops print prices so
+    native = [(f"{lang}_{t}", set(cs)) for t, cs in home.items() for lang in get_official_languages(t)]
+    for loc, only in english + [(x, cs) for x, cs in native if x in known]:
+        for code, sym in Locale.parse(loc).currency_symbols.items():
+            sym = sym.strip("\u200e\u200f")  # bidi marks around Arabic symbols
+            # a one-letter symbol ("R", "K", "L") is a letter in model names and units ("8K", "5 L")
+            if code in codes and (only is None or code in only) and sym != code and not _one_word(sym):
+                names.setdefault(sym.casefold(), set()).add(code)
+                symbols.add(sym.casefold())
+                if loc == "en":
+                    symbolic.add(code)
+    for code in codes:
+        for count in (1, 2):
+            name = get_currency_name(code, count=count, locale="en").casefold()
+            if name.upper() == code:
+                continue
+            names.setdefault(name, set()).add(code)
+            head = name.rsplit(" ", 1)[-1]
+            if head != name:
+                heads.setdefault(head, set()).add(code)
+    raw = yaml.safe_load(resources.files("dualgraph.skg").joinpath("currency_words.yaml").read_text("utf-8"))
+    for word, entry in raw["words"].items():
+        names.setdefault(str(word).casefold(), set()).update(entry["codes"])
+        if not str(word).islower():  # "Rs", "SR", "S$" are signs; "quid", "bucks" words
+            symbols.add(str(word).casefold())
+    defaults = {str(w).casefold(): e["code"] for w, e in raw["defaults"].items()}
+    return CurrencyTable(
+        frozenset(codes),
+        frozenset(symbolic),
+        frozenset(symbols),
+        MappingProxyType({k: frozenset(v) for k, v in names.items()}),
+        MappingProxyType({k: frozenset(v) for k, v in heads.items() if k not in names}),
+        MappingProxyType(defaults),
+    )
+
+
+def hint() -> frozenset[str]:
+    """The catalog's price currencies set by :func:`hinted` (empty outside it)."""
+    return _HINT.get()
+
+
+@contextmanager
+def hinted(codes: Iterable[str]) -> Iterator[None]:
+    """Within the block, ambiguous spellings read as the catalog's own currencies ``codes``."""
+    token = _HINT.set(frozenset(c.upper() for c in codes if c))
+    try:
+        yield
+    finally:
+        _HINT.reset(token)
+
+
+@functools.lru_cache(maxsize=4096)
+def _lookup(text: str, hint_: frozenset[str]) -> str | None:
+    t = table()
+    key = text.strip().casefold()
+    if text.strip().upper() in hint_:
+        return text.strip().upper()  # the catalog's own code, in any case ("under 500 sar")
+    cands = t.candidates(text)
+    if len(cands) == 1 and key not in t.heads:
+        return next(iter(cands))
+    mine = cands & hint_
+    if len(mine) == 1:
+        return next(iter(mine))
+    return t.defaults.get(key)
+
+
+def lookup(text: str, *, hint: Iterable[str] | None = None) -> str | None:
+    """The ISO code ``text`` names ("SAR", "riyals", "€", "quid"), or ``None``: not money, or
+    ambiguous ("$", "kr", "riyals") with no hint and no default. ``hint``: the catalog's price
+    currencies (default: those :func:`hinted` set)."""
+    return _lookup(text, frozenset(c.upper() for c in hint) if hint is not None else _HINT.get())
