@@ -25,3 +25,33 @@ assert _spec is not None and _spec.loader is not None
 devmix = importlib.util.module_from_spec(_spec)
 sys.modules["devmix"] = devmix
 _spec.loader.exec_module(devmix)
+
+
+def set_main(description: str, questions: Path, load, build, write_catalog) -> None:
+    """The command line every new-domain set shares: ``--out DIR`` writes the catalog, ``--show``
+    prints each question with its gold, ``--check`` fails if ``questions`` is stale, and no option
+    rewrites ``questions``. ``load()`` reads the source, ``build(items)`` gives the question records,
+    ``write_catalog(items, out)`` writes ``catalog.jsonl`` + ``mapping.yaml``."""
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--out", help="write catalog.jsonl and mapping.yaml here")
+    ap.add_argument("--check", action="store_true", help="fail if questions.json is stale")
+    ap.add_argument("--show", action="store_true", help="print every question with its gold")
+    args = ap.parse_args()
+    items = load()
+    qs = build(items)
+    doc = {str(n): q for n, q in enumerate(qs)}
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    if args.out:
+        write_catalog(items, Path(args.out))
+    if args.show:
+        for k, q in doc.items():
+            gold = q["gt_answer_list"] if q["is_list"] else q["gt_value"]
+            print(f"{k} [{q['category'][:5]}|{q['gt_retrieval_method']}] {q['question']}\n    -> {gold}")
+    if args.check:
+        sys.exit(0 if questions.read_text(encoding="utf-8") == text else f"{questions} is stale")
+    if not args.out and not args.show:
+        questions.write_text(text, encoding="utf-8")
+        print(f"{len(qs)} questions over {len(items)} products -> {questions}")

@@ -43,7 +43,6 @@ Conventions of the gold, all computed here from the source fields:
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import random
@@ -59,7 +58,14 @@ QUESTIONS = HERE / "questions.json"
 SAMPLE, SEED = 1000, 2027
 
 sys.path.insert(0, str(HERE.parent))
-from shared import AGGREGATION, GROUP, INVERSE, MULTI, REASONING  # noqa: E402
+from shared import (  # noqa: E402
+    AGGREGATION,
+    GROUP,
+    INVERSE,
+    MULTI,
+    REASONING,
+    set_main,
+)
 from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
@@ -547,26 +553,7 @@ def write_catalog(cams: list[Cam], out: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", help="write catalog.jsonl and mapping.yaml here")
-    ap.add_argument("--check", action="store_true", help="questions.json is what this script writes")
-    ap.add_argument("--show", action="store_true", help="print every question with its gold")
-    args = ap.parse_args()
-    cams = load()
-    qs = build_questions(cams)
-    doc = {str(n): q for n, q in enumerate(qs)}
-    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    if args.out:
-        write_catalog(cams, Path(args.out))
-    if args.show:
-        for k, q in doc.items():
-            gold = q["gt_answer_list"] if q["is_list"] else q["gt_value"]
-            print(f"{k} [{q['category'][:5]}|{q['gt_retrieval_method']}] {q['question']}\n    -> {gold}")
-    if args.check:
-        sys.exit(0 if QUESTIONS.read_text(encoding="utf-8") == text else "questions.json is stale")
-    elif not args.out and not args.show:
-        QUESTIONS.write_text(text, encoding="utf-8")
-        print(f"{len(qs)} questions -> {QUESTIONS}")
+    set_main(__doc__.splitlines()[0], QUESTIONS, load, build_questions, write_catalog)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,6 @@ Conventions of the gold, all computed here from the source fields:
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime as dt
 import json
@@ -69,7 +68,14 @@ N_CPU, N_GPU = 500, 500
 DEBUG = False  # True: a gold outside its bounds is printed, not asserted (used while choosing thresholds)
 
 sys.path.insert(0, str(HERE.parent))
-from shared import AGGREGATION, GROUP, INVERSE, MULTI, REASONING  # noqa: E402
+from shared import (  # noqa: E402
+    AGGREGATION,
+    GROUP,
+    INVERSE,
+    MULTI,
+    REASONING,
+    set_main,
+)
 from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
@@ -767,26 +773,7 @@ def write_catalog(parts: list[Part], out: Path) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", help="write catalog.jsonl and mapping.yaml here")
-    ap.add_argument("--check", action="store_true", help="fail if questions.json is stale")
-    ap.add_argument("--show", action="store_true", help="print every question with its gold")
-    args = ap.parse_args()
-    parts = load()
-    qs = build_questions(parts)
-    doc = {str(i): q for i, q in enumerate(qs)}
-    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    if args.check:
-        sys.exit(0 if QUESTIONS.read_text(encoding="utf-8") == text else "questions.json is stale")
-    if args.out:
-        write_catalog(parts, Path(args.out))
-    else:
-        QUESTIONS.write_text(text, encoding="utf-8")
-    if args.show:
-        for k, q in doc.items():
-            gold = q["gt_answer_list"] if q["is_list"] else q["gt_value"]
-            print(f"{k} [{q['category'][:5]}|{q['gt_retrieval_method']}] {q['question']}\n    -> {gold}")
-    print(f"{len(qs)} questions over {len(parts)} products", file=sys.stderr)
+    set_main(__doc__.splitlines()[0], QUESTIONS, load, build_questions, write_catalog)
 
 
 if __name__ == "__main__":
