@@ -31,7 +31,9 @@ adopt_cached() {
     "$env/bin/python" -m pip install -q --no-deps -e .
     return 0
   fi
-  # not built yet: build it there, so the next clone finds it
+  # not built yet: build it there, so the next clone finds it; environments of older files go
+  # (several GB each)
+  find "$CACHE" -mindepth 1 -maxdepth 1 -name "${env#.}-${MODE#--}-*" ! -path "$cached" -exec rm -rf {} +
   "$PY" -m venv "$cached"
   ln -s "$cached" "$env"
   return 1
