@@ -55,3 +55,61 @@ def set_main(description: str, questions: Path, load, build, write_catalog) -> N
     if not args.out and not args.show:
         questions.write_text(text, encoding="utf-8")
         print(f"{len(qs)} questions over {len(items)} products -> {questions}")
+
+
+class SetBuilder(devmix.Builder):
+    """devmix's question records over one list of products (cameras, fridges, furniture): a list
+    gold is sorted and holds 1..40 names, or none where the question is written to match nothing."""
+
+    def __init__(self, items):
+        super().__init__([], [])
+        self.items = items
+
+    def add(self, question, category, *, names=None, value=None, method="sparql", empty=False):
+        if names is not None:
+            names = sorted(set(names))
+            assert (len(names) == 0) if empty else (1 <= len(names) <= 40), (question, len(names))
+        super().add(question, category, method, names=names, value=value, min_len=0, max_len=40)
+
+    def add_best(self, question, category, pool, key, *, low=False, method="sparql"):
+        winners, _ = self.best(pool, key, low=low)
+        names = [w.name for w in winners]
+        if len(names) == 1:
+            self.add(question, category, value=names[0], method=method)
+        else:
+            self.add(question, category, names=names, method=method)
+
+
+class BoundedBuilder(devmix.Builder):
+    """devmix's question records over one list of products (pcparts, bikes) with devmix's own
+    bounds; a whole float value is written as an integer. ``debug=True`` prints a gold outside its
+    bounds instead of failing (for choosing thresholds while writing a set)."""
+
+    def __init__(self, items, *, debug: bool = False):
+        super().__init__([], [])
+        self.items, self.debug = items, debug
+
+    def add(self, question, category, method="sparql", *, names=None, value=None, min_len=1, max_len=40):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        try:
+            super().add(question, category, method, names=names, value=value, min_len=min_len, max_len=max_len)
+        except AssertionError as e:
+            if not self.debug:
+                raise
+            print("FAIL", e, file=sys.stderr)
+
+    def named(self, name: str):
+        (p,) = [p for p in self.items if p.name == name]
+        return p
+
+    def best_one(self, pool, key, *, low=False):
+        winners, _ = self.best(pool, key, low=low)
+        assert len(winners) == 1, [w.name for w in winners]
+        return winners[0]
+
+
+def clean_number(v: float) -> float | int:
+    """``v`` rounded to 6 places, as an int when whole (gold values as a person writes them)."""
+    v = round(v, 6)
+    return int(v) if float(v).is_integer() else v

@@ -70,9 +70,9 @@ from shared import (  # noqa: E402
     INVERSE,
     MULTI,
     REASONING,
+    BoundedBuilder,
     set_main,
 )
-from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 EBIKE, ENDURO, TRAIL, DH, XC = (
@@ -243,30 +243,8 @@ def load() -> list[Bike]:
 # ---- questions ----------------------------------------------------------------------------
 
 
-class Builder(dm.Builder):
-    def __init__(self, bikes: list[Bike]):
-        super().__init__([], [])
-        self.bikes = bikes
-
-    def add(self, question, category, method="sparql", *, names=None, value=None, min_len=1, max_len=40):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if DEBUG:
-            try:
-                super().add(question, category, method, names=names, value=value, min_len=min_len, max_len=max_len)
-            except AssertionError as e:
-                print("FAIL", e, file=sys.stderr)
-            return
-        super().add(question, category, method, names=names, value=value, min_len=min_len, max_len=max_len)
-
-    def best_one(self, pool, key, *, low=False) -> Bike:
-        winners, _ = self.best(pool, key, low=low)
-        assert len(winners) == 1, [w.name for w in winners]
-        return winners[0]
-
-
 def build_questions(bikes: list[Bike]) -> list[dict]:
-    b = Builder(bikes)
+    b = BoundedBuilder(bikes, debug=DEBUG)
     cat = lambda c: [x for x in bikes if x.category == c]  # noqa: E731
     brand = lambda s: [x for x in bikes if x.brand == s]  # noqa: E731
     names = lambda pool: [x.name for x in pool]  # noqa: E731

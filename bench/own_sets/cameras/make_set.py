@@ -58,15 +58,16 @@ QUESTIONS = HERE / "questions.json"
 SAMPLE, SEED = 1000, 2027
 
 sys.path.insert(0, str(HERE.parent))
-from shared import (  # noqa: E402
+from shared import (  # noqa: E402  # noqa: E402
     AGGREGATION,
     GROUP,
     INVERSE,
     MULTI,
     REASONING,
+    SetBuilder,
+    clean_number,
     set_main,
 )
-from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 LB, OZ = 453.59237, 28.349523125
@@ -233,35 +234,8 @@ def load() -> list[Cam]:
     return cams
 
 
-class Builder(dm.Builder):
-    """devmix's question records; every list gold is asserted to hold 1..40 names (0 where asked)."""
-
-    def __init__(self, cams: list[Cam]):
-        super().__init__([], [])
-        self.cams = cams
-
-    def add(self, question, category, *, names=None, value=None, method="sparql", empty=False):
-        if names is not None:
-            names = sorted(set(names))
-            assert (len(names) == 0) if empty else (1 <= len(names) <= 40), (question, len(names))
-        super().add(question, category, method, names=names, value=value, min_len=0, max_len=40)
-
-    def add_best(self, question, category, pool, key, *, low=False, method="sparql"):
-        winners, _ = self.best(pool, key, low=low)
-        names = [w.name for w in winners]
-        if len(names) == 1:
-            self.add(question, category, value=names[0], method=method)
-        else:
-            self.add(question, category, names=names, method=method)
-
-
-def _clean(v: float) -> float | int:
-    v = round(v, 6)
-    return int(v) if float(v).is_integer() else v
-
-
 def build_questions(cams: list[Cam]) -> list[dict]:
-    b = Builder(cams)
+    b = SetBuilder(cams)
     by = lambda brand: [c for c in cams if c.brand == brand]  # noqa: E731
     says = lambda c, k: c.says.get(k)  # noqa: E731
     names = lambda pool: [c.name for c in pool]  # noqa: E731
@@ -464,7 +438,7 @@ def build_questions(cams: list[Cam]) -> list[dict]:
     b.add(
         "How much does the lightest Canon camera weigh, in grams?",
         A,
-        value=_clean(min(c.grams for c in by("Canon") if c.grams is not None)),
+        value=clean_number(min(c.grams for c in by("Canon") if c.grams is not None)),
     )
     b.add(
         "What is the average weight of a Pentax camera, to the nearest gram?",
@@ -474,18 +448,18 @@ def build_questions(cams: list[Cam]) -> list[dict]:
     b.add(
         "What is the largest screen size in the catalog, in centimetres?",
         A,
-        value=_clean(max(c.screen_in for c in cams if c.screen_in is not None) * 2.54),
+        value=clean_number(max(c.screen_in for c in cams if c.screen_in is not None) * 2.54),
     )
     b.add(
         "What is the longest optical zoom among the Canon cameras?",
         A,
-        value=_clean(max(c.zoom for c in by("Canon") if c.zoom)),
+        value=clean_number(max(c.zoom for c in by("Canon") if c.zoom)),
     )
     b.add_best("Which Nikon camera has the most megapixels?", A, by("Nikon"), lambda c: c.mp)
     b.add(
         "How thin is the slimmest Casio camera, in centimetres?",
         A,
-        value=_clean(min(c.dim(2) for c in by("Casio") if c.dim(2) is not None) / 10),
+        value=clean_number(min(c.dim(2) for c in by("Casio") if c.dim(2) is not None) / 10),
     )
     b.add("What's the earliest year of any Leica camera listed?", A, value=min(c.year for c in by("Leica")))
     b.add(
@@ -504,13 +478,13 @@ def build_questions(cams: list[Cam]) -> list[dict]:
     # ---- Reasoning: single facts, conversions, shopper needs
     pick = random.Random(5)
     c = pick.choice([c for c in by("Nikon") if c.grams])
-    b.add(f"How much does the {c.name} weigh in kilograms?", R, value=_clean(c.grams / 1000))
+    b.add(f"How much does the {c.name} weigh in kilograms?", R, value=clean_number(c.grams / 1000))
     c = pick.choice([c for c in by("Olympus") if c.dim(2)])
-    b.add(f"How thick is the {c.name}, in cm?", R, value=_clean(c.dim(2) / 10))
+    b.add(f"How thick is the {c.name}, in cm?", R, value=clean_number(c.dim(2) / 10))
     c = pick.choice([c for c in by("Canon") if c.longest_s and c.longest_s >= 1])
-    b.add(f"What is the longest exposure the {c.name} can take, in seconds?", R, value=_clean(c.longest_s))
+    b.add(f"What is the longest exposure the {c.name} can take, in seconds?", R, value=clean_number(c.longest_s))
     c = pick.choice([c for c in by("Sony") if c.screen_in])
-    b.add(f"What size is the screen of the {c.name} in centimetres?", R, value=_clean(c.screen_in * 2.54))
+    b.add(f"What size is the screen of the {c.name} in centimetres?", R, value=clean_number(c.screen_in * 2.54))
     aka = [c for c in by("Canon") if "EOS Kiss X7(Japan)" in c.f("Also known as")]
     b.add("Which camera is sold in Japan as the EOS Kiss X7?", R, value=aka[0].name)
     b.add(

@@ -64,15 +64,16 @@ QUESTIONS = HERE / "questions.json"
 SAMPLE, SEED = 1000, 4242
 
 sys.path.insert(0, str(HERE.parent))
-from shared import (  # noqa: E402
+from shared import (  # noqa: E402  # noqa: E402
     AGGREGATION,
     GROUP,
     INVERSE,
     MULTI,
     REASONING,
+    SetBuilder,
+    clean_number,
     set_main,
 )
-from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 LITRE_PER_FT3 = 28.316846592
@@ -233,35 +234,8 @@ def load() -> list[Fridge]:
     return out
 
 
-class Builder(dm.Builder):
-    """devmix's question records; every list gold is asserted to hold 1..40 names (0 where asked)."""
-
-    def __init__(self, items):
-        super().__init__([], [])
-        self.items = items
-
-    def add(self, question, category, *, names=None, value=None, method="sparql", empty=False):
-        if names is not None:
-            names = sorted(set(names))
-            assert (len(names) == 0) if empty else (1 <= len(names) <= 40), (question, len(names))
-        super().add(question, category, method, names=names, value=value, min_len=0, max_len=40)
-
-    def add_best(self, question, category, pool, key, *, low=False, method="sparql"):
-        winners, _ = self.best(pool, key, low=low)
-        names = [w.name for w in winners]
-        if len(names) == 1:
-            self.add(question, category, value=names[0], method=method)
-        else:
-            self.add(question, category, names=names, method=method)
-
-
-def _clean(v: float) -> float | int:
-    v = round(v, 6)
-    return int(v) if float(v).is_integer() else v
-
-
 def build_questions(fs: list[Fridge]) -> list[dict]:
-    b = Builder(fs)
+    b = SetBuilder(fs)
     by = lambda brand: [x for x in fs if x.brand == brand_key(brand)]  # noqa: E731
     of = lambda kind: [x for x in fs if x.type == kind]  # noqa: E731
     says = lambda x, k: x.says.get(k)  # noqa: E731
@@ -461,7 +435,7 @@ def build_questions(fs: list[Fridge]) -> list[dict]:
     b.add(
         "What is the largest total capacity among the GE refrigerators, in cubic feet?",
         A,
-        value=_clean(max(x.volume for x in by("GE"))),
+        value=clean_number(max(x.volume for x in by("GE"))),
     )
     b.add(
         "What is the average annual energy use of the compact fridges, to the nearest kWh?",
@@ -473,7 +447,7 @@ def build_questions(fs: list[Fridge]) -> list[dict]:
     b.add(
         "How tall is the tallest fridge, in centimetres?",
         A,
-        value=_clean(max(x.height for x in fs) * 2.54),
+        value=clean_number(max(x.height for x in fs) * 2.54),
     )
     b.add_best("Which Whirlpool fridge has the largest capacity?", A, by("Whirlpool"), lambda x: x.volume)
     b.add(
@@ -488,7 +462,7 @@ def build_questions(fs: list[Fridge]) -> list[dict]:
         method="tkg",
     )
     b.add("How many Danby Designer refrigerators are listed?", A, value=len(by("Danby Designer")))
-    b.add("What's the narrowest refrigerator width in inches?", A, value=_clean(min(x.width for x in fs)))
+    b.add("What's the narrowest refrigerator width in inches?", A, value=clean_number(min(x.width for x in fs)))
     b.add(
         "How many RCA refrigerators are built to counter depth?",
         A,
@@ -499,11 +473,11 @@ def build_questions(fs: list[Fridge]) -> list[dict]:
     # ---- Reasoning: single facts, conversions, shopper needs
     pick = random.Random(23)
     x = pick.choice([x for x in of("Bottom Freezer") if "(" not in x.name])
-    b.add(f"How tall is the {x.name} in cm?", R, value=_clean(x.height * 2.54))
+    b.add(f"How tall is the {x.name} in cm?", R, value=clean_number(x.height * 2.54))
     x = pick.choice([x for x in by("Frigidaire") if "(" not in x.name])
-    b.add(f"How many kWh does the {x.name} use per year?", R, value=_clean(x.kwh))
+    b.add(f"How many kWh does the {x.name} use per year?", R, value=clean_number(x.kwh))
     x = pick.choice([x for x in of("Top Freezer") if "(" not in x.name])
-    b.add(f"How wide is the {x.name}, in centimeters?", R, value=_clean(x.width * 2.54))
+    b.add(f"How wide is the {x.name}, in centimeters?", R, value=clean_number(x.width * 2.54))
     x = pick.choice([x for x in by("LG") if "(" not in x.name])
     b.add(f"In which year did the {x.name} come on the market?", R, value=x.year("Date Available On Market"))
     x = pick.choice([x for x in of("Bottom Freezer") if says(x, "ice") is not None and "(" not in x.name])

@@ -63,15 +63,16 @@ QUESTIONS = HERE / "questions.json"
 SAMPLE, SEED = 1000, 77
 
 sys.path.insert(0, str(HERE.parent))
-from shared import (  # noqa: E402
+from shared import (  # noqa: E402  # noqa: E402
     AGGREGATION,
     GROUP,
     INVERSE,
     MULTI,
     REASONING,
+    SetBuilder,
+    clean_number,
     set_main,
 )
-from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 PROSE_RE = re.compile(r"^\d{3}\.\d{3}\.\d{2}\s")
@@ -192,35 +193,8 @@ def load() -> list[Article]:
     return arts
 
 
-class Builder(dm.Builder):
-    """devmix's question records; every list gold is asserted to hold 1..40 names (0 where asked)."""
-
-    def __init__(self, items):
-        super().__init__([], [])
-        self.items = items
-
-    def add(self, question, category, *, names=None, value=None, method="sparql", empty=False):
-        if names is not None:
-            names = sorted(set(names))
-            assert (len(names) == 0) if empty else (1 <= len(names) <= 40), (question, len(names))
-        super().add(question, category, method, names=names, value=value, min_len=0, max_len=40)
-
-    def add_best(self, question, category, pool, key, *, low=False, method="sparql"):
-        winners, _ = self.best(pool, key, low=low)
-        names = [w.name for w in winners]
-        if len(names) == 1:
-            self.add(question, category, value=names[0], method=method)
-        else:
-            self.add(question, category, names=names, method=method)
-
-
-def _clean(v: float) -> float | int:
-    v = round(v, 6)
-    return int(v) if float(v).is_integer() else v
-
-
 def build_questions(arts: list[Article]) -> list[dict]:
-    b = Builder(arts)
+    b = SetBuilder(arts)
     kind = lambda *ks: [a for a in arts if a.kind in ks]  # noqa: E731
     cat = lambda c: [a for a in arts if c in a.categories]  # noqa: E731
     says = lambda a, k: a.says.get(k)  # noqa: E731
@@ -400,7 +374,7 @@ def build_questions(arts: list[Article]) -> list[dict]:
     b.add(
         "How much does the most expensive corner sofa cost, in SAR?",
         A,
-        value=_clean(max(a.price for a in kind("corner sofa"))),
+        value=clean_number(max(a.price for a in kind("corner sofa"))),
     )
     b.add(
         "What is the average price of the products in the Chairs category, to the nearest riyal?",
@@ -411,7 +385,7 @@ def build_questions(arts: list[Article]) -> list[dict]:
     b.add(
         "What is the height of the tallest wardrobe, in metres?",
         A,
-        value=_clean(max(a.cm("height") for a in sized(kind("wardrobe"), "height")) / 100),
+        value=clean_number(max(a.cm("height") for a in sized(kind("wardrobe"), "height")) / 100),
     )
     b.add(
         "How many products in the Sofas & armchairs section are discounted?",
@@ -430,14 +404,14 @@ def build_questions(arts: list[Article]) -> list[dict]:
     # ---- Reasoning
     pick = random.Random(31)
     x = pick.choice([a for a in kind("3-seat sofa", "2-seat sofa") if a.cm("width")])
-    b.add(f"How wide is the {x.name} in metres?", R, value=_clean(x.cm("width") / 100))
+    b.add(f"How wide is the {x.name} in metres?", R, value=clean_number(x.cm("width") / 100))
     x = pick.choice([a for a in cat("Beds") if not a.name.endswith(")")])
-    b.add(f"How much is the {x.name}, in riyals?", R, value=_clean(x.price))
+    b.add(f"How much is the {x.name}, in riyals?", R, value=clean_number(x.price))
     x = pick.choice([a for a in arts if a.old_price is not None and not a.name.endswith(")")])
     b.add(
         f"How many riyals do I save on the {x.name} compared with its old price?",
         R,
-        value=_clean(x.old_price - x.price),
+        value=clean_number(x.old_price - x.price),
     )
     x = pick.choice(
         [a for a in kind("chair", "armchair") if len(a.designers) == 1 and a.designers[0] != "IKEA of Sweden"]

@@ -74,9 +74,9 @@ from shared import (  # noqa: E402
     INVERSE,
     MULTI,
     REASONING,
+    BoundedBuilder,
     set_main,
 )
-from shared import devmix as dm  # noqa: E402
 
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION
 CPU, GPU = "Processors", "Graphics Cards"
@@ -428,35 +428,6 @@ def load() -> list[Part]:
 # ---- questions ----------------------------------------------------------------------------
 
 
-class Builder(dm.Builder):
-    def __init__(self, parts: list[Part]):
-        super().__init__([], [])
-        self.parts = parts
-
-    def add(self, question, category, method="sparql", *, names=None, value=None, min_len=1, max_len=40):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if DEBUG:
-            try:
-                super().add(question, category, method, names=names, value=value, min_len=min_len, max_len=max_len)
-            except AssertionError as e:
-                print("FAIL", e, file=sys.stderr)
-            return
-        super().add(question, category, method, names=names, value=value, min_len=min_len, max_len=max_len)
-
-    def named(self, name: str) -> Part:
-        (p,) = [p for p in self.parts if p.name == name]
-        return p
-
-    def best_one(self, pool, key, *, low=False) -> Part:
-        winners, _ = self.best(pool, key, low=low)
-        assert len(winners) == 1, [w.name for w in winners]
-        return winners[0]
-
-    def add_best(self, question, category, method, winners):
-        super().add_best(question, category, method, winners)
-
-
 def _no_range_split(pool: list[Part], cut: float) -> None:
     for p in pool:
         pr = p.prices()
@@ -464,7 +435,7 @@ def _no_range_split(pool: list[Part], cut: float) -> None:
 
 
 def build_questions(parts: list[Part]) -> list[dict]:
-    b = Builder(parts)
+    b = BoundedBuilder(parts, debug=DEBUG)
     cpus = [p for p in parts if p.is_cpu]
     gpus = [p for p in parts if not p.is_cpu]
     fam = lambda f: [p for p in cpus if p.family.split()[0] == f]  # noqa: E731  ("Xeon" takes in Xeon Phi)
