@@ -58,7 +58,7 @@ QUESTIONS = HERE / "questions.json"
 SAMPLE, SEED = 1000, 2027
 
 sys.path.insert(0, str(HERE.parent))
-from shared import (  # noqa: E402  # noqa: E402
+from shared import (  # noqa: E402
     AGGREGATION,
     GROUP,
     INVERSE,
