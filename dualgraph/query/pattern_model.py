@@ -62,7 +62,7 @@ class Pattern:
 
     def fill(self, *, s: str = "?s", v: str = "?v", snippet: str | None = None) -> str:
         """The snippet with its placeholders replaced by variable names."""
-        return (self.sparql if snippet is None else snippet).replace("{s}", s).replace("{v}", v)
+        return fill(self.sparql if snippet is None else snippet, s, v)
 
     @property
     def lexical_text(self) -> str:

@@ -25,6 +25,7 @@ import re
 
 from dualgraph.query.parse import comparative
 from dualgraph.query.parse_numbers import attribute_label
+from dualgraph.query.pattern_model import fill
 from dualgraph.query.vocabulary import current
 
 __all__ = ["relative_blocks", "relative_phrase", "relative_reference"]
@@ -66,8 +67,8 @@ def relative_blocks(op: str, snippet: str, refs: list[str]) -> tuple[list[str], 
 
     ``snippet`` is the attribute's grounding over ``?p`` with ``{s}``/``{v}`` placeholders.
     """
-    mine = snippet.replace("{s}", "?srel").replace("{v}", "?vrel")
-    theirs = snippet.replace("?p ", "?ref ").replace("{s}", "?sref").replace("{v}", "?vref")
+    mine = fill(snippet, "?srel", "?vrel")
+    theirs = fill(snippet.replace("?p ", "?ref "), "?sref", "?vref")
     agg = {">": "MAX", ">=": "MAX", "<": "MIN", "<=": "MIN"}.get(op)
     values = "VALUES ?ref { " + " ".join(f"<{r}>" for r in refs) + " }"
     if agg is None:  # same as any variant of the reference

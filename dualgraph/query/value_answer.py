@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
+from dualgraph.query.pattern_model import fill
 from dualgraph.query.superlative import VERB_ATTRS
 from dualgraph.query.vocabulary import current, how_adjectives
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at, unit_symbol
@@ -247,7 +248,7 @@ _WRITTEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(\"|''|[^\W\d_]+)")
 def _raw_values(store: Any, snippet: str, product: str) -> list[tuple[str, str | None, str | None]]:
     """The product's raw values under the entry, each with its entry's and section's names (a bare
     number takes the unit they name: "Capacity (ft3)")."""
-    body = snippet.replace("{s}", "?so").replace("{v}", "?val")
+    body = fill(snippet, "?so", "?val")
     q = (
         f"SELECT ?raw ?entry ?section WHERE {{ VALUES ?p {{ <{product}> }} {body} ?so skg:hasValue ?vv . "
         f"?vv skg:hasName ?raw . OPTIONAL {{ ?so skg:inEntry ?e . ?e skg:hasName ?entry }} "
