@@ -20,7 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from dualgraph.answer.names import AnswerNames
 from dualgraph.answer.question_text import QuestionRefused, screen_question
 from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts, error_record
+from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
+from dualgraph.answer.text_reader import fold
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
 from dualgraph.query.vocabulary import QuestionVocabulary, current, use
@@ -448,6 +450,7 @@ class QAEngine:
             failed = "; ".join(errors)
         names = r.answer_list if (r.answer_list or r.intent != "count") else None  # a count lists nothing
         return AnswerRecord(
+            unread=_unread(sym, r),
             id=qid,
             question=question,
             answer=text if not failed else "",
@@ -460,6 +463,16 @@ class QAEngine:
             latency_s=round(seconds, 4),
             error=failed,
         )
+
+
+def _unread(sym: SourceResult | None, final: SourceResult) -> list[str]:
+    """The symbolic side's unread phrases, less those the text answered by (its anchor's words)."""
+    if sym is None:
+        return []
+    if final.source == "skg" or not final.anchor:
+        return list(sym.unread)
+    anchor = set(fold(final.anchor).split())
+    return [u for u in sym.unread if not set(fold(u).split()) <= anchor]
 
 
 def _phrase(r: Any) -> str | None:

@@ -71,6 +71,11 @@ class AnswerRecord(BaseModel):
     evidence: Evidence = Field(
         default_factory=Evidence, description="queries, rows, chunks and the trace behind the answer"
     )
+    unread: list[str] = Field(
+        default_factory=list,
+        description="phrases of the question the answer did not read (no constraint came of them, and the text "
+        "did not answer by them): the answer may be wider than asked; empty when every phrase was read",
+    )
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens spent on this answer")
     latency_s: float = Field(0.0, description="wall-clock seconds to answer")
     error: str | None = Field(None, description="why no answer could be produced (the run goes on); null on success")

@@ -50,6 +50,11 @@ class SourceResult:
     """Textual: the phrase of the question the answer was read by (None when it is a guess)."""
     covered: list[str] = field(default_factory=list)
     """Symbolic: the parts of the question the parser turned into constraints, names or scope."""
+    unread: list[str] = field(default_factory=list)
+    """Symbolic: the phrases of the question the answer did not read (left out, never silently)."""
+    scope: str = ""
+    """Symbolic: the graph pattern of the scope it grounded (brands, lines, categories); the text
+    answers within it. Empty: the whole catalog."""
     trace: list[str] = field(default_factory=list)
     tokens: TokenCounts = field(default_factory=TokenCounts)
     seconds: float = 0.0
@@ -118,6 +123,14 @@ class SymbolicSource:
         contexts = [contextvars.copy_context() for _ in questions]
         return list(self._pool.map(lambda cq: cq[0].run(self._compiled, cq[1]), zip(contexts, questions)))
 
+    def scope_names(self, result: SourceResult) -> frozenset[str] | None:
+        """The names of the products in ``result``'s grounded scope; ``None`` for the whole catalog
+        (or a compiler that cannot say)."""
+        names = getattr(self.compiler, "scope_names", None)
+        if not result.scope or not callable(names):
+            return None
+        return names(result.scope)
+
     def close(self) -> None:
         """Let the batch threads go (they also end with the process)."""
         if self._pool is not None:
@@ -139,6 +152,8 @@ class SymbolicSource:
             rows_total=len(a.rows),
             trace=[f"skg: {t}" for t in a.trace],
             error=a.error,
+            unread=list(getattr(a, "unread", [])),
+            scope=getattr(a, "scope_where", ""),
         )
         if a.error is None and a.sparql is None:
             r.error = "the question could not be compiled to SPARQL"

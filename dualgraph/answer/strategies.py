@@ -208,6 +208,7 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
     texts = kit.textual.ask([questions[i] for i, _ in todo])
     for (i, why), t in zip(todo, texts):
         o = outcomes[i]
+        t = within_scope(kit.symbolic, first[i], t, o.trace)
         if why is None:
             missed = ignored_condition(first[i], t)
             if missed is None:
@@ -217,6 +218,34 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
         o.route.append("tkg")
         o.used.append(t)
         o.result = reconcile(first[i], t, o.trace, confident=why is None)
+
+
+def within_scope(symbolic: Source, sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:
+    """The text's answer less the products outside the scope the symbolic side grounded (a brand,
+    a line, a category): the text reads pages by their words, and "Celeron processors without ECC"
+    must not come back with the Core i5 pages that mention ECC."""
+    names_of = getattr(symbolic, "scope_names", None)
+    if not txt.answer_list or not callable(names_of):
+        return txt
+    try:
+        names = names_of(sym)
+    except Exception as e:  # the scope could not be read: say so, keep the text's answer
+        trace.append(f"text answer not checked against the scope ({type(e).__name__})")
+        return txt
+    if names is None:
+        return txt
+    inside = [p for p in txt.answer_list if p in names]
+    if len(inside) == len(txt.answer_list):
+        return txt
+    trace.append(f"text answer kept within the grounded scope: {len(inside)} of {len(txt.answer_list)} products")
+    value = txt.value
+    if txt.intent == "count":
+        value = len(inside)
+    elif txt.intent in ("superlative", "compare", "describe"):
+        value = inside[0] if inside else None
+    elif txt.intent == "yesno":
+        value = "yes" if inside else "no"
+    return replace(txt, answer_list=inside, value=value)
 
 
 def _textual(kit: Toolkit, questions: list[str]) -> list[SourceResult]:
@@ -260,6 +289,7 @@ def _run_strategy(name: str, questions: list[str], kit: Toolkit) -> list[Outcome
     if name == "concat":
         texts = _textual(kit, questions)
         for i, (o, t) in enumerate(zip(outcomes, texts)):
+            t = within_scope(kit.symbolic, first[i], t, o.trace)
             o.route.append("tkg")
             o.used.append(t)
             why = needs_fallback(

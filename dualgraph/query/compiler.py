@@ -59,15 +59,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dualgraph.query.coverage import coverage_caps, unread_factor
+from dualgraph.query.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.emit import select_query, where_clauses
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.grounding_features import either
 from dualgraph.query.grounding_numbers import dimension_hint
+from dualgraph.query.interpret import BeamConfig, Emission, reconsider
+from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.model import (
     DateConstraint,
     FeatureConstraint,
@@ -114,6 +116,13 @@ class Compiled:
     order_unit: str | None = None
     """The unit (canonical) of the superlative/compare ordering value; ``None`` for prices and counts."""
     order_snippet: str = ""
+    emission: Emission | None = None
+    """What ``sparql`` was written from, to write it again with other readings (the beam)."""
+    unread: list[str] = field(default_factory=list)
+    """Phrases of the question the query does not read: mentions left ungrounded, content words."""
+    scope_where: str = ""
+    """The graph pattern over ``?p`` of the question's grounded scope (brands, lines, categories):
+    a text fallback answers within it (empty: the whole catalog)."""
 
 
 @dataclass(slots=True)
@@ -134,6 +143,10 @@ class Answer:
     """The unit of a numeric ``value`` (see :mod:`dualgraph.query.value_answer`); ``None`` for prices/counts."""
     covered: list[str] = field(default_factory=list)
     """The question's phrases the compiler read as constraints, names or scope."""
+    unread: list[str] = field(default_factory=list)
+    """The question's phrases the answer did not read (see :attr:`Compiled.unread`)."""
+    scope_where: str = ""
+    """See :attr:`Compiled.scope_where`."""
 
 
 _MEANS = frozenset({"with", "via", "using", "through", "by"})
@@ -164,6 +177,18 @@ def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> li
     return out
 
 
+def scope_pattern(scope: list[Grounding]) -> str:
+    """The graph pattern selecting the products of every resolved scope grounding (their own
+    variables, so two scopes never share one).
+
+    >>> scope_pattern([Grounding(None, "brand", snippet="?p skg:hasBrand {s} .", name_filter="true")])
+    '?p skg:hasBrand ?sc0 . FILTER(true)'
+    """
+    parts = [fill(gr.snippet, f"?sc{i}", f"?scv{i}") for i, gr in enumerate(scope) if gr.snippet]
+    parts += [f"FILTER({gr.name_filter})" for gr in scope if gr.name_filter]
+    return " ".join(parts)
+
+
 class Compiler:
     """Compile questions over ``store`` with the pattern index built from it.
 
@@ -182,7 +207,9 @@ class Compiler:
         timeout_s: float = 20.0,
         count_ranges: bool = False,
         prose_synonyms: Mapping[str, list[str]] | None = None,
+        beam: BeamConfig | None = None,
     ) -> None:
+        self.beam = beam or BeamConfig()
         self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
         self.store = store
         self.patterns = patterns
@@ -299,6 +326,7 @@ class Compiler:
             ),
             list(dict.fromkeys(gr.name_filter for gr in within if gr.name_filter)),
         )
+        out.scope_where = scope_pattern([gr for gr in scope if gr.resolved])
         for c in constraints:
             if isinstance(c, NumericConstraint):
                 hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
@@ -419,6 +447,7 @@ class Compiler:
             if not gr.resolved and gr.kind not in ("category", "relative"):
                 penalty *= 0.5
         blocks, filters = where_clauses(products, named, rest)
+        n_blocks, n_filters = len(blocks), len(filters)
 
         confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
         if rel is not None:
@@ -479,6 +508,17 @@ class Compiler:
         )
         check_query(filled(sparql))
         out.sparql = sparql
+        out.emission = Emission(
+            intent,
+            products,
+            named,
+            rest,
+            extra_blocks=blocks[n_blocks:],
+            extra_filters=filters[n_filters:],
+            ordered=order is not None,
+            tie_broken=then is not None,
+            count_ranges=self.count_ranges,
+        )
         confs += coverage_caps(
             question,
             intent,
@@ -495,6 +535,9 @@ class Compiler:
             trace=trace,
         )
         penalty *= unread_factor(question, intent, out.covered)
+        out.unread = [phrase_of(gr) for gr in named if not gr.resolved and not sentence_word(question, gr.source)]
+        out.unread += [phrase_of(gr) for gr in rest if not gr.resolved and gr.kind != "relative"]
+        out.unread += [w for w in unread_words(question, intent, out.covered) if w not in " ".join(out.unread)]
         out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
         trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
         return out
@@ -517,6 +560,8 @@ class Compiler:
             confidence=comp.confidence,
             error=comp.error,
             covered=comp.covered,
+            unread=list(comp.unread),
+            scope_where=comp.scope_where,
         )
         if comp.sparql is None:
             return ans
@@ -531,4 +576,53 @@ class Compiler:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
         with self._reading(question):
             read_answer(self.store, question, comp, ans)
+        if self._contradicted(comp, ans):
+            return self._reconsidered(question, comp, ans)
+        return ans
+
+    def scope_names(self, where: str) -> frozenset[str]:
+        """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects."""
+        query = f"SELECT DISTINCT ?name WHERE {{ ?p a skgt:Product ; skg:hasName ?name . {where} }}"
+        res = run_select(self.store, query, row_cap=1_000_000, timeout_s=self.timeout_s)
+        return frozenset(r["name"]["value"] for r in res.rows if "name" in r)
+
+    def _contradicted(self, comp: Compiled, ans: Answer) -> bool:
+        """Whether the store's answer is evidence against the reading: no product where the
+        question expects members (see :mod:`dualgraph.query.interpret.beam`)."""
+        if ans.error or comp.emission is None or self.beam.width == 0:
+            return False
+        if not expects_members(comp.intent, bool(comp.named_products)):
+            return False
+        if comp.intent.kind == "count":
+            return not ans.value
+        return not ans.rows
+
+    def _reconsidered(self, question: str, comp: Compiled, first: Answer) -> Answer:
+        """The answer of the best other reading the store confirms, else ``first`` as it was."""
+        assert comp.emission is not None
+        chosen = reconsider(self.store, comp.emission, self.beam, first.trace, row_timeout_s=self.timeout_s)
+        if chosen is None:
+            first.trace.append("beam: no other reading finds a product; the empty answer stands")
+            return first
+        sparql = comp.emission.sparql(chosen.rest)
+        try:
+            res = run_select(self.store, sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
+        except Exception as e:
+            first.trace.append(f"beam: the chosen reading's query failed ({type(e).__name__}); keeping the first")
+            return first
+        ans = Answer(
+            question,
+            comp.intent.kind,
+            sparql=sparql,
+            trace=first.trace,
+            confidence=round(first.confidence * chosen.score, 3),
+            covered=first.covered,
+            unread=first.unread + [u for u in chosen.unread if u not in first.unread],
+            scope_where=first.scope_where,
+            rows=res.rows,
+            truncated=res.truncated,
+        )
+        ans.trace.append(f"confidence {ans.confidence} (the first reading's × {chosen.score:.2f})")
+        with self._reading(question):
+            read_answer(self.store, question, replace(comp, sparql=sparql), ans)
         return ans

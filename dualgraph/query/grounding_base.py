@@ -66,6 +66,9 @@ class Grounding:
     confidence: float = 0.0
     resolved: bool = True
     note: str = ""
+    alternatives: list[Grounding] = field(default_factory=list)
+    """Runner-up groundings of the same mention, best first, for the reader's beam to try when
+    the store contradicts this one (see :mod:`dualgraph.query.interpret`)."""
 
 
 def _fail(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:

@@ -25,6 +25,15 @@ from dualgraph.query.synonyms import line_words
 __all__ = ["EntityGrounder"]
 
 
+def _stem(word: str) -> str:
+    """A category word's singular ("bikes" and "bike" → "bike", "watches" → "watch").
+
+    >>> _stem("bikes"), _stem("bike"), _stem("watches"), _stem("tvs")
+    ('bike', 'bike', 'watch', 'tv')
+    """
+    return singular([word])[0]
+
+
 def _node(p: Pattern) -> str:
     """The catalog node of a product or range pattern (the pattern index always records it)."""
     assert p.node_iri is not None, f"{p.kind} pattern {p.pattern_id} has no node"
@@ -48,6 +57,10 @@ CATEGORY_COSINE = 0.6
 """A category word no category name holds means the category MiniLM puts at this cosine or closer
 (all-MiniLM-L6-v2 on Icecat's names: "handsets" ~ "Mobile Phones" 0.65, "notebooks" ~ "Laptops" 0.78,
 "slates" ~ "Tablets" 0.51, too far to trust)."""
+SALES_NOUN_SHARE = 0.95
+"""A category word held by the names of categories covering this share of the catalog names what the
+whole catalog sells: no constraint (a part of it stays the beam's alternative). Not much less: "phones"
+in a shop of Smartphones (90%) and Tablets names the smartphones."""
 CATEGORY_MARGIN = 0.08
 """... together with every category within this margin of the closest ("computers": Laptops 0.68, PCs 0.60)."""
 
@@ -135,20 +148,17 @@ class EntityGrounder(GrounderBase):
 
     def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
         word = norm_tokens(e.phrase)
-        stems = {re.sub(r"(es|s)$", "", w) for w in word if w not in ("smart", "mobile")} or set(word)
+        stems = {_stem(w) for w in word if w not in ("smart", "mobile")} or set(word)
         hits = []
         for p in self._by_kind.get("category", []):
-            toks = {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")}
+            toks = {_stem(t) for t in norm_tokens(p.name or "")}
             joined = _norm(p.name or "")
             if stems & toks or any(s and s in joined for s in stems):
                 hits.append(p)
-        exact = [p for p in hits if {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")} == stems]
+        # one spelling for singular and plural on both sides: "downhill bike" is "Downhill Bikes"
+        exact = [p for p in hits if {_stem(t) for t in norm_tokens(p.name or "")} == stems]
         # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
-        full = [
-            p
-            for p in hits
-            if len(stems) > 1 and stems <= {re.sub(r"(es|s)$", "", t) for t in norm_tokens(p.name or "")}
-        ]
+        full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in norm_tokens(p.name or "")}]
         # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
         headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
@@ -161,6 +171,19 @@ class EntityGrounder(GrounderBase):
         if not hits:
             trace.append(f"category {e.phrase!r}: no category node matches; not restricting (low confidence)")
             return Grounding(e, "category", resolved=False, confidence=0.5, note="no matching category")
+        if not exact and self._sold_everywhere(stems):
+            part = Grounding(
+                e,
+                "category",
+                snippet=member_of("skg:belongs", [p.node_iri or "" for p in hits]),
+                confidence=0.5,
+                note=f"the categories {[p.name for p in hits]}",
+            )
+            trace.append(
+                f"category {e.phrase!r}: the categories naming it hold {SALES_NOUN_SHARE:.0%} or more of the "
+                "catalog: it names what the catalog sells, no restriction"
+            )
+            return Grounding(e, "category", confidence=0.85, note="whole catalog", alternatives=[part])
         covered = max(p.count for p in hits)
         if self.total_products and covered >= self.total_products:
             trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
@@ -173,6 +196,22 @@ class EntityGrounder(GrounderBase):
             confidence=0.85,
             candidates=[(p.name or "", 1.0) for p in hits],
         )
+
+    def _sold_everywhere(self, stems: set[str]) -> bool:
+        """Whether categories whose names hold every one of ``stems`` (as a word, or ending a
+        compound: "bike" in "Ebikes") hold :data:`SALES_NOUN_SHARE` of the catalog's category
+        memberships: the word then names what the catalog sells ("bikes" in a shop of Trail,
+        Enduro, Downhill, XC Bikes and Ebikes), not a part of it."""
+        cats = self._by_kind.get("category", [])
+        total = sum(p.count for p in cats)
+        if not total or not stems:
+            return False
+
+        def holds(p: Pattern) -> bool:
+            toks = {_stem(t) for t in norm_tokens(p.name or "")}
+            return all(any(t == w or (len(t) > len(w) + 1 and t.endswith(w)) for t in toks) for w in stems)
+
+        return sum(p.count for p in cats if holds(p)) >= SALES_NOUN_SHARE * total
 
     def _categories_by_meaning(self, phrase: str) -> list[Pattern]:
         """Categories whose name means ``phrase`` by MiniLM ("handsets" ~ "Mobile Phones" 0.65,

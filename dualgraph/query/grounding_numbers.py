@@ -50,6 +50,10 @@ def dimension_hint(question: str) -> frozenset[str]:
     return frozenset().union(*found) if found else frozenset()
 
 
+RUNNERS_UP = 2
+"""Other entries a numeric constraint keeps as alternatives for the reader's beam (the next best
+entries whose unit can hold the number; see :mod:`dualgraph.query.interpret`)."""
+
 APART_SHARE = 0.2
 """Two entries on the same products beyond this share of the smaller one are two attributes."""
 
@@ -300,6 +304,25 @@ class NumberGrounder(GrounderBase):
             + (f"; with {len(also)} more entries of that name" if also else "")
             + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )
+        taken = {p.entry_iri for p in [best, *also, *more]}
+        alternatives: list[Grounding] = []
+        for (lex2, inside2, _, _), p, lo2, hi2 in cands[1:]:
+            if p.entry_iri in taken or len(alternatives) == RUNNERS_UP:
+                continue
+            taken.add(p.entry_iri)
+            conf2 = (0.75 if lex2 > 0 else 0.45) if attribute else 0.5
+            conf2 -= 0 if inside2 else 0.05 if attribute else 0.25
+            alternatives.append(
+                Grounding(
+                    c,
+                    "numeric",
+                    snippet=widen(p, []),
+                    filters=_ops(c.op, lo2, hi2),
+                    pattern=p,
+                    confidence=min(conf2, conf),
+                    note=f"{p.section} › {p.entry} [{p.unit or 'no unit'}]",
+                )
+            )
         return Grounding(
             c,
             "numeric",
@@ -308,6 +331,7 @@ class NumberGrounder(GrounderBase):
             pattern=best,
             candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
             confidence=conf,
+            alternatives=alternatives,
         )
 
     def attribute(

@@ -29,7 +29,7 @@ def ground_names(
     constraints = list(constraints)
     named: list[Grounding] = []
     scope: list[Grounding] = []
-    for e in entities:
+    for e in _joined_categories(question, entities, trace):
         if e.kind in NAMED:
             after = [
                 c
@@ -63,6 +63,26 @@ def ground_names(
         else:
             scope.append(g.entity(e, trace))
     return named, _united_categories(scope, trace, store=getattr(g, "store", None)), constraints
+
+
+def _joined_categories(question: str, entities: list[EntityRef], trace: list[str]) -> list[EntityRef]:
+    """Category words side by side are one noun phrase ("mountain bikes", "downhill bike"): the
+    modifier narrows the head, it is no category of its own."""
+    out: list[EntityRef] = []
+    for e in entities:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.kind == e.kind == "category"
+            and prev.span.end <= e.span.start
+            and not question[prev.span.end : e.span.start].strip()
+        ):
+            text = question[prev.span.start : e.span.end]
+            out[-1] = EntityRef(type(e.span)(prev.span.start, e.span.end, text), text, "category")
+            trace.append(f"category words {prev.phrase!r} {e.phrase!r} read as one phrase {text!r}")
+            continue
+        out.append(e)
+    return out
 
 
 def _facets(store: Any, cats: list[Grounding]) -> bool:

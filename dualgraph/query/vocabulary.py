@@ -340,11 +340,14 @@ class QuestionVocabulary:
         return len(words)
 
     def _unseen_words(self, q: str) -> set[str]:
-        """The question's lower-case words the catalog's vocabulary does not place."""
+        """The question's lower-case words the catalog's vocabulary does not place, and its plural
+        acronyms ("GPUs", "SSDs": English writes a plural noun of capitals with a lower-case s)."""
         known = general_words("function_words") | general_words("product_nouns") | general_words("qualifier_words")
+        found = re.findall(r"(?<![\w-])[a-z]{4,}(?![\w-])", q)
+        found += [w.casefold() for w in re.findall(r"(?<![\w-])[A-Z]{2,}s(?![\w-])", q)]
         return {
             w
-            for w in re.findall(r"(?<![\w-])[a-z]{4,}(?![\w-])", q)
+            for w in found
             if w not in known
             and w not in general_words("not_brand_words")
             and not self.categories.fullmatch(w)

@@ -1,0 +1,173 @@
+"""The reader keeps alternatives and checks them on the store (issue 33): the beam over readings,
+scope nouns read from the catalogue's own categories, unread phrases reported, and the text
+fallback kept inside the grounded scope.
+
+Invented catalogues (kettles, storage), real converter and rules, in-memory Oxigraph, the real
+MiniLM; every expected answer is computed from the rows below.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
+from test_compiler import compile_catalog
+
+from dualgraph.answer.sources import SourceResult
+from dualgraph.answer.strategies import within_scope
+from dualgraph.corpus.model import Variant
+from dualgraph.query.grounding_base import Grounding
+from dualgraph.query.interpret import BeamConfig, Emission, reconsider
+from dualgraph.query.interpret.beam import alternatives
+from dualgraph.query.model import FeatureConstraint, Intent, Span
+from dualgraph.stores.oxigraph import OxigraphStore
+
+# name, category, capacity litres, power W, price GBP
+KETTLES = [
+    ("Brewmaster One", "Electric Kettles", 1.7, 3000, 35),
+    ("Brewmaster Mini", "Electric Kettles", 0.8, 1500, 12),
+    ("Quickboil Pro", "Electric Kettles", 1.5, 2200, 49),
+    ("Hearth Classic", "Stovetop Kettles", 2.0, None, 30),
+    ("Hearth Petite", "Stovetop Kettles", 1.2, None, 18),
+    ("Roamer Fold", "Kettles - Travel", 1.6, 800, 27),
+    ("Roamer Tiny", "Kettles - Travel", 0.6, 600, 15),
+]
+
+
+def _kettle(row) -> Variant:
+    name, cat, litres, watts, price = row
+    specs = [("Capacity:Capacity", f"{litres} L"), ("Price", f"{price}.00 GBP")]
+    if watts:
+        specs.append(("Power:Power", f"{watts} W"))
+    return Variant(name, name, (cat,), tuple(specs))
+
+
+@pytest.fixture(scope="module")
+def kettles(tmp_path_factory):
+    return compile_catalog([_kettle(r) for r in KETTLES], tmp_path_factory.mktemp("kettles"))
+
+
+def test_a_noun_every_category_holds_is_no_constraint(kettles):
+    # "kettles" names what the catalogue sells: "Kettles - Travel" holds it too, though not as its head
+    got = kettles.answer("Which kettles hold at least 1.5 litres?")
+    want = sorted(n for n, _, litres, _, _ in KETTLES if litres >= 1.5)
+    assert sorted(got.answer_list or []) == want
+    assert "Roamer Fold" in want
+
+
+def test_a_singular_category_phrase_is_that_category_only(kettles):
+    got = kettles.answer("What is the cheapest stovetop kettle?")
+    stovetop = [r for r in KETTLES if r[1] == "Stovetop Kettles"]
+    assert got.value == min(stovetop, key=lambda r: r[4])[0]
+
+
+def test_words_nothing_read_are_reported_unread(kettles):
+    got = kettles.answer("Which kettles are glorptastic?")
+    assert "glorptastic" in got.unread
+    assert got.confidence < 0.5
+
+
+def test_a_plural_acronym_names_a_category_by_meaning(tmp_path):
+    rows = [
+        ("Spinwell 2T", "Hard Disk Drives", "2 TB"),
+        ("Spinwell 4T", "Hard Disk Drives", "4 TB"),
+        ("Spinwell 1T", "Hard Disk Drives", "1 TB"),
+        ("Snapcard 256", "Memory Cards", "256 GB"),
+        ("Snapcard 2T", "Memory Cards", "2 TB"),
+    ]
+    c = compile_catalog([Variant(n, n, (cat,), (("Storage:Capacity", cap),)) for n, cat, cap in rows], tmp_path)
+    got = c.answer("Which HDDs hold at least 2 TB?")
+    assert sorted(got.answer_list or []) == ["Spinwell 2T", "Spinwell 4T"]
+
+
+# -- the beam, on hand-made groundings over a three-product store -----------------------------
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    st = OxigraphStore.in_memory()
+    st.update(
+        "INSERT DATA { "
+        'skg:a a skgt:Product ; skg:hasName "A" ; skg:litres 1.0 ; skg:cups 4 ; skg:tag "steel" . '
+        'skg:b a skgt:Product ; skg:hasName "B" ; skg:litres 2.0 ; skg:cups 8 . '
+        'skg:c a skgt:Product ; skg:hasName "C" ; skg:litres 3.0 ; skg:cups 12 ; skg:tag "glass" . }'
+    )
+    return st
+
+
+def _feature(phrase: str, *, negated: bool = False, confidence: float = 0.4) -> Grounding:
+    src = FeatureConstraint(Span(0, len(phrase), phrase), phrase, negated=negated)
+    return Grounding(src, "feature", snippet='?p skg:tag {v} . FILTER({v} = "copper")', confidence=confidence)
+
+
+def _numeric(prop: str, low: float, *, confidence: float, alts: list[Grounding] | None = None) -> Grounding:
+    src = FeatureConstraint(Span(0, 4, "size"), "size")
+    return Grounding(
+        src,
+        "numeric",
+        snippet=f"?p skg:{prop} {{v}} .",
+        filters=[f"{{v}} >= {low}"],
+        confidence=confidence,
+        alternatives=alts or [],
+        note=prop,
+    )
+
+
+def _emission(rest: list[Grounding]) -> Emission:
+    return Emission(Intent("list"), [], [], rest)
+
+
+def test_the_beam_takes_the_best_reading_the_store_confirms(tiny):
+    # litres >= 3 holds of C; a weak "copper" condition empties the first reading
+    rest = [_numeric("litres", 3, confidence=0.9), _feature("copper")]
+    trace: list[str] = []
+    chosen = reconsider(tiny, _emission(rest), BeamConfig(), trace)
+    assert chosen is not None and chosen.unread == ["copper"]
+    assert chosen.score == pytest.approx(0.3 / 0.4)
+    assert any("'copper' read as no constraint" in t for t in trace)
+    rows = tiny.select(_emission(rest).sparql(chosen.rest))["results"]["bindings"]
+    assert [r["name"]["value"] for r in rows] == ["C"]
+
+
+def test_a_swap_to_the_runner_up_entry_outranks_dropping(tiny):
+    # "at least 10" read from litres finds nothing; the runner-up entry (cups) holds it
+    cups = _numeric("cups", 10, confidence=0.7)
+    rest = [_numeric("litres", 10, confidence=0.75, alts=[cups])]
+    chosen = reconsider(tiny, _emission(rest), BeamConfig(), [])
+    assert chosen is not None and chosen.unread == [] and chosen.rest[0] is cups
+
+
+def test_confident_and_negated_mentions_are_not_dropped(tiny):
+    assert alternatives([_feature("copper", confidence=0.9)], BeamConfig()) == []
+    assert alternatives([_feature("copper", negated=True)], BeamConfig()) == []
+    assert reconsider(tiny, _emission([_feature("copper", negated=True)]), BeamConfig(), []) is None
+
+
+def test_a_zero_width_beam_reads_nothing_else(tiny):
+    assert reconsider(tiny, _emission([_feature("copper")]), BeamConfig(width=0), []) is None
+
+
+# -- the text fallback within the grounded scope -------------------------------------------------
+
+
+class _Scoped:
+    """A symbolic source whose grounded scope is the products named here."""
+
+    def __init__(self, names: set[str] | None) -> None:
+        self.names = names
+
+    def scope_names(self, result: SourceResult):
+        return None if self.names is None else frozenset(self.names)
+
+
+def test_the_text_answer_stays_within_the_symbolic_scope():
+    txt = SourceResult("tkg", intent="count", answer_list=["A", "B", "C"], value=3)
+    trace: list[str] = []
+    got = within_scope(_Scoped({"A", "C", "D"}), SourceResult("skg", scope="?p skg:x 1 ."), txt, trace)
+    assert got.answer_list == ["A", "C"] and got.value == 2
+    assert "2 of 3" in trace[0]
+    assert within_scope(_Scoped(None), SourceResult("skg"), txt, []) is txt
