@@ -17,10 +17,14 @@ class StoreConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["oxigraph", "endpoint"] = Field(
+    kind: str = Field(
         "oxigraph",
-        description="'oxigraph': the embedded on-disk store inside the index directory; "
-        "'endpoint': a SPARQL 1.1 server over HTTP (Virtuoso, Blazegraph, Fuseki, GraphDB, ...).",
+        min_length=1,
+        description="The store backend, by the name it is registered under (dualgraph.stores.registry): "
+        "'oxigraph': the embedded on-disk store inside the index directory; "
+        "'endpoint': a SPARQL 1.1 server over HTTP (Virtuoso, Blazegraph, Fuseki, GraphDB, ...) of the server "
+        "profile `profile` names; a profile's own name ('virtuoso', 'oxigraph-server', 'blazegraph', 'generic'): "
+        "a server of that profile; or a backend another package registers in the 'dualgraph.stores' entry points.",
     )
     query_url: str | None = Field(
         None, description="SPARQL query endpoint (kind 'endpoint'), e.g. http://127.0.0.1:8890/sparql-auth."
@@ -75,6 +79,7 @@ class StoreConfig(BaseModel):
 
         The one place the environment is read: secrets stay out of config files and argv.
         """
-        if self.kind != "endpoint" or self.password is not None:
+        # every backend but the embedded one is a server that may want it
+        if self.kind == "oxigraph" or self.password is not None:
             return self
         return self.model_copy(update={"password": os.environ.get("DUALGRAPH_SPARQL_PASSWORD")})
