@@ -60,10 +60,10 @@ import dualgraph.answer.engine as engine_mod  # noqa: E402
 import dualgraph.answer.sources as sources_mod  # noqa: E402
 import dualgraph.answer.strategies as strategies_mod  # noqa: E402
 import dualgraph.models.factory as factory_mod  # noqa: E402
+import dualgraph.pipeline.index_store as index_store_mod  # noqa: E402
 import dualgraph.query.compiler as compiler_mod  # noqa: E402
 import dualgraph.query.lexicon_mining as lexicon_mining_mod  # noqa: E402
 import dualgraph.query.safety as safety_mod  # noqa: E402
-import dualgraph.stores.factory as store_factory_mod  # noqa: E402
 import dualgraph.stores.oxigraph as oxigraph_mod  # noqa: E402
 import dualgraph.tkg.retrieval as retrieval_mod  # noqa: E402
 from dualgraph.answer.engine import AskConfig, QAEngine  # noqa: E402
@@ -240,7 +240,7 @@ def install(prof: Profiler) -> None:
     # -- engine open
     w(QAEngine, "open", "open.other")
     w(factory_mod, "build_models", "open.models")
-    w(store_factory_mod, "open_store", "open.store")
+    w(index_store_mod, "open_store", "open.store")
     w(PatternIndex, "load", "open.patterns")
     w(AnswerNames, "detect", "open.names")
     w(compiler_mod.Compiler, "__init__", "open.compiler")

@@ -249,8 +249,8 @@ def _endpoint_config(url: str, gsp: str) -> IndexConfig:
 
 
 def _graph_dump(config: IndexConfig, index: Path) -> list[str]:
+    from dualgraph.pipeline.index_store import open_store
     from dualgraph.skg import ontology as O
-    from dualgraph.stores.factory import open_store
 
     prefix = json.dumps(O.GRAPH)
     query = f"SELECT ?g ?s ?p ?o WHERE {{ GRAPH ?g {{ ?s ?p ?o }} FILTER(STRSTARTS(STR(?g), {prefix})) }}"
@@ -261,8 +261,8 @@ def _graph_dump(config: IndexConfig, index: Path) -> list[str]:
 
 def _empty(config: IndexConfig, index: Path) -> None:
     """Every DualGraph graph dropped from the server, so each schedule starts from nothing."""
+    from dualgraph.pipeline.index_store import open_store
     from dualgraph.skg import ontology as O
-    from dualgraph.stores.factory import open_store
 
     index.mkdir(parents=True, exist_ok=True)
     with open_store(config.store, index) as st:

@@ -234,7 +234,7 @@ class DualGraph:
         with self._lock:
             self._check_open()
             if self._store is None:
-                from dualgraph.stores.factory import load_store_config, open_store
+                from dualgraph.pipeline.index_store import load_store_config, open_store
 
                 config = load_store_config(self.index_dir).with_password_from_env()
                 self._store = open_store(config, self.index_dir, read_only=True, market=self.market)

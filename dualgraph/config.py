@@ -6,7 +6,6 @@ No module reads environment variables on its own; the CLI builds an
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Literal
 
@@ -16,74 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from dualgraph.corpus.limits import ReadLimits
 from dualgraph.models.factory import ModelsConfig
 from dualgraph.stores.ann_config import AnnConfig
+from dualgraph.stores.config import StoreConfig
 
-
-class StoreConfig(BaseModel):
-    """Which SPARQL store holds the Symbolic KG."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    kind: Literal["oxigraph", "endpoint"] = Field(
-        "oxigraph",
-        description="'oxigraph': the embedded on-disk store inside the index directory; "
-        "'endpoint': a SPARQL 1.1 server over HTTP (Virtuoso, Blazegraph, Fuseki, GraphDB, ...).",
-    )
-    query_url: str | None = Field(
-        None, description="SPARQL query endpoint (kind 'endpoint'), e.g. http://127.0.0.1:8890/sparql-auth."
-    )
-    update_url: str | None = Field(None, description="SPARQL update endpoint; default: query_url.")
-    graph_store_url: str | None = Field(
-        None,
-        description="SPARQL Graph Store Protocol endpoint for bulk loads (Virtuoso: /sparql-graph-crud-auth); "
-        "without it loads fall back to INSERT DATA batches.",
-    )
-    user: str | None = Field(None, description="User for HTTP Digest auth on the endpoint.")
-    password: str | None = Field(
-        None,
-        exclude=True,
-        description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD when not given, never saved.",
-    )
-    max_rows: int | None = Field(
-        None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported."
-    )
-    timeout_s: float = Field(60.0, gt=0, description="Timeout of one request to the endpoint, in seconds.")
-    retry_attempts: int = Field(
-        4,
-        ge=1,
-        description="Tries per request to the endpoint when it fails transiently (refused, reset, "
-        "timed out, HTTP 429/502/503/504); other errors are not retried.",
-    )
-    retry_backoff_s: float = Field(
-        0.5, gt=0, description="Wait before the second try, in seconds; doubled for each further one, with jitter."
-    )
-    retry_budget_s: float = Field(
-        30.0, gt=0, description="No new try starts this many seconds after the first one; then the request fails."
-    )
-    profile: Literal["virtuoso", "oxigraph-server", "blazegraph", "generic"] | None = Field(
-        None,
-        description="The kind of SPARQL server (dualgraph.stores.profiles): fills in its update, Graph Store and "
-        "bulk-load URLs, auth style and row cap from query_url; None: 'generic' (only the URLs given).",
-    )
-    load_parallel: int | None = Field(
-        None, ge=1, description="Named graphs uploaded at once by a bulk load; None: the profile's choice."
-    )
-    breaker_failures: int = Field(
-        8,
-        ge=1,
-        description="Transient failures in a row after which the store reports the server down and fails fast.",
-    )
-    breaker_cooldown_s: float = Field(
-        30.0, gt=0, description="Seconds a server reported down is left alone before one probe request."
-    )
-
-    def with_password_from_env(self) -> StoreConfig:
-        """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.
-
-        The one place the environment is read: secrets stay out of config files and argv.
-        """
-        if self.kind != "endpoint" or self.password is not None:
-            return self
-        return self.model_copy(update={"password": os.environ.get("DUALGRAPH_SPARQL_PASSWORD")})
+__all__ = ["IndexConfig", "StoreConfig", "TkgConfig"]
 
 
 class TkgConfig(BaseModel):

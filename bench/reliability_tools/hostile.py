@@ -786,8 +786,8 @@ def collect_index_evidence(index_dir: str | os.PathLike, marker: str) -> dict[st
     """
     from contextlib import closing
 
+    from dualgraph.pipeline.index_store import load_store_config, open_store
     from dualgraph.pipeline.layout import IndexLayout
-    from dualgraph.stores.factory import load_store_config, open_store
 
     layout = IndexLayout(Path(index_dir))
     manifest = json.loads(layout.manifest.read_text("utf-8")) if layout.manifest.is_file() else {}

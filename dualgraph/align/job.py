@@ -174,7 +174,7 @@ def align_index(
     from dualgraph.align.graph_export import export_graph
     from dualgraph.align.node2vec import run_node2vec
     from dualgraph.models.factory import build_models, index_models
-    from dualgraph.stores.factory import load_store_config, open_store
+    from dualgraph.pipeline.index_store import load_store_config, open_store
 
     config = config or AlignConfig()
     index_dir = Path(index_dir)

@@ -212,10 +212,10 @@ class QAEngine:
         from dualgraph.answer.sources import SymbolicSource, TextualSource
         from dualgraph.models.base import TokenMeter
         from dualgraph.models.factory import build_models, index_models
+        from dualgraph.pipeline.index_store import load_store_config, open_store
         from dualgraph.query.compiler import Compiler
         from dualgraph.query.lexicon_mining import load_prose_synonyms
         from dualgraph.query.patterns import PatternIndex
-        from dualgraph.stores.factory import load_store_config, open_store
 
         config = config or AskConfig()
         if config.strategy not in STRATEGIES:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from dualgraph.corpus.clean import clean_name, clean_text, shown
+from dualgraph.quarantine import Quarantine
+
+__all__ = ["MAX_VALUE_CHARS", "Document", "Quarantine", "Variant"]
 
 MAX_VALUE_CHARS = 20_000
 """Longest name, key or spec value a variant keeps (see :class:`~dualgraph.corpus.limits.ReadLimits`)."""
@@ -137,19 +140,6 @@ def _display_name(raw: str) -> str:
     """SpecsQA names join the range and the option values with ``<SEP>``."""
     parts = [p.strip() for p in raw.split("<SEP>") if p.strip()]
     return " ".join(parts) if parts else raw.strip()
-
-
-@dataclass(frozen=True, slots=True)
-class Quarantine:
-    """A record that could not be used, with where it came from and why."""
-
-    file: str
-    record: str
-    stage: str
-    reason: str
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
 
 
 @dataclass(slots=True)

@@ -12,8 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dualgraph.llm_batch.config import LLMBatchConfig
 from dualgraph.models.base import LLM, Embedder, TokenMeter
+from dualgraph.models.batch_config import LLMBatchConfig
 from dualgraph.models.cache import CachedEmbedder, CachedLLM
 
 __all__ = ["CACHE_FILE", "EmbedderConfig", "LLMConfig", "ModelsConfig", "build_models", "index_models"]

@@ -26,6 +26,7 @@ from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
+from dualgraph.pipeline.index_store import open_store, save_store_config
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
 from dualgraph.pipeline.llm_extract import extract_with_batch_llm, needs_batch_llm
 from dualgraph.pipeline.rule_focus import expand_focus
@@ -39,7 +40,6 @@ from dualgraph.skg.catalog_graph import changed_subjects, derive_catalog_facts
 from dualgraph.skg.rules import apply_rules, forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
-from dualgraph.stores.factory import open_store, save_store_config
 from dualgraph.stores.heap import release_free_memory
 
 

@@ -1,4 +1,5 @@
-"""Every IRI of the Symbolic KG lives here, so no other module spells a namespace.
+"""Every IRI of the Symbolic KG lives here, so no other module spells a namespace (the
+namespaces themselves come from :mod:`dualgraph.stores.namespaces`, which the stores predeclare).
 
 The schema follows the paper's appendix B.4 (classes under ``skgt:``, predicates and
 instance nodes under ``skg:``), with additions that the reference lacked:
@@ -15,21 +16,18 @@ market, linked by ``skg:soldIn`` to a ``skgt:Market`` node, and each market's pr
 
 from __future__ import annotations
 
-BASE = "https://w3id.org/dualgraph/"
-SKG = BASE + "skg#"
-SKGT = BASE + "skgt#"
-GRAPH = BASE + "graph/"
-RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-RDFS = "http://www.w3.org/2000/01/rdf-schema#"
-XSD = "http://www.w3.org/2001/XMLSchema#"
+from dualgraph.stores import namespaces as NS
 
-PREFIXES: dict[str, str] = {
-    "skg": SKG,
-    "skgt": SKGT,
-    "rdf": RDF,
-    "rdfs": RDFS,
-    "xsd": XSD,
-}
+# The namespaces themselves are spelled in dualgraph.stores.namespaces: the stores predeclare
+# them as prefixes and must not import this module.
+BASE = NS.BASE
+SKG = NS.SKG
+SKGT = NS.SKGT
+GRAPH = NS.GRAPH
+RDF = NS.RDF
+RDFS = NS.RDFS
+XSD = NS.XSD
+PREFIXES = NS.PREFIXES
 
 
 def sparql_prologue() -> str:
@@ -137,7 +135,7 @@ ALIGN_JUDGE = SKG + "alignJudge"
 XSD_DECIMAL = XSD + "decimal"
 XSD_DOUBLE = XSD + "double"
 XSD_INTEGER = XSD + "integer"
-XSD_STRING = XSD + "string"
+XSD_STRING = NS.XSD_STRING
 XSD_DATE = XSD + "date"
 XSD_GYEARMONTH = XSD + "gYearMonth"
 XSD_GYEAR = XSD + "gYear"

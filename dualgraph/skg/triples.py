@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from dualgraph.corpus.model import Quarantine, Variant
+from dualgraph.quarantine import Quarantine
 from dualgraph.skg import dates as D
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
@@ -22,6 +24,31 @@ from dualgraph.skg.terms import decimal, integer, iri, literal
 # Bumped whenever the triples written for the same input change, so re-indexing
 # notices that every document must be converted again.
 CONVERTER_VERSION = "skg-4"
+
+
+class SpecVariant(Protocol):
+    """What the converter reads of one product variant.
+
+    The corpus's :class:`~dualgraph.corpus.model.Variant` is one; the converter names only
+    these fields, so the symbolic graph does not depend on how a catalog is read.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def prod_range(self) -> str: ...
+
+    @property
+    def categories(self) -> Sequence[str]: ...
+
+    @property
+    def specs(self) -> Sequence[tuple[str, str]]:
+        """``("Section:Entry", value)`` pairs, in the catalog's order."""
+        ...
+
+    @property
+    def model_code(self) -> str | None: ...
 
 
 @dataclass(slots=True)
@@ -101,7 +128,7 @@ _CURRENCY = re.compile(r"^[A-Z]{3}$")
 
 
 def convert_document(
-    doc_id: str, variants: list[Variant], *, source: str = "", market: str | None = None
+    doc_id: str, variants: Sequence[SpecVariant], *, source: str = "", market: str | None = None
 ) -> Conversion:
     """All triples of one document, in its own named graph (its market's, given a market).
 
@@ -109,6 +136,7 @@ def convert_document(
     (``skg:soldIn``) and its prices there become an ``skgt:Offer`` of that market plus the
     product's ``skg:hasPrice``/``skg:hasCurrency``, all in the market's document graph.
 
+    >>> from dualgraph.corpus.model import Variant
     >>> v = Variant("Phone X 8GB", "Phone X", ("phones",), (("Battery:Capacity", "5000 mAh"), ("Price", "199.00 GBP")))
     >>> c = convert_document("file-1", [v])
     >>> (c.n_products, c.n_specs, "5000" in c.nquads)
@@ -152,7 +180,7 @@ def convert_document(
 
 
 def _convert_variant(
-    variant: Variant, add, out: Conversion, *, doc_id: str, day_first: bool | None, market: str | None = None
+    variant: SpecVariant, add, out: Conversion, *, doc_id: str, day_first: bool | None, market: str | None = None
 ) -> str:
     # the product IRI never depends on the market: a product sold in several markets is one node
     product = N.product_iri(variant.name, variant.model_code)

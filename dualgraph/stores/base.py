@@ -41,7 +41,7 @@ class Capabilities:
     """Data survives a restart of the process."""
     dataset_restriction: bool = False
     """``restrict(graphs)`` limits later reads to those graphs (default and named), as a
-    market's view of an index does (:func:`restrict_to_market`)."""
+    market's view of an index does (:func:`dualgraph.pipeline.index_store.restrict_to_market`)."""
 
 
 @runtime_checkable
@@ -119,34 +119,6 @@ class SparqlStore(Protocol):
     def close(self) -> None:
         """Flush and release the store."""
         ...
-
-
-def market_dataset(store: SparqlStore, market: str) -> list[str] | None:
-    """The graphs a query about ``market`` may read: the shared ones and that market's documents.
-
-    ``None`` when no other market has documents in the store (nothing to hide, and a
-    restricted dataset costs Oxigraph a lookup per listed graph for every pattern).
-    """
-    from dualgraph.skg import ontology as O
-
-    graphs = store.graphs()
-    prefix = O.market_graphs(market)
-    own = [g for g in graphs if g.startswith(prefix)]
-    if not own:
-        found = sorted({m for g in graphs if (m := O.market_of_graph(g)) is not None})
-        raise StoreError(f"no documents of market {market!r} in this index (markets: {', '.join(found) or 'none'})")
-    # shared graphs, and graphs of this market (its documents and its price summaries)
-    mine = [g for g in graphs if O.market_of_graph(g) in (None, market)]
-    if len(mine) == len(graphs):
-        return None
-    return mine
-
-
-def restrict_to_market(store: SparqlStore, market: str) -> None:
-    """Make every later read of ``store`` see one market only (see :func:`market_dataset`)."""
-    if not store.capabilities.dataset_restriction:
-        raise StoreError(f"{store!r} cannot restrict queries to one market's graphs")
-    store.restrict(market_dataset(store, market))  # type: ignore[attr-defined]
 
 
 def select_paged(store: SparqlStore, query: str, key: str, page_size: int | None) -> list[dict[str, str]]:

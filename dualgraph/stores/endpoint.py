@@ -33,7 +33,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from SPARQLWrapper import BASIC, DIGEST, JSON, POST, TURTLE, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, QueryBadFormed, SPARQLWrapperException, Unauthorized
 
-from dualgraph.skg import ontology as O
+from dualgraph.stores import namespaces as NS
 from dualgraph.stores.base import Capabilities, StoreError
 from dualgraph.stores.circuit import CircuitBreaker
 from dualgraph.stores.guard import read_query
@@ -105,7 +105,7 @@ class SparqlEndpointStore:
         connect_timeout_s: float = 5.0,
         max_rows: int | None = None,
         union_default_graph: bool = True,
-        graph_namespace: str | None = O.GRAPH,
+        graph_namespace: str | None = NS.GRAPH,
         retry: RetryPolicy | None = None,
         breaker: CircuitBreaker | None = None,
         auth: AuthStyle = "digest",
@@ -650,7 +650,7 @@ def _statements(path: Path, *, quads: bool) -> Iterator[tuple[int, str | None, s
 
 def _with_prologue(query: str) -> str:
     declared = {p or "" for p in _DECLARED.findall(query)}
-    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in O.PREFIXES.items() if p not in declared) + query
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in NS.PREFIXES.items() if p not in declared) + query
 
 
 def _graph(body: bytes, headers: Any) -> Graph:
@@ -679,7 +679,7 @@ def _term_json(term: dict[str, Any]) -> dict[str, Any]:
     # Virtuoso writes the pre-REC "typed-literal" and keeps xsd:string apart from simple
     # literals (RDF 1.0); the W3C format and RDF 1.1 do neither.
     out = {**term, "type": "literal"} if term.get("type") == "typed-literal" else dict(term)
-    if out.get("datatype") == O.XSD_STRING:
+    if out.get("datatype") == NS.XSD_STRING:
         del out["datatype"]
     return out
 
@@ -693,7 +693,7 @@ def _nt(term: Any) -> str:
     text = "".join(_NT_ESCAPES.get(c, c if c >= " " else f"\\u{ord(c):04X}") for c in str(term))
     if term.language:
         return f'"{text}"@{term.language}'
-    if term.datatype is not None and str(term.datatype) != O.XSD_STRING:
+    if term.datatype is not None and str(term.datatype) != NS.XSD_STRING:
         return f'"{text}"^^<{term.datatype}>'
     return f'"{text}"'
 

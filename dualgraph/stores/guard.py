@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from dualgraph.skg import ontology as O
+from dualgraph.stores import namespaces as NS
 from dualgraph.stores.base import StoreError
 
 MAX_QUERY_CHARS = 100_000
@@ -143,7 +143,7 @@ def _checked(query: str) -> ReadQuery:
             raise QueryRefused("federated SERVICE calls are refused: the store answers from its own data only")
         if name == "pname":
             prefix = node.get("prefix") or ""
-            base = declared.get(prefix, O.PREFIXES.get(prefix))
+            base = declared.get(prefix, NS.PREFIXES.get(prefix))
             if base is None:
                 raise QueryRefused(f"malformed SPARQL query: unknown prefix {prefix}:")
             _refuse_builtin(base + (node.get("localname") or ""))
@@ -175,7 +175,7 @@ def _plainly_safe_form(text: str) -> str | None:
     import pyoxigraph as ox
 
     try:
-        result = _empty_store().query(text, prefixes=O.PREFIXES)
+        result = _empty_store().query(text, prefixes=NS.PREFIXES)
     except (SyntaxError, ValueError, OSError):
         return None  # the full check says why
     if isinstance(result, ox.QuerySolutions):

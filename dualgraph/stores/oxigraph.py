@@ -1,7 +1,7 @@
 """The embedded SPARQL store: Oxigraph (RocksDB on disk, or in memory for tests).
 
 Queries see the union of the named graphs as their default graph and may skip the
-``PREFIX`` lines of :data:`dualgraph.skg.ontology.PREFIXES`. ``select``/``ask``/
+``PREFIX`` lines of :data:`dualgraph.stores.namespaces.PREFIXES`. ``select``/``ask``/
 ``construct`` are read-only: updates and federated ``SERVICE`` calls are refused, since
 queries may come from a language model and Oxigraph would happily fetch a remote URL.
 
@@ -24,7 +24,7 @@ from typing import IO, Any, TypeVar, cast
 import numpy as np
 import pyoxigraph as ox
 
-from dualgraph.skg import ontology as O
+from dualgraph.stores import namespaces as NS
 from dualgraph.stores.base import Capabilities, QueryTimeout, StoreError
 from dualgraph.stores.guard import read_query
 from dualgraph.stores.heap import release_free_memory
@@ -200,7 +200,7 @@ class OxigraphStore:
         """
         self._writable()
         try:
-            self._db.update(sparql, prefixes=O.PREFIXES)
+            self._db.update(sparql, prefixes=NS.PREFIXES)
         except SyntaxError as e:
             raise StoreError(f"malformed update: {e}") from e
         except OSError as e:
@@ -373,7 +373,7 @@ def term_json(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> dic
         out["xml:lang"] = term.language
         if term.direction is not None:
             out["its:dir"] = str(term.direction)
-    elif term.datatype.value != O.XSD_STRING:  # simple literals carry no datatype in JSON
+    elif term.datatype.value != NS.XSD_STRING:  # simple literals carry no datatype in JSON
         out["datatype"] = term.datatype.value
     return out
 
@@ -485,9 +485,9 @@ def _evaluate(
     """The items of one query, stopping at ``max_rows + 1`` or when ``stop`` is set."""
     try:
         if dataset is None:
-            result = db.query(text, prefixes=O.PREFIXES, use_default_graph_as_union=True)
+            result = db.query(text, prefixes=NS.PREFIXES, use_default_graph_as_union=True)
         else:
-            result = db.query(text, prefixes=O.PREFIXES, default_graph=list(dataset), named_graphs=list(dataset))
+            result = db.query(text, prefixes=NS.PREFIXES, default_graph=list(dataset), named_graphs=list(dataset))
     except SyntaxError as e:
         raise StoreError(f"malformed SPARQL query: {e}") from e
     except (OSError, RuntimeError, ValueError) as e:

@@ -22,9 +22,9 @@ from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.models.factory import build_models, index_models
 from dualgraph.pipeline.index import build_index
+from dualgraph.pipeline.index_store import load_store_config, open_store
 from dualgraph.query.pattern_index import read_patterns
 from dualgraph.skg import ontology as O
-from dualgraph.stores.factory import load_store_config, open_store
 
 
 def phone(name, *specs):

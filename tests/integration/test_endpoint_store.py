@@ -373,7 +373,7 @@ def test_index_pipeline_on_virtuoso_matches_the_embedded_store(tmp_path: Path, v
     # the index directory remembers the store, without the password
     import json as _json
 
-    from dualgraph.stores.factory import load_store_config, open_store
+    from dualgraph.pipeline.index_store import load_store_config, open_store
 
     saved = _json.loads((tmp_path / "ix-vt" / "store.json").read_text())
     assert saved["kind"] == "endpoint" and "password" not in saved

@@ -19,12 +19,12 @@ from dualgraph.corpus.markets import MarketError
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.pipeline.index import build_index
+from dualgraph.pipeline.index_store import open_store
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.pipeline.state import IndexState
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
-from dualgraph.stores.factory import open_store
 from dualgraph.stores.oxigraph import OxigraphStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))

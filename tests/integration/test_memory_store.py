@@ -19,8 +19,8 @@ from answer_support import catalog_index
 from dualgraph.answer.engine import IN_MEMORY_QUADS, AskConfig, QAEngine, _index_quads
 from dualgraph.cli import _in_memory_quads
 from dualgraph.config import IndexConfig
+from dualgraph.pipeline.index_store import open_store
 from dualgraph.stores.base import StoreError
-from dualgraph.stores.factory import open_store
 from dualgraph.stores.oxigraph import OxigraphStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
