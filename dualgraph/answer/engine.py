@@ -392,6 +392,8 @@ class QAEngine:
         ]
         tokens = [TokenCounts() for _ in outcomes]
         for i, o in enumerate(outcomes):
+            if o.result.refused and not o.text:
+                o.text = o.result.refused  # the refusal is the answer: no writer turns it into a list
             if o.text:
                 texts[i] = o.text
         if self.writer is None:

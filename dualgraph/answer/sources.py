@@ -55,6 +55,9 @@ class SourceResult:
     scope: str = ""
     """Symbolic: the graph pattern of the scope it grounded (brands, lines, categories); the text
     answers within it. Empty: the whole catalog."""
+    refused: str = ""
+    """Symbolic: why it asked no query (the question names nothing the catalog knows); the answer
+    then says so, unless the text finds a phrase to stand on."""
     trace: list[str] = field(default_factory=list)
     tokens: TokenCounts = field(default_factory=TokenCounts)
     seconds: float = 0.0
@@ -154,8 +157,9 @@ class SymbolicSource:
             error=a.error,
             unread=list(getattr(a, "unread", [])),
             scope=getattr(a, "scope_where", ""),
+            refused=getattr(a, "refused", ""),
         )
-        if a.error is None and a.sparql is None:
+        if a.error is None and a.sparql is None and not r.refused:
             r.error = "the question could not be compiled to SPARQL"
         r.covered = getattr(a, "covered", None) or covered_parts(question, getattr(self.compiler, "currency", None))
         if a.sparql:

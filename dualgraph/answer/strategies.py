@@ -119,6 +119,9 @@ def reconcile(
     if txt.error:
         trace.append(f"text failed too ({txt.error}); keeping the symbolic answer")
         return sym
+    if sym.refused and (txt.empty or txt.confidence < ANCHORED):
+        trace.append("the text found no phrase to stand on either: the question is answered with a refusal")
+        return sym
     if sym.answer_list and txt.answer_list and (any_intent or sym.intent in LIST_INTENTS) and not sym.error:
         both = [p for p in sym.answer_list if p in set(txt.answer_list)]
         if both:

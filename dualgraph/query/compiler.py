@@ -64,6 +64,7 @@ from typing import Any
 
 from dualgraph.query.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.emit import select_query, where_clauses
+from dualgraph.query.english import general_words
 from dualgraph.query.entry_choice import scope_entries
 from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.grounding_features import either
@@ -82,6 +83,7 @@ from dualgraph.query.names_and_scope import ground_names, sentence_word
 from dualgraph.query.number_hints import attr_hint, measure_words
 from dualgraph.query.parse import comparative, difference_asked, parse_question
 from dualgraph.query.parse_dates import DATE_ATTRIBUTES, date_event, time_superlative
+from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 from dualgraph.query.pattern_model import fill, filled
 from dualgraph.query.patterns import PatternIndex
 from dualgraph.query.read_answer import read_answer
@@ -89,7 +91,7 @@ from dualgraph.query.relative import relative_blocks, relative_phrase
 from dualgraph.query.safety import check_query, run_select
 from dualgraph.query.spotting import CatalogSpotter
 from dualgraph.query.value_answer import asked_attribute, named_unit
-from dualgraph.query.vocabulary import QuestionVocabulary, catalog_values, use
+from dualgraph.query.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.skg import currencies
 
 __all__ = ["Answer", "Compiled", "Compiler"]
@@ -123,6 +125,8 @@ class Compiled:
     scope_where: str = ""
     """The graph pattern over ``?p`` of the question's grounded scope (brands, lines, categories):
     a text fallback answers within it (empty: the whole catalog)."""
+    refused: str = ""
+    """Why no query is asked: the question names nothing the catalog knows (see :data:`REFUSAL`)."""
 
 
 @dataclass(slots=True)
@@ -147,7 +151,13 @@ class Answer:
     """The question's phrases the answer did not read (see :attr:`Compiled.unread`)."""
     scope_where: str = ""
     """See :attr:`Compiled.scope_where`."""
+    refused: str = ""
+    """See :attr:`Compiled.refused`: set, the answer lists nothing and says why."""
 
+
+_REFUSABLE = ("list", "count", "yesno")
+REFUSED_CONFIDENCE = 0.05
+"""The confidence of a refusal: low, so that the text gets its turn (it answers if a phrase anchors it)."""
 
 _MEANS = frozenset({"with", "via", "using", "through", "by"})
 """A preposition joining two features into one capability ("contactless payments with NFC")."""
@@ -175,6 +185,23 @@ def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> li
             out.remove(b)
             trace.append(f"{a.source.phrase!r} {gap} {b.source.phrase!r}: one capability, either fact will do")
     return out
+
+
+REFUSAL = "The question names nothing this catalogue knows: no product, scope, attribute or feature could be read."
+"""What a question with nothing to read ("{{{{", "the the the", words of no language the catalog
+uses) is answered: a list of every product would be a confident answer to a question nobody asked."""
+
+
+def _known(word: str) -> bool:
+    """Whether a word the query did not read still means something here: the catalog's vocabulary
+    places it, or it names a unit, a currency, a price or a measure ("centimetres", "euros", "tall")."""
+    return (
+        current().places(word)
+        or unit_word(word)
+        or word in PRICE_WORDS
+        or currencies.lookup(word) is not None
+        or bool(dimension_hint(word))
+    )
 
 
 def scope_pattern(scope: list[Grounding]) -> str:
@@ -369,12 +396,12 @@ class Compiler:
             trace.append("intent superlative by date → compare: two or more catalog names")
         # "What is the price of the Nova Lite?": one product's value is the top of a one-product ranking
         if (
-            intent.kind == "list"
+            intent.kind in ("list", "count")  # "How many threads does the X have?" counts no products
             and len(named_ok) == 1
             and len(named_ok[0].products) == 1
             and (asked := asked_attribute(question))
         ):
-            intent = out.intent = Intent("superlative", asked, "max")
+            intent = out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
         # "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer
@@ -498,6 +525,20 @@ class Compiler:
                         f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}"
                     )
 
+        if (
+            not out.covered
+            and not products
+            and order is None
+            and rel is None
+            and intent.kind in _REFUSABLE
+            and not general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}
+            and not any(_known(w) for w in unread_words(question, intent, []))
+        ):  # "List all products" asks for the whole catalog; "the the the" asks nothing
+            out.refused = REFUSAL
+            out.confidence = REFUSED_CONFIDENCE
+            out.unread = unread_words(question, intent, [])
+            trace.append(f"nothing read: {REFUSAL}")
+            return out
         sparql = select_query(
             intent,
             blocks,
@@ -563,6 +604,9 @@ class Compiler:
             unread=list(comp.unread),
             scope_where=comp.scope_where,
         )
+        if comp.refused:
+            ans.refused, ans.answer_list = comp.refused, []
+            return ans
         if comp.sparql is None:
             return ans
         try:

@@ -209,7 +209,7 @@ class EntityGrounder(GrounderBase):
 
         def holds(p: Pattern) -> bool:
             toks = {_stem(t) for t in norm_tokens(p.name or "")}
-            return all(any(t == w or (len(t) > len(w) + 1 and t.endswith(w)) for t in toks) for w in stems)
+            return all(any(t == w or (len(t) > len(w) and t.endswith(w)) for t in toks) for w in stems)
 
         return sum(p.count for p in cats if holds(p)) >= SALES_NOUN_SHARE * total
 

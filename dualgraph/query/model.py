@@ -109,6 +109,8 @@ class Intent:
     then_attribute: str = ""
     then_direction: Direction | None = None
     difference: bool = False
+    lookup: bool = False
+    """A superlative over one named product: the question asks its value ("What does X cost?")."""
 
 
 @dataclass(slots=True)

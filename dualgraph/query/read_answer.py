@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dualgraph.query.parse_dates import date_event
 from dualgraph.query.value_answer import asks_value, number, value_in_unit
 
 if TYPE_CHECKING:  # the compiler imports this module: its classes are only annotations here
@@ -75,7 +76,10 @@ def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
     k = 1 if intent.kind == "compare" else max(1, intent.k)
     top = top_with_ties(ans.rows, k)
     ans.answer_list = distinct(r["name"]["value"] for r in top)
-    if intent.kind == "superlative" and top and asks_value(question, intent.attribute):
+    if intent.kind == "superlative" and top and intent.lookup and date_event(intent.attribute) is not None:
+        ans.value = date_value(question, int(float(top[0]["value"]["value"])))
+        ans.trace.append(f"the question asks for the date: {ans.value}")
+    elif intent.kind == "superlative" and top and (intent.lookup or asks_value(question, intent.attribute)):
         ans.value = number(top[0]["value"]["value"])  # "what is the lowest price …": the number
         ans.value, ans.unit = value_in_unit(
             store, question, ans.value, comp.order_unit, comp.order_snippet, top[0].get("p", {}).get("value"), ans.trace
@@ -101,6 +105,17 @@ def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.value = ans.answer_list or None
     if len(top) > k:
         ans.trace.append(f"ties kept: {len(top)} products share the top {k} values")
+
+
+def date_value(question: str, day: int) -> int | str:
+    """A date ordering value (``YYYYMMDD``) as the question asks for it: the year when it asks "what
+    year", else the ISO date.
+
+    >>> date_value("In what year was X released?", 20010301), date_value("When was X released?", 20010301)
+    (2001, '2001-03-01')
+    """
+    y, m, d = day // 10000, day // 100 % 100, day % 100
+    return y if re.search(r"\byear\b", question, re.I) else f"{y:04d}-{m:02d}-{d:02d}"
 
 
 def distinct(items) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dualgraph.query.parse_dates import DATE_ATTRIBUTES, find_event
 from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 from dualgraph.query.pattern_model import fill
 from dualgraph.query.superlative import VERB_ATTRS
@@ -35,6 +36,8 @@ _HEAD = re.compile(
     r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
     re.I | re.S,
 )
+_WHEN = re.compile(r"\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are|did|does|will)\b", re.I)
+"""A question for the date of one product's event ("When was X released?", "In what year did X launch?")."""
 _LEAD_CLAUSE = re.compile(r"\s*(?:among(?:st)?|across|of|for|in|from|within|between|considering)\b[^,?]*,\s*", re.I)
 _HEAD_END = re.compile(
     r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
@@ -149,9 +152,20 @@ def asked_attribute(question: str) -> str:
     >>> [asked_attribute(q) for q in ("What's the battery capacity of the Nova Lite?", "How much RAM does X have?",
     ...  "How much does the Nova Lite cost?", "How heavy is the Zenith Basic?", "What is the Nova Lite?")]
     ['battery capacity', 'RAM', 'price', 'weight', '']
+    >>> [asked_attribute(q) for q in ("What does the Nova Lite cost?", "In what year was the Nova Lite released?",
+    ...  "When was the Nova Lite announced?", "When did the Nova Lite arrive?")]
+    ['price', 'release date', 'announcement date', 'date']
     """
     lead = _LEAD_CLAUSE.match(question)
     at = lead.end() if lead else 0
+    if m := _WHEN.match(question, at):
+        # "When was X released?", "In what year did X come out?": the date of its event ("" = any)
+        event, _ = find_event(question, m.end(), m.end())
+        return DATE_ATTRIBUTES[event]
+    if m := re.match(r"\s*what\s+(?:does|do|did)\b", question[at:], re.I):
+        # "What does the X cost?": the verb at the end names what is asked
+        tail = question[at + m.end() :]
+        return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
     if m := re.match(r"\s*how\s+(\w+)\s+(?:is|are|was|does|do)\b", question[at:], re.I):
         word = m.group(1).lower()
         if word in how_adjectives():

@@ -339,6 +339,17 @@ class QuestionVocabulary:
             self._names_category(words)
         return len(words)
 
+    def places(self, word: str) -> bool:
+        """Whether the catalog's vocabulary knows ``word`` (lower-case): a category, attribute, feature
+        or value word, a brand, or a word a category was found to mean."""
+        return bool(
+            self.categories.fullmatch(word)
+            or self.attributes.fullmatch(word)
+            or word in self.feature_words
+            or _compact(word) in self._values
+            or word in self.brands
+        )
+
     def _unseen_words(self, q: str) -> set[str]:
         """The question's lower-case words the catalog's vocabulary does not place, and its plural
         acronyms ("GPUs", "SSDs": English writes a plural noun of capitals with a lower-case s)."""

@@ -171,3 +171,52 @@ def test_the_text_answer_stays_within_the_symbolic_scope():
     assert got.answer_list == ["A", "C"] and got.value == 2
     assert "2 of 3" in trace[0]
     assert within_scope(_Scoped(None), SourceResult("skg"), txt, []) is txt
+
+
+# -- a question with nothing to read is refused, not answered with the whole catalogue ----------
+
+
+@pytest.mark.parametrize("question", ["the the the", "{{{{", "Which?", "glorp blarg zint"])
+def test_a_question_naming_nothing_is_refused(kettles, question):
+    got = kettles.answer(question)
+    assert got.refused and got.answer_list == [] and got.sparql is None
+    assert got.confidence <= 0.1
+
+
+def test_asking_for_every_product_is_no_refusal(kettles):
+    got = kettles.answer("List all products")
+    assert not got.refused and sorted(got.answer_list or []) == sorted(r[0] for r in KETTLES)
+
+
+def test_a_refusal_stands_unless_the_text_anchors_an_answer():
+    from dualgraph.answer.strategies import reconcile
+    from dualgraph.answer.text_reader import ANCHORED
+
+    sym = SourceResult("skg", answer_list=[], confidence=0.05, refused="nothing read")
+    guess = SourceResult("tkg", answer_list=["A"], confidence=ANCHORED / 2)
+    assert reconcile(sym, guess, []) is sym
+    anchored = SourceResult("tkg", answer_list=["A"], confidence=ANCHORED + 0.1, anchor="glorp")
+    assert reconcile(sym, anchored, []) is anchored
+
+
+# -- one named product's value, however the question asks for it -------------------------------
+
+
+def test_how_many_of_a_named_product_is_its_value_not_a_count(kettles):
+    # "How many watts does X draw?" asks X's power; counting the one product named would say 1
+    got = kettles.answer("How many watts does the Brewmaster One use?")
+    assert got.value == 3000
+
+
+def test_what_does_a_named_product_cost(kettles):
+    assert kettles.answer("What does the Quickboil Pro cost?").value == 49
+
+
+def test_a_quantity_with_a_unit_is_not_dropped_when_nothing_meets_it(tiny):
+    from dualgraph.query.model import NumericConstraint
+
+    src = NumericConstraint(Span(0, 12, "under 0.1 kg"), "<", 100.0, unit="g", dimension="mass")
+    heavy = Grounding(src, "numeric", snippet="?p skg:litres {v} .", filters=["{v} < 0.1"], confidence=0.5)
+    assert alternatives([heavy], BeamConfig()) == []
+    bare = NumericConstraint(Span(0, 5, "three"), "=", 3.0)
+    assert alternatives([Grounding(bare, "numeric", snippet="?p skg:cups {v} .", confidence=0.5)], BeamConfig())

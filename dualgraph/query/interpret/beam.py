@@ -15,8 +15,8 @@ So the other readings are scored and the best few checked with an existence quer
 - a weakly grounded mention read as *no constraint* (confidence below
   :attr:`BeamConfig.drop_below`): score ``none_score / first``. Its phrase is then reported
   **unread**, never dropped silently. A confidently grounded mention is not dropped: its empty
-  result is believed. Nor is a negated one ("lack digital zoom"): when it emptied the result,
-  every product left without it has what the question excludes.
+  result is believed. Nor is a negated one ("lack digital zoom": without it, every product left
+  has what the question excludes), nor a quantity with a unit ("under 1 kg": see :func:`droppable`).
 
 The first reading the store confirms is taken; the answer's confidence is the first reading's
 times that score, and the trace lists every reading checked with its score and outcome
@@ -39,7 +39,16 @@ from dualgraph.query.safety import run_select
 if TYPE_CHECKING:
     from dualgraph.query.grounding_base import Grounding
 
-__all__ = ["BeamConfig", "Emission", "Reading", "alternatives", "expects_members", "phrase_of", "reconsider"]
+__all__ = [
+    "BeamConfig",
+    "Emission",
+    "Reading",
+    "alternatives",
+    "droppable",
+    "expects_members",
+    "phrase_of",
+    "reconsider",
+]
 
 
 class BeamConfig(BaseModel):
@@ -124,6 +133,16 @@ def expects_members(intent: Intent, has_named: bool) -> bool:
     return intent.kind in ("list", "count", "superlative", "average") or (intent.kind == "yesno" and not has_named)
 
 
+def droppable(gr: Grounding) -> bool:
+    """Whether a mention may be read as no constraint when its result is empty. Not a negated one:
+    dropping it keeps exactly the products that have what was excluded. Not a quantity with a unit
+    ("under 1 kg"): its dimension is certain, the entry it compares is the best of that dimension,
+    and an empty result is then a credible "none" (its other entries are tried as swaps)."""
+    if getattr(gr.source, "negated", False):
+        return False
+    return not (gr.kind in ("numeric", "price") and getattr(gr.source, "unit", None))
+
+
 def alternatives(rest: list[Grounding], config: BeamConfig) -> list[Reading]:
     """The readings one change away from ``rest``, best score first (at most ``config.width``)."""
     out: list[Reading] = []
@@ -135,9 +154,7 @@ def alternatives(rest: list[Grounding], config: BeamConfig) -> list[Reading]:
             swapped = [*rest[:i], alt, *rest[i + 1 :]]
             what = alt.note or alt.kind
             out.append(Reading(swapped, min(1.0, alt.confidence / gr.confidence), f"{phrase!r} read as {what}"))
-        # dropping a negated condition that emptied the result keeps exactly the products that have
-        # what was excluded: under that grounding the answer is certainly wrong, so it is no reading
-        if gr.confidence < config.drop_below and not getattr(gr.source, "negated", False):
+        if gr.confidence < config.drop_below and droppable(gr):
             dropped = [*rest[:i], replace(gr, resolved=False, note="read as no constraint"), *rest[i + 1 :]]
             score = min(1.0, config.none_score / gr.confidence)
             out.append(Reading(dropped, score, f"{phrase!r} read as no constraint", unread=[phrase]))
