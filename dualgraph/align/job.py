@@ -281,7 +281,8 @@ def align_index(
             for p in pairs:
                 f.write(json.dumps(p, ensure_ascii=False, sort_keys=True) + "\n")
         if write:
-            from dualgraph.align.output import apply_to_patterns, write_alignment_graph
+            from dualgraph.align.output import write_alignment_graph
+            from dualgraph.align.patterns import apply_to_patterns
 
             t = time.perf_counter()
             report["written"] = {

@@ -23,7 +23,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.names import short_hash
 from dualgraph.skg.terms import iri, literal
 
-__all__ = ["alignment_nquads", "annotate", "apply_to_patterns", "read_alignments", "write_alignment_graph"]
+__all__ = ["alignment_nquads", "annotate", "read_alignments", "write_alignment_graph"]
 
 ALIGNMENTS_FILE = "alignments.jsonl"
 
@@ -107,17 +107,3 @@ def annotate(patterns: list[Pattern], pairs: list[dict[str, Any]]) -> tuple[list
 def _add(items: list[str], item: str) -> None:
     if item not in items:
         items.append(item)
-
-
-def apply_to_patterns(index_dir: Path, embedder, pairs: list[dict[str, Any]]) -> dict[str, int]:
-    """Rewrite the index's pattern index with ``pairs`` as aliases: names re-indexed (BM25), the
-    dense vectors kept (a pattern's sentence does not change)."""
-    from dualgraph.query.pattern_index import PatternIndex
-    from dualgraph.tkg.lexical import LexicalIndex
-
-    src = Path(index_dir) / "patterns"
-    index = PatternIndex.load(src, embedder)
-    patterns, changed = annotate(index.patterns, pairs)
-    lexical = LexicalIndex.build([p.pattern_id for p in patterns], [p.lexical_text for p in patterns])
-    PatternIndex(patterns, embedder, index._dense, lexical).save(src)
-    return {"patterns": len(patterns), "with_aliases": changed}

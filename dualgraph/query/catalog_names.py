@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from dualgraph.query.english import general_words
+from dualgraph.query.tokens import norm_tokens, token_match
 
 __all__ = ["brand_words", "name_index", "singular", "spot_brands", "spot_names"]
 
@@ -55,8 +56,6 @@ def spot_brands(
 
 def name_index(names: Iterable[str]) -> dict[str, list[list[str]]]:
     """Product/range names as tolerant tokens, by first token (names of two or more tokens only)."""
-    from dualgraph.query.grounding import norm_tokens  # grounding imports this module
-
     out: dict[str, list[list[str]]] = {}
     for full in names:
         name = norm_tokens(full or "")
@@ -69,8 +68,6 @@ def spot_names(question: str, names: Iterable[str] | dict[str, list[list[str]]])
     """Spans of the question that spell a product or range name (tolerant tokens), longest first.
     ``names``: the names, or their :func:`name_index` (built once per catalog: a question then
     looks only at the names starting with one of its words)."""
-    from dualgraph.query.grounding import token_match  # grounding imports this module
-
     index = names if isinstance(names, dict) else name_index(names)
     # a possessive "'s" ("the Orbit Phone 7's battery") is no model suffix "S": blanked, spans unchanged
     plain = re.sub(r"(?<=\w)['’]s\b", "  ", question)

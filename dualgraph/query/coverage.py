@@ -19,26 +19,14 @@ from __future__ import annotations
 
 import re
 
+from dualgraph.query.english import general_words
 from dualgraph.query.model import Intent
 from dualgraph.query.parse_numbers import PRICE_WORDS, unit_word
 
 __all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 
-SCAFFOLD = frozenset(
-    """
-a an the and or but nor not no yes of to in on at by for from with without within into onto over under about
-as well than then so such that this these those there here it its it's is are was were be been being am do does did
-done have has had having can could would should will shall may might must which what whats what's who whom whose
-where when why how many much number count total show list find give tell me my i i'm im we us our you your
-want wants need needs looking look searching search get buy buying choose pick any all every each some other
-others else please also just only both either neither currently right now today catalog catalogue store shop
-range ranges lineup product products model models device devices option options one ones variant variants
-listing listings item items unit units available offered sold sell sells selling come comes coming offer
-offers support supports supported feature features featuring include includes including have has got
-recommend recommended suggest suggested worth which one ones kind kinds type types sort sorts
-listed among amongst lack lacks lacking missing cannot can't don't doesn't take takes accept accepts
-""".split()
-)
+SCAFFOLD = general_words("question_scaffold")
+"""Words of how a question is put, not of what it asks (:file:`general_words.yaml`)."""
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 
 

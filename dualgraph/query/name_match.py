@@ -20,42 +20,11 @@ import re
 
 from dualgraph.query.pattern_model import Pattern
 from dualgraph.query.synonyms import CatalogLexicon, general_synonyms, principal_words
+from dualgraph.query.tokens import _norm, _tokens, norm_tokens, token_match  # noqa: F401 - importers read them here
 
 __all__ = ["norm_tokens", "token_match"]
 
-_MODEL_TAIL = frozenset(
-    """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
-+ air""".split()
-)
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
-
-
-def norm_tokens(text: str) -> list[str]:
-    """Lower-cased alphanumeric tokens, letters and digits split ("Flip7" → flip, 7)."""
-    return list(_tokens(text))
-
-
-@functools.lru_cache(maxsize=200_000)
-def _tokens(text: str) -> tuple[str, ...]:
-    # the same catalog names are tokenised for every question: once is enough
-    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold()))
-
-
-def _norm(text: str) -> str:
-    return "".join(norm_tokens(text))
-
-
-def token_match(phrase: list[str], name: list[str]) -> bool:
-    """``phrase`` occurs contiguously in ``name`` and is not followed by a model suffix."""
-    n = len(phrase)
-    if not n:
-        return False
-    for i in range(len(name) - n + 1):
-        if name[i : i + n] == phrase:
-            nxt = name[i + n] if i + n < len(name) else None
-            if nxt is None or (nxt not in _MODEL_TAIL and not (nxt.isdigit() and phrase[-1].isalpha())):
-                return True
-    return False
 
 
 def _forms(w: str) -> set[str]:

@@ -564,9 +564,7 @@ def measure_words() -> dict[str, frozenset[str]]:
 
 @functools.cache
 def _not_modifiers() -> frozenset[str]:
-    from dualgraph.query.coverage import SCAFFOLD
-
-    return SCAFFOLD | frozenset(measure_words()) | PRICE_WORDS | _NOT_MODIFIER
+    return general_words("question_scaffold") | frozenset(measure_words()) | PRICE_WORDS | _NOT_MODIFIER
 
 
 _NOT_MODIFIER = frozenset(

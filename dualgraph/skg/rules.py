@@ -39,6 +39,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from dualgraph.skg import ontology as O
+from dualgraph.skg.table_rules import computed
 from dualgraph.stores.base import SparqlStore, StoreError
 from dualgraph.stores.guard import MAX_QUERY_CHARS
 
@@ -195,6 +196,12 @@ class RulesReport:
         }
 
 
+@cache
+def packaged_rules() -> tuple[Rule, ...]:
+    """The rules shipped in :data:`DEFAULT_RULES`, read once."""
+    return tuple(load_rules())
+
+
 def load_rules(path: str | Path | None = None) -> list[Rule]:
     """Read and validate a rules file (default: the packaged ``rules.yaml``).
 
@@ -316,9 +323,7 @@ def apply_rules(
     if len(ids) != len(set(ids)):
         raise RuleError(f"duplicate rule ids: {sorted({i for i in ids if ids.count(i) > 1})}")
     report = RulesReport(graph=graph)
-    from dualgraph.skg.table_rules import computed
-
-    given = computed(rules, tables)
+    given = computed(rules, tables, packaged_rules())
     if focus is not None:
         nodes = sorted(set(focus))
         report.focus = len(nodes)

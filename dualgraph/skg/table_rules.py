@@ -16,7 +16,6 @@ write the very derived graph the SPARQL writes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -190,26 +189,20 @@ _TWINS = ("tag-value", "tag-feature", "tag-absent")
 """The rules :func:`tag_facts` gives the facts of."""
 
 
-@functools.cache
-def _packaged() -> tuple[tuple[str, str, str, bool, int, str | None], ...]:
-    from dualgraph.skg.rules import load_rules
-
-    return _fingerprint(load_rules())
-
-
 def _fingerprint(rules: Sequence[Rule]) -> tuple[tuple[str, str, str, bool, int, str | None], ...]:
     return tuple((r.id, r.where, r.insert, r.enabled, r.stratum, r.focus) for r in rules)
 
 
-def twins(rules: Sequence[Rule]) -> tuple[str, ...]:
-    """The ids of the rules with a table twin: all of them when ``rules`` are the packaged rules
+def twins(rules: Sequence[Rule], packaged: Sequence[Rule]) -> tuple[str, ...]:
+    """The ids of the rules with a table twin: all of them when ``rules`` are the ``packaged`` rules
     exactly, none otherwise (a twin reproduces its rule among the packaged ones: an added rule
-    could write what ``tag-absent`` tests for)."""
-    return _TWINS if _fingerprint(rules) == _packaged() else ()
+    could write what ``tag-absent`` tests for). The caller passes the packaged rules: this module
+    sits under the rule engine, it does not load rules itself."""
+    return _TWINS if _fingerprint(rules) == _fingerprint(packaged) else ()
 
 
-def computed(rules: Sequence[Rule], tables: Any) -> dict[str, set[Triple]]:
+def computed(rules: Sequence[Rule], tables: Any, packaged: Sequence[Rule]) -> dict[str, set[Triple]]:
     """The facts of the rules that have a twin, by rule id, when ``tables`` can give them."""
-    if tables is None or not twins(rules):
+    if tables is None or not twins(rules, packaged):
         return {}
     return tag_facts(tables) or {}

@@ -15,7 +15,8 @@ import json
 import pytest
 
 from dualgraph.align.job import ALIGN_DIR
-from dualgraph.align.output import apply_to_patterns, read_alignments, write_alignment_graph
+from dualgraph.align.output import read_alignments, write_alignment_graph
+from dualgraph.align.patterns import apply_to_patterns
 from dualgraph.answer.engine import QAEngine
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant

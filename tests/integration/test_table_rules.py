@@ -88,7 +88,7 @@ def _rules_without_twins(tmp_path: Path) -> Path:
     path.write_text(
         text.replace("HAVING (COUNT(DISTINCT ?v) = 1)", "HAVING (COUNT(DISTINCT ?v) = 1) # edited"), "utf-8"
     )
-    assert twins(load_rules(path)) == ()
+    assert twins(load_rules(path), load_rules()) == ()
     return path
 
 
@@ -126,14 +126,14 @@ def test_a_value_held_only_as_a_quantity_is_no_tag(tmp_path: Path) -> None:
 
 def test_twins_only_for_the_packaged_rules(tmp_path: Path) -> None:
     packaged = load_rules()
-    assert twins(packaged) == ("tag-value", "tag-feature", "tag-absent")
+    assert twins(packaged, load_rules()) == ("tag-value", "tag-feature", "tag-absent")
     edited = [
         Rule(**{**r.model_dump(), "where": r.where + "\n# edited"}) if r.id == "tag-value" else r for r in packaged
     ]
-    assert twins(edited) == ()
+    assert twins(edited, load_rules()) == ()
     extra = Rule(id="mine", description="", where="?p skg:hasSpec ?s", insert="?p skg:hasFeature ?s", focus="p")
-    assert twins([*packaged, extra]) == ()  # it writes what tag-absent tests for
-    assert computed(packaged, None) == {}
+    assert twins([*packaged, extra], load_rules()) == ()  # it writes what tag-absent tests for
+    assert computed(packaged, None, load_rules()) == {}
 
 
 def test_tables_from_an_older_converter_give_no_facts(tmp_path: Path) -> None:
@@ -141,4 +141,4 @@ def test_tables_from_an_older_converter_give_no_facts(tmp_path: Path) -> None:
     tables = _tables(index)
     old = type(tables)(tables.values.drop_columns(["spec", "quantity"]), tables.quantities)
     assert tag_values(old) is None and tag_facts(old) is None
-    assert computed(load_rules(), old) == {}
+    assert computed(load_rules(), old, load_rules()) == {}
