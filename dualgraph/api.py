@@ -13,8 +13,8 @@ Everything the ``dualgraph`` command does from a terminal, in Python::
 The parts are opened lazily, each by the first call that needs it: the read-only store
 (milliseconds) by :meth:`DualGraph.sparql`, the answering engine (the embedder, the pattern
 index, the Textual KG: seconds) by :meth:`DualGraph.ask` and its kin, the Textual KG and the
-embedder by :meth:`DualGraph.search`. The CLI's ``index``, ``ask``, ``sparql``, ``search`` and
-``serve`` commands and the Ray jobs in ``jobs/`` are thin shells over this class.
+embedder by :meth:`DualGraph.search`. The CLI's ``index``, ``ask``, ``sparql``, ``search``, ``check``
+and ``serve`` commands and the Ray jobs in ``jobs/`` are thin shells over this class.
 
 Importing this module is cheap: the engine, the pipeline and the stores are imported by the
 calls that use them.
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by ``import dualgraph``
     from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine
@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by
     from dualgraph.config import IndexConfig
     from dualgraph.models.base import Embedder
     from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, BulkReport
+    from dualgraph.pipeline.index_check import PartCheck, Reader
     from dualgraph.serve.config import ServeConfig
     from dualgraph.stores.base import SparqlStore
     from dualgraph.tkg.loader import TextualKG
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by
 __all__ = ["DualGraph", "format_answer", "format_explanation"]
 
 SearchMode = Literal["vote", "exhaustive", "naive"]
+T = TypeVar("T")
 
 
 class DualGraph:
@@ -236,8 +238,11 @@ class DualGraph:
             if self._store is None:
                 from dualgraph.pipeline.index_store import load_store_config, open_store
 
-                config = load_store_config(self.index_dir).with_password_from_env()
-                self._store = open_store(config, self.index_dir, read_only=True, market=self.market)
+                def opened() -> SparqlStore:
+                    config = load_store_config(self.index_dir).with_password_from_env()
+                    return open_store(config, self.index_dir, read_only=True, market=self.market)
+
+                self._store = _open_checked(self.index_dir, "store", opened)
             return self._store
 
     @property
@@ -249,7 +254,9 @@ class DualGraph:
             if self._engine is None:
                 from dualgraph.answer.engine import QAEngine
 
-                self._engine = QAEngine.open(self.index_dir, self.config)
+                self._engine = _open_checked(
+                    self.index_dir, "engine", lambda: QAEngine.open(self.index_dir, self.config)
+                )
             return self._engine
 
     def engine_spec(self, *, serving: bool = False) -> EngineSpec:
@@ -337,8 +344,10 @@ class DualGraph:
         run's report. SIGTERM and Ctrl-C stop it with the Ray it started shut down.
         """
         from dualgraph.pipeline.bulk_answer import bulk_answer
+        from dualgraph.pipeline.index_check import check_readable
         from dualgraph.pipeline.ray_session import ray_session
 
+        check_readable(self.index_dir, "engine")  # once here, not as a traceback from every worker
         spec = self.engine_spec()
         with ray_session():
             return bulk_answer(questions, out, engine_factory=spec, strategy=spec.config.strategy, config=bulk)
@@ -420,13 +429,31 @@ class DualGraph:
         if self._textual is None:
             from dualgraph.tkg.loader import TextualKG
 
-            self._textual = TextualKG.open(self.index_dir)
+            self._textual = _open_checked(self.index_dir, "text", lambda: TextualKG.open(self.index_dir))
         if self._embedder is None:
             from dualgraph.models.factory import build_models, index_models
 
             # the (cached) embedder the index was built with, so texts land in the same vector space
             self._embedder, _ = build_models(index_models(self.index_dir).model_copy(update={"llm": None}))
         return self._textual, self._embedder
+
+    # -- checking ---------------------------------------------------------------------------------
+
+    def check(self) -> list[PartCheck]:
+        """Verify every part of the index against its manifest, as ``dualgraph check`` does: one
+        :class:`~dualgraph.pipeline.index_check.PartCheck` a part (``part``, ``status`` of ok,
+        missing, corrupt or absent, ``why``; ``broken`` when missing or corrupt). Reads every
+        byte (checksums, the store's counts): seconds a gigabyte. Writes and repairs nothing;
+        ``dualgraph index`` (or :meth:`build`) rebuilds what is broken.
+
+        The parts :meth:`ask`, :meth:`search` and :meth:`sparql` open are glanced at (present,
+        of the recorded size) before they are opened; a damaged one raises
+        :class:`~dualgraph.pipeline.index_check.IndexDamaged`, whose message is one line naming it.
+        """
+        from dualgraph.pipeline.index_check import check_index
+
+        self._check_open()
+        return check_index(self.index_dir)
 
     # -- serving ----------------------------------------------------------------------------------
 
@@ -441,8 +468,11 @@ class DualGraph:
         ``blocking`` (the default) this serves until SIGTERM or Ctrl-C, then shuts Serve and the
         Ray it started down; without it, it returns Serve's handle once the application runs.
         """
+        from dualgraph.pipeline.index_check import check_readable
         from dualgraph.serve.app import run
         from dualgraph.serve.config import ServeConfig
+
+        check_readable(self.index_dir, "engine")
 
         if options:
             given = config.model_dump(exclude_unset=True) if config is not None else {}
@@ -481,6 +511,21 @@ class DualGraph:
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"loaded={list(self.loaded)}"
         return f"DualGraph({str(self.index_dir)!r}, {state})"
+
+
+def _open_checked(index_dir: Path, reader: Reader, opener: Callable[[], T]) -> T:
+    """Open a part of the index, glancing first at the parts ``reader`` needs (present, of the
+    recorded size); when opening fails all the same, the damaged part is named if checksums find one."""
+    from dualgraph.pipeline.index_check import check_readable, diagnose
+
+    check_readable(index_dir, reader)
+    try:
+        return opener()
+    except Exception as e:
+        damaged = diagnose(index_dir, reader)
+        if damaged is None:
+            raise  # every part is as recorded: the failure is not the index's
+        raise damaged from e
 
 
 def format_answer(record: AnswerRecord, *, explain: bool = False) -> str:

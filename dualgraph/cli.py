@@ -61,6 +61,8 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
         query = sys.stdin.read()
     elif query.startswith("@"):
         query = Path(query[1:]).read_text(encoding="utf-8")
+    from dualgraph.pipeline.index_check import IndexDamaged
+
     cap = args.max_rows
     try:
         # no index check first: a store whose first index run stopped half-way can still be read
@@ -69,7 +71,7 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     except QueryTimeout as e:
         print(f"dualgraph sparql: {e} (--timeout {args.timeout})", file=sys.stderr)
         return SPARQL_TIMED_OUT
-    except StoreError as e:
+    except (StoreError, IndexDamaged) as e:
         print(f"dualgraph sparql: {e}", file=sys.stderr)
         return 2
     cut = bool(out.get("truncated"))
@@ -116,11 +118,15 @@ def _cmd_import_scrape(args: argparse.Namespace) -> int:
 
 def _cmd_search(args: argparse.Namespace) -> int:
     from dualgraph.api import DualGraph
+    from dualgraph.pipeline.index_check import IndexDamaged
 
     try:
         with DualGraph(args.index) as graph:
             result = graph.search(args.text, k=args.k, entities=args.entities, mode=args.mode)
-    except FileNotFoundError as e:  # no Textual KG; for --mode naive, no chunk embeddings
+    except (
+        FileNotFoundError,
+        IndexDamaged,
+    ) as e:  # no Textual KG (or for --mode naive, no chunk embeddings), or a damaged one
         print(f"dualgraph search: {e}", file=sys.stderr)
         return 2
     out = {
@@ -209,6 +215,7 @@ def _question_cap_argument(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_ask(args: argparse.Namespace) -> int:
     from dualgraph.api import DualGraph, format_answer
+    from dualgraph.pipeline.index_check import IndexDamaged
     from dualgraph.stores.base import StoreError
 
     if bool(args.questions) == bool(args.question):
@@ -239,7 +246,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             config.model_validate(config.model_dump())
             # SIGTERM / Ctrl-C: the Ray this run started is shut down, not left running
             report = graph.ask_file(args.questions, args.out, bulk=bulk)
-        except (FileNotFoundError, StoreError, ValueError) as e:
+        except (FileNotFoundError, StoreError, ValueError, IndexDamaged) as e:
             print(f"dualgraph ask: {e}", file=sys.stderr)
             return 2
         print(report.model_dump_json(indent=1))
@@ -247,7 +254,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
     try:
         graph = DualGraph.open(args.index, config=config)
         _ = graph.engine  # opened here: a store or market it cannot open is reported as before
-    except (FileNotFoundError, StoreError, ValueError) as e:
+    except (FileNotFoundError, StoreError, ValueError, IndexDamaged) as e:
         print(f"dualgraph ask: {e}", file=sys.stderr)
         return 2
     with graph:
@@ -304,8 +311,28 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         f"(strategy {config.strategy}; {auth}); Ctrl-C stops",
         flush=True,
     )
+    from dualgraph.pipeline.index_check import IndexDamaged, check_readable
+
+    try:
+        check_readable(index, "engine")  # before the banner: a damaged index serves nothing
+    except IndexDamaged as e:
+        print(f"dualgraph serve: {e}", file=sys.stderr)
+        return 2
     DualGraph(index, config=config).serve(serve_config)  # SIGTERM / Ctrl-C: Serve and Ray shut down
     return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from dualgraph.api import DualGraph
+
+    with DualGraph(args.index) as graph:
+        found = graph.check()
+    for c in found:
+        if not args.problems or c.broken:
+            print(c.line())
+    broken = sum(c.broken for c in found)
+    print(f"{len(found)} parts: {len(found) - broken} ok, {broken} missing or corrupt", file=sys.stderr)
+    return 1 if broken else 0
 
 
 def _cmd_import_icecat(args: argparse.Namespace) -> int:
@@ -419,6 +446,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sq.add_argument("--market", help="see one market's products and prices only (default: all markets)")
     sq.set_defaults(func=_cmd_sparql)
+
+    ck = sub.add_parser(
+        "check",
+        help="verify every part of an index against its manifest (checksums, the store's counts); reads only",
+        description="One line a part: ok, missing, corrupt (with why) or absent (an optional cache). Exit status 0 "
+        "when every part is whole, 1 otherwise; `dualgraph index` rebuilds what is damaged.",
+    )
+    ck.add_argument("--index", required=True, help="index directory")
+    ck.add_argument("--problems", action="store_true", help="print only the parts that are missing or corrupt")
+    ck.set_defaults(func=_cmd_check)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")
     from dualgraph.corpus.mapping import add_arguments

@@ -289,6 +289,10 @@ def align_index(
                 "graph": write_alignment_graph(store, pairs, out_dir / "alignment.nq"),
                 "patterns": apply_to_patterns(index_dir, embedder, pairs),
             }
+            from dualgraph.pipeline.index_check import refresh_parts
+
+            # the index's manifest must vouch for the patterns and the store as they are now
+            refresh_parts(index_dir, store=store, under=("patterns/",))
             secs["write"] = round(time.perf_counter() - t, 2)
     return _finish(report, out_dir, t_all)
 

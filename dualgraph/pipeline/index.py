@@ -11,6 +11,7 @@ bulk-load pass, so a crashed run resumes where it stopped.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from collections import defaultdict
@@ -25,6 +26,7 @@ from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
+from dualgraph.pipeline.index_check import open_checked_state, record_parts, repair_before_index
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.index_store import open_store, save_store_config
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
@@ -41,6 +43,8 @@ from dualgraph.skg.rules import apply_rules, forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.heap import release_free_memory
+
+log = logging.getLogger(__name__)
 
 
 def run_stages(
@@ -155,7 +159,13 @@ def build_index(
     layout = IndexLayout(Path(index_dir).resolve())
     layout.create()
     rules = load_rules(config.rules_path)
-    state = IndexState.open(layout.state)
+    state, repaired = open_checked_state(layout)
+    # before anything is judged unchanged: a part that is gone or damaged is rebuilt, and the
+    # records that vouched for what a lost store or shard held are forgotten
+    repairs = repair_before_index(layout, state, tkg=config.tkg.enabled, patterns=bool(config.patterns))
+    repaired += repairs.lines
+    for line in repaired:
+        log.warning("dualgraph index: %s", line)
     known = state.documents  # every market's records (views, shards and reports cover them all)
     # this market's records by metadata path, as they were before this run
     mine = state.of_market(market)
@@ -352,7 +362,8 @@ def build_index(
             fault_point("patterns")
             state.set_stale(False, views=("patterns",))
         lexicon_report = None
-        if config.tkg.enabled and config.patterns and (tkg_report is not None or patterns_report is not None):
+        mine_again = tkg_report is not None or patterns_report is not None or repairs.lexicon
+        if config.tkg.enabled and config.patterns and mine_again:
             from dualgraph.query.lexicon_mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
@@ -417,6 +428,10 @@ def build_index(
         "runner": config.runner,
         # where the documents to convert ran: Ray, a local process pool or this process (_where)
         "converted_on": ran[0] if ran else "inline",
+        # the damaged parts found before the run, and what was done about each
+        "repaired": repaired,
+        # every part with what verifies it (dualgraph.pipeline.index_check): `dualgraph check` reads it
+        "parts": record_parts(layout.root, products=counts["products"], quads=counts["triples"]),
     }
     write_json_atomic(layout.manifest, manifest)
     return manifest

@@ -43,6 +43,15 @@ def split_key(key: str) -> tuple[str, str]:
     return market, meta
 
 
+def journal_path(state_path: Path) -> Path:
+    """The journal beside a state file.
+
+    >>> journal_path(Path("ix/state.json")).name
+    'state.journal.jsonl'
+    """
+    return state_path.with_name(state_path.stem + ".journal.jsonl")
+
+
 def _migrated(meta: str, doc: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     # a record from before markets: the default market's, under its metadata path
     return state_key(DEFAULT_MARKET, meta), {**doc, "market": DEFAULT_MARKET}
@@ -71,7 +80,7 @@ class IndexState:
 
     def __init__(self, path: Path, documents: dict[str, dict[str, Any]], stale: dict[str, bool]) -> None:
         self.path = path
-        self.journal = path.with_name(path.stem + ".journal.jsonl")
+        self.journal = journal_path(path)
         self.documents = documents
         self.stale = {v: stale.get(v, True) for v in self.VIEWS}
         self.signatures: dict[str, str] = {}

@@ -75,7 +75,9 @@ class OxigraphStore:
             else:
                 self.path.mkdir(parents=True, exist_ok=True)
                 self._store = ox.Store(str(self.path))
-        except OSError as e:  # RocksDB lock held by another process, corrupt files, ...
+        except StoreError:
+            raise
+        except (OSError, RuntimeError) as e:  # a lock held by another process; RocksDB's "Corruption: ..."
             raise StoreError(f"cannot open the store at {self.path}: {e}") from e
 
     @classmethod
