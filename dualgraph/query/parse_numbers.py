@@ -150,6 +150,29 @@ _BEFORE = [  # (pattern ending right before the number, op); the longest phrases
     ),
     (r"exactly|precisely|of|with|equal\s+to", "="),
 ]
+
+
+@functools.cache
+def comparatives() -> dict[str, tuple[str, str | None]]:
+    """``comparatives.yaml``: each comparative adjective → (``>`` or ``<``, the measure it names or None)."""
+    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("comparatives.yaml").read_text("utf-8"))
+    return {w: (op, noun) for key, op in (("more", ">"), ("less", "<")) for w, noun in raw[key].items()}
+
+
+def _comparative_cues() -> list[tuple[str, str]]:
+    """ "taller than", "no wider than", "narrower than or equal to" for every comparative of the table."""
+    words = comparatives()
+    alt = {op: "|".join(sorted((w for w, (o, _) in words.items() if o == op), key=len, reverse=True)) for op in "<>"}
+    return [
+        (rf"(?:no|not)\s+(?:{alt['>']})\s+than", "<="),
+        (rf"(?:no|not)\s+(?:{alt['<']})\s+than", ">="),
+        (rf"(?:{alt['>']})\s+than", ">"),
+        (rf"(?:{alt['<']})\s+than", "<"),
+    ]
+
+
+# the table's comparatives after the fixed cues ("no more than" must not read as "more than")
+_BEFORE = _BEFORE[:-1] + _comparative_cues() + _BEFORE[-1:]
 # an article may sit between the cue and the number: "at least a 4500 mAh cell", "under a 100 W charger"
 _BEFORE_RE = [(re.compile(rf"(?<![\w])(?:{p})(?:\s+(?:an?|the)(?=\s))?\s*$", re.I), op) for p, op in _BEFORE]
 _AFTER_RE = [
@@ -384,6 +407,55 @@ def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.
 def find_numeric(
     q: str, *, currency: str | None, blocked: list[tuple[int, int]], trace: list[str]
 ) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
+    """Numeric constraints of question ``q`` (numbers in digits or in words: "more than four cores",
+    "under two pounds", "half a kilo") and the spans of the attribute words they used.
+
+    >>> cs, _ = find_numeric("laptops with more than four cores", currency=None, blocked=[], trace=[])
+    >>> [(c.op, c.value, c.span.text) for c in cs]
+    [('>', 4.0, 'more than four')]
+    """
+    text, spelled = spelled_numbers(q)
+    out, used = _find_numeric(text, currency=currency, blocked=blocked, trace=trace)
+    if spelled:
+        for c in out:  # the spans cover the words as the question wrote them
+            start, end = c.span.start, c.span.end
+            for a, b in spelled:
+                start = a if a < start < b else start
+                end = b if a < end < b else end
+            c.span = Span(start, end, q[start:end])
+        # "an eight-core processor": a count in a compound word, read from the words themselves
+        taken = blocked + [(c.span.start, c.span.end) for c in out]
+        out = sorted(out + _counted_words(q, taken, used, trace), key=lambda c: c.span.start)
+    return out, used
+
+
+_SPELLED = re.compile(
+    r"(?<![\w-])(half\s+an?|a\s+dozen|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\b", re.I
+)
+
+
+def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
+    """``q`` with numbers written as words in digits, right-aligned in the word's place so every
+    offset stays the same, and the spans rewritten ("one" is left alone: "the one with").
+
+    >>> spelled_numbers("two or more ports, half a kilo")
+    ('  2 or more ports,    0.5 kilo', [(0, 3), (19, 25)])
+    """
+    spans: list[tuple[int, int]] = []
+    out = list(q)
+    for m in _SPELLED.finditer(q):
+        word = re.sub(r"\s+", " ", m.group(1).casefold())
+        value = "0.5" if word.startswith("half") else "12" if word == "a dozen" else str(NUMBER_WORDS[word])
+        if len(value) > m.end() - m.start():
+            continue
+        out[m.start() : m.end()] = list(value.rjust(m.end() - m.start()))
+        spans.append((m.start(), m.end()))
+    return "".join(out), spans
+
+
+def _find_numeric(
+    q: str, *, currency: str | None, blocked: list[tuple[int, int]], trace: list[str]
+) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
     """Numeric constraints of question ``q`` and the spans of the attribute words they used.
 
     >>> cs, _ = find_numeric("phones with at least 8GB of RAM under £500", currency=None, blocked=[], trace=[])
@@ -469,6 +541,8 @@ def find_numeric(
         cue = q[start:end].lower()
         if not attr and re.search(r"cheaper|pricier|costlier", cue):
             attr = "price"
+        if not attr and (adj := re.match(r"(?:no\s+|not\s+)?(\w+)\s+than\b", cue)):
+            attr = comparatives().get(adj.group(1), ("", None))[1] or ""  # "taller than 2 m": a height
         dim_unit = unit
         mult = m.mult or bool(high_m and high_m.mult)
         if dim_unit is None and (attr == "price" or (mult and not attr)):
