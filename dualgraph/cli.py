@@ -60,7 +60,12 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     if query == "-":
         query = sys.stdin.read()
     elif query.startswith("@"):
-        query = Path(query[1:]).read_text(encoding="utf-8")
+        try:
+            query = Path(query[1:]).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print(f"dualgraph sparql: cannot read the query file {query[1:]}: {reason}", file=sys.stderr)
+            return 2
     cap = args.max_rows
     try:
         # no index check first: a store whose first index run stopped half-way can still be read
