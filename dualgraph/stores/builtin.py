@@ -72,6 +72,7 @@ class EndpointOpener:
             timeout_s=config.timeout_s,
             retry=RetryPolicy(config.retry_attempts, config.retry_backoff_s, config.retry_budget_s),
             breaker=CircuitBreaker(failures=config.breaker_failures, cooldown_s=config.breaker_cooldown_s),
+            allow_insecure_auth=config.allow_insecure_auth,
         )
 
     def _profile(self, config: StoreConfig) -> str:
