@@ -236,10 +236,16 @@ class DualGraph:
         with self._lock:
             self._check_open()
             if self._store is None:
-                from dualgraph.pipeline.index_store import load_store_config, open_store
+                from dualgraph.pipeline.index_store import index_store_config, open_store
+
+                given = self._given
 
                 def opened() -> SparqlStore:
-                    config = load_store_config(self.index_dir).with_password_from_env()
+                    config = index_store_config(
+                        self.index_dir,
+                        url=given.store_url if given is not None else None,
+                        allow_insecure_auth=given.allow_insecure_auth if given is not None else False,
+                    )
                     return open_store(config, self.index_dir, read_only=True, market=self.market)
 
                 self._store = _open_checked(self.index_dir, "store", opened)

@@ -26,6 +26,7 @@ def _cmd_index(args: argparse.Namespace) -> int:
         store_user=args.sparql_user,
         store_max_rows=args.sparql_max_rows,
         store_profile=args.sparql_profile,
+        store_allow_insecure_auth=True if args.allow_insecure_auth else None,
         tkg_enabled=False if args.no_tkg else None,
         tkg_extractor=args.extractor,
         tkg_embed_chunks=True if args.embed_chunks else None,
@@ -60,13 +61,23 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     if query == "-":
         query = sys.stdin.read()
     elif query.startswith("@"):
-        query = Path(query[1:]).read_text(encoding="utf-8")
+        try:
+            query = Path(query[1:]).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            print(f"dualgraph sparql: cannot read the query file {query[1:]}: {reason}", file=sys.stderr)
+            return 2
     from dualgraph.pipeline.index_check import IndexDamaged
 
     cap = args.max_rows
+    store_flags = None
+    if args.sparql_url or args.allow_insecure_auth:
+        from dualgraph.answer.engine import AskConfig
+
+        store_flags = AskConfig(store_url=args.sparql_url, allow_insecure_auth=args.allow_insecure_auth)
     try:
         # no index check first: a store whose first index run stopped half-way can still be read
-        with DualGraph(args.index, market=args.market) as graph:
+        with DualGraph(args.index, market=args.market, config=store_flags) as graph:
             out = graph.sparql(query, timeout=args.timeout, max_rows=cap)
     except QueryTimeout as e:
         print(f"dualgraph sparql: {e} (--timeout {args.timeout})", file=sys.stderr)
@@ -181,6 +192,23 @@ def _ask_config(args: argparse.Namespace, *, many: bool = False):
         # one question does not repay copying the store; a questions file or a server does
         in_memory_quads=_in_memory_quads(args, many=many),
         batch_threads=getattr(args, "batch_threads", 1),
+        store_url=args.sparql_url,
+        allow_insecure_auth=args.allow_insecure_auth,
+    )
+
+
+def _store_arguments(parser: argparse.ArgumentParser, *, reading: bool = True) -> None:
+    if reading:
+        parser.add_argument(
+            "--sparql-url",
+            help="for an index on a SPARQL server: the endpoint to query, in place of the index's store.json "
+            "(the store password, DUALGRAPH_SPARQL_PASSWORD, is sent only to an endpoint named here or in "
+            "DUALGRAPH_SPARQL_URL)",
+        )
+    parser.add_argument(
+        "--allow-insecure-auth",
+        action="store_true",
+        help="send the store password over plain HTTP to another machine (refused by default: use https)",
     )
 
 
@@ -284,6 +312,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     index = Path(args.index).resolve()
     if not (index / "manifest.json").is_file():
         print(f"dualgraph serve: {index} is not an index directory (no manifest.json)", file=sys.stderr)
+        return 2
+    from dualgraph.pipeline.index_store import index_store_config
+    from dualgraph.stores.base import StoreError
+
+    try:  # here, in one line, rather than as a replica that fails to start
+        index_store_config(index, url=config.store_url, allow_insecure_auth=config.allow_insecure_auth)
+    except StoreError as e:
+        print(f"dualgraph serve: {e}", file=sys.stderr)
         return 2
     try:
         serve_config = ServeConfig(
@@ -422,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the country/shop this directory is the full snapshot of (e.g. uk): its documents are added or "
         "replaced, ones no longer there removed, other markets left alone; default: the default market",
     )
+    _store_arguments(ix, reading=False)
     ix.set_defaults(func=_cmd_index)
 
     sq = sub.add_parser("sparql", help="run a read-only SPARQL query (prefixes skg: skgt: rdf: rdfs: xsd: predeclared)")
@@ -445,6 +482,7 @@ def build_parser() -> argparse.ArgumentParser:
         '"truncated": true, stderr says so and the exit status is 3',
     )
     sq.add_argument("--market", help="see one market's products and prices only (default: all markets)")
+    _store_arguments(sq)
     sq.set_defaults(func=_cmd_sparql)
 
     ck = sub.add_parser(
@@ -527,6 +565,7 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     _question_cap_argument(ak)
     _in_memory_argument(ak, "3,000,000 with --questions, 0 for one question")
+    _store_arguments(ak)
     ak.set_defaults(func=_cmd_ask)
 
     sv = sub.add_parser("serve", help="answer questions over HTTP with Ray Serve (batched; the `serve` extra)")
@@ -574,6 +613,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"environment variable holding the API key clients must send (default {API_KEY_ENV_NAME}: "
         "a key is required when it is set)",
     )
+    _store_arguments(sv)
     sv.set_defaults(func=_cmd_serve)
 
     from dualgraph.eval.cli import add_eval_parser

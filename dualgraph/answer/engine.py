@@ -88,6 +88,15 @@ class AskConfig(BaseModel):
         "about 0.3 KB of RAM per quad (bench/memory_store.py). 0: query the files. `ask --questions` and "
         "`serve` use IN_MEMORY_QUADS unless told otherwise.",
     )
+    store_url: str | None = Field(
+        None,
+        description="For an index whose store is a SPARQL server: the endpoint to query, named by the user "
+        "(--sparql-url), in place of the URL in the index's store.json. The store password is sent only to "
+        "an endpoint named here or in DUALGRAPH_SPARQL_URL (dualgraph.pipeline.index_store.index_store_config).",
+    )
+    allow_insecure_auth: bool = Field(
+        False, description="Send the store password over plain HTTP to another machine (off: refused; use https)."
+    )
     batch_threads: int = Field(
         1,
         ge=1,
@@ -212,7 +221,7 @@ class QAEngine:
         from dualgraph.answer.sources import SymbolicSource, TextualSource
         from dualgraph.models.base import TokenMeter
         from dualgraph.models.factory import build_models, index_models
-        from dualgraph.pipeline.index_store import load_store_config, open_store
+        from dualgraph.pipeline.index_store import index_store_config, open_store
         from dualgraph.query.compiler import Compiler
         from dualgraph.query.lexicon_mining import load_prose_synonyms
         from dualgraph.query.patterns import PatternIndex
@@ -225,11 +234,13 @@ class QAEngine:
             raise FileNotFoundError(
                 f"{index} is not an index directory (no manifest.json): run `dualgraph index` first"
             )
+        # before the models load: a store that may not be opened is refused at once
+        store_config = index_store_config(index, url=config.store_url, allow_insecure_auth=config.allow_insecure_auth)
         meter = TokenMeter()
         cached, llm = build_models(index_models(index).model_copy(update={"llm": config.llm}), meter=meter)
         embedder = _MemoEmbedder(cached)
         store = open_store(
-            load_store_config(index).with_password_from_env(),
+            store_config,
             index,
             read_only=True,
             market=config.market,

@@ -6,6 +6,8 @@ refused question becomes an error record rather than minutes of work or a crash.
 
 >>> screen_question("Which  phones\\u200b have 5G?\\x07", max_chars=100)
 'Which  phones have 5G?'
+>>> screen_question("5000\\u180e mAh bat\\u00adtery\\U000e0020?", max_chars=100)  # every format character (Cf)
+'5000 mAh battery?'
 >>> for text in ("   ", "x" * 11):
 ...     try:
 ...         screen_question(text, max_chars=10)
@@ -38,9 +40,10 @@ def safe_text(text: str) -> tuple[str, str | None]:
 
 
 def clean_question(text: str) -> str:
-    """``text`` in NFC with controls and invisible characters removed, line breaks read as spaces:
-    the same cleaning as catalog names (:func:`dualgraph.corpus.clean.clean_name`), so a question
-    and the names it mentions compare alike."""
+    """``text`` in NFC with controls and invisible characters (every format character, Cf:
+    :mod:`dualgraph.text_norm`) removed, line breaks read as spaces: the same cleaning as catalog
+    names and spec keys (:func:`dualgraph.corpus.clean.clean_name`), so a question and the names
+    it mentions compare alike. The reader gets this; the answer record keeps the question as asked."""
     return clean_name(text)[0]
 
 

@@ -11,16 +11,17 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from dualgraph.text_norm import JOINERS, has_format, strip_format
+
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # C0 and C1 controls; tab, newline, carriage return and NEL are whitespace and handled per use.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 # NEL (U+0085) is a C1 control but also a line break: read as one
 _LINE_BREAKS = re.compile("[\t\n\r\x85\u2028\u2029]")
-# Zero-width and bidi-control characters: invisible, but they change what compares equal.
-# Joiners (U+200C/U+200D) are left in running text, where some scripts and emoji need them.
-_BIDI = "\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c"
-_INVISIBLE_TEXT = re.compile(f"[\u200b\u2060-\u2064\ufeff\u00ad{_BIDI}]")
-_INVISIBLE_NAME = re.compile(f"[\u200b-\u200d\u2060-\u2064\ufeff\u00ad{_BIDI}]")
+# Invisible characters (Unicode format, Cf: zero-width, bidi controls, soft hyphen, tags) change
+# what compares equal (dualgraph.text_norm). Joiners are left in running text, where some
+# scripts and emoji need them; names and keys lose them too.
+_TEXT_KEEPS = JOINERS
 
 
 def has_lone_surrogate(value: str) -> bool:
@@ -41,15 +42,15 @@ def clean_name(value: str) -> tuple[str, list[str]]:
     >>> clean_name("Caf\\u0065\\u0301")
     ('Café', [])
     """
-    return _clean(value, invisible=_INVISIBLE_NAME, one_line=True)
+    return _clean(value, keep="", one_line=True)
 
 
 def clean_text(value: str) -> tuple[str, list[str]]:
     """Running text (a spec value, a page): line breaks kept, controls and bidi overrides removed, NFC."""
-    return _clean(value, invisible=_INVISIBLE_TEXT, one_line=False)
+    return _clean(value, keep=_TEXT_KEEPS, one_line=False)
 
 
-def _clean(value: str, *, invisible: re.Pattern[str], one_line: bool) -> tuple[str, list[str]]:
+def _clean(value: str, *, keep: str, one_line: bool) -> tuple[str, list[str]]:
     changes = []
     out = value
     if _SURROGATE.search(out):
@@ -58,9 +59,9 @@ def _clean(value: str, *, invisible: re.Pattern[str], one_line: bool) -> tuple[s
     if _CONTROL.search(out):
         changes.append("control character")
         out = _CONTROL.sub("", out)
-    if invisible.search(out):
+    if has_format(out, keep=keep):
         changes.append("invisible character")
-        out = invisible.sub("", out)
+        out = strip_format(out, keep=keep)
     if one_line and _LINE_BREAKS.search(out):
         out = _LINE_BREAKS.sub(" ", out)
     # NFC is not reported: composed and decomposed accents are the same text, not a defect.

@@ -9,16 +9,21 @@ layouts or markets, which are settled here.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dualgraph.corpus.markets import MarketError, check_market
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore, StoreError
-from dualgraph.stores.config import StoreConfig
+from dualgraph.stores.config import PASSWORD_ENV, PASSWORD_FILE_ENV, StoreConfig
 from dualgraph.stores.factory import open_backend
 
 STORE_FILE = "store.json"
+SPARQL_URL_ENV = "DUALGRAPH_SPARQL_URL"
+"""The SPARQL endpoint the user configured for the commands that read an index's store."""
 
 
 def open_store(
@@ -69,11 +74,79 @@ def save_store_config(config: StoreConfig, index_dir: str | Path) -> None:
 
 
 def load_store_config(index_dir: str | Path) -> StoreConfig:
-    """The store an index was built with; an index without ``store.json`` uses the embedded one."""
+    """The store an index was built with; an index without ``store.json`` uses the embedded one.
+
+    ``store.json`` is data in the index, which whoever can write the index may edit: what only
+    the user may decide (the password, sending it in clear) is refused there, never read."""
     path = Path(index_dir) / STORE_FILE
     if not path.is_file():
         return StoreConfig()
-    return StoreConfig(**json.loads(path.read_text(encoding="utf-8")))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    user_only = sorted(k for k in ("password", "allow_insecure_auth") if isinstance(data, dict) and k in data)
+    if user_only:
+        raise StoreError(
+            f"{path} holds {', '.join(user_only)}, which DualGraph never writes there: remove it "
+            f"(the password comes from {PASSWORD_ENV} or {PASSWORD_FILE_ENV})"
+        )
+    return StoreConfig(**data)
+
+
+def _same_endpoint(a: str | None, b: str | None) -> bool:
+    return a is not None and b is not None and a.strip().rstrip("/") == b.strip().rstrip("/")
+
+
+def _origin(url: str) -> tuple[str, str | None, int | None]:
+    parts = urlsplit(url)
+    return parts.scheme.lower(), parts.hostname, parts.port
+
+
+def index_store_config(
+    index_dir: str | Path,
+    *,
+    url: str | None = None,
+    allow_insecure_auth: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> StoreConfig:
+    """The store of the index in ``index_dir``, for reading, with the user's password only where
+    the user sent it.
+
+    A server's URL in ``store.json`` is used as the endpoint the user configured only when it is
+    the one the user names: ``url`` (``--sparql-url``: used whatever ``store.json`` says), else
+    ``DUALGRAPH_SPARQL_URL``, which must match it. A URL the user did not name is refused while a
+    password is at hand, before any request; without a password nothing secret is sent, and the
+    saved URL is used as before. The other URLs ``store.json`` holds must be on the same server.
+    ``allow_insecure_auth`` is the user's flag for sending the password over plain HTTP to
+    another machine (:func:`dualgraph.stores.profiles.check_auth_transport`).
+    """
+    env = os.environ if environ is None else environ
+    config = load_store_config(index_dir)
+    if config.kind == "oxigraph":
+        return config
+    saved = config.query_url
+    configured = env.get(SPARQL_URL_ENV) or None
+    where = Path(index_dir) / STORE_FILE
+    if url:
+        moved = saved is None or _origin(saved) != _origin(url)
+        # a server named anew: the saved store's other URLs were for the old one, the profile gives its own
+        config = config.model_copy(
+            update={"query_url": url} | ({"update_url": None, "graph_store_url": None} if moved else {})
+        )
+    elif configured is not None and not _same_endpoint(saved, configured):
+        raise StoreError(
+            f"{where} names the endpoint {saved}, not {configured} ({SPARQL_URL_ENV}): "
+            f"refused; pass --sparql-url {saved} to use it"
+        )
+    config = config.with_password_from_env(env)
+    if config.password and not url and configured is None:
+        raise StoreError(
+            f"{where} names the endpoint {saved}; the store password is sent only to an endpoint you name: "
+            f"pass --sparql-url {saved} or set {SPARQL_URL_ENV}"
+        )
+    if config.query_url:
+        for other in (config.update_url, config.graph_store_url):
+            if other and _origin(other) != _origin(config.query_url):
+                raise StoreError(f"{where} sends requests to {other}, another server than {config.query_url}: refused")
+    return config.model_copy(update={"allow_insecure_auth": allow_insecure_auth})
 
 
 def market_dataset(store: SparqlStore, market: str) -> list[str] | None:

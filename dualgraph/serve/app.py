@@ -29,6 +29,7 @@ import functools
 import hashlib
 import hmac
 import json
+import math
 import sys
 import threading
 import time
@@ -175,16 +176,19 @@ def _stats_hub_class():
     return StatsHub
 
 
-class _TooLarge(Exception):
-    pass
+class _BodyRefused(Exception):
+    """The body read stopped: over the size limit, or not arrived within the body timeout."""
 
 
 def _guard_middleware(config: ServeConfig, digest: bytes | None):
     """A plain ASGI middleware: the key (HTTP 401); the body size (HTTP 413 as JSON, the declared
     length checked first and the body counted as it streams, so one sent without a length is not
-    read past the limit); each request's status and latency into the replica's stats."""
+    read past the limit); the body's arrival (HTTP 408 and the connection closed when the whole
+    body is not in ``body_timeout_s`` after the request began); each request's status and latency
+    into the replica's stats."""
     limit = config.max_body_bytes
     too_big = f"the request body is larger than {limit} bytes"
+    too_slow = f"the request body did not arrive within {config.body_timeout_s} s"
 
     class Guard:
         def __init__(self, app) -> None:
@@ -201,7 +205,7 @@ def _guard_middleware(config: ServeConfig, digest: bytes | None):
                 scope = {**scope, "path": root + "/", "raw_path": (root + "/").encode()}
             reporter = _reporter(config.stats_window)
             status = [500]
-            over = [False]  # the body passed the limit
+            refused: list[tuple[int, str] | None] = [None]  # why the body read stopped (413, 408)
             replied = [False]  # our own reply went out; the app's is dropped
 
             async def reply(code: int, error: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
@@ -211,25 +215,41 @@ def _guard_middleware(config: ServeConfig, digest: bytes | None):
                 await send({"type": "http.response.start", "status": code, "headers": head + (headers or [])})
                 await send({"type": "http.response.body", "body": body})
 
+            async def refuse() -> None:
+                code, error = refused[0] or (500, "")
+                # a 408 leaves the rest of the body unread: the connection cannot carry another request
+                await reply(code, error, [(b"connection", b"close")] if code == 408 else None)
+
             async def guarded_send(message):
                 if replied[0]:
                     return
-                if over[0]:  # the framework answers a failed body read with a 400: the 413 goes instead
-                    await reply(413, too_big)
+                if refused[0] is not None:  # the framework answers a failed body read with a 400: ours goes instead
+                    await refuse()
                     return
                 if message["type"] == "http.response.start":
                     status[0] = message["status"]
                 await send(message)
 
             seen = [0]
+            deadline = time.monotonic() + config.body_timeout_s
+            body_done = [False]
 
             async def counted_receive():
-                message = await receive()
+                if body_done[0]:  # after the body only a disconnect comes, whenever it does
+                    return await receive()
+                try:
+                    message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+                except TimeoutError:
+                    refused[0] = (408, too_slow)
+                    raise _BodyRefused from None
                 if message["type"] == "http.request":
                     seen[0] += len(message.get("body", b""))
                     if seen[0] > limit:
-                        over[0] = True
-                        raise _TooLarge
+                        refused[0] = (413, too_big)
+                        raise _BodyRefused
+                    body_done[0] = not message.get("more_body", False)
+                else:
+                    body_done[0] = True
                 return message
 
             try:
@@ -248,10 +268,10 @@ def _guard_middleware(config: ServeConfig, digest: bytes | None):
                 try:
                     await self.app(scope, counted_receive, guarded_send)
                 except Exception:
-                    if not over[0]:
+                    if refused[0] is None:
                         raise
                     if not replied[0]:
-                        await reply(413, too_big)
+                        await refuse()
             finally:
                 reporter.book.request(status[0], time.perf_counter() - t0)
                 reporter.maybe_send()
@@ -294,7 +314,9 @@ def _deployment(config: ServeConfig, digest: bytes | None):
     bad: dict[int | str, dict[str, Any]] = {
         400: {"model": ErrorReply},
         401: {"model": ErrorReply},
+        408: {"model": ErrorReply},
         413: {"model": ErrorReply},
+        503: {"model": ErrorReply},
     }
 
     @serve.deployment(**config.deployment_options())
@@ -314,6 +336,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dualgraph-engine")
             self.sparql_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dualgraph-sparql")
             self.sparql_busy = asyncio.Semaphore(1)
+            self.engine_load = 0  # questions admitted to the engine and not yet answered (one event loop: no lock)
 
         # -- engines ------------------------------------------------------------------------------
 
@@ -369,7 +392,21 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 raise ValueError(f"unknown market {ask.market!r}; this index holds {self.markets}")
             return strategy, self._key(ask.market.lower() if ask.market else None, ask.names)
 
+        def _admit(self, n: int) -> JSONResponse | None:
+            """Take ``n`` questions into the engine, or the HTTP 503 that says it is full: a bounded
+            queue answers at once, where an unbounded one would answer after the client gave up."""
+            bound = config.engine_questions()
+            if self.engine_load and self.engine_load + n > bound:
+                return JSONResponse(
+                    {"error": f"busy: the engine holds {self.engine_load} questions (at most {bound}); try again"},
+                    status_code=503,
+                    headers={"Retry-After": str(math.ceil(config.retry_after_s))},
+                )
+            self.engine_load += n
+            return None
+
         async def _one(self, ask: AskRequest, strategy: str, key) -> tuple[int, dict[str, Any]]:
+            """One admitted question's record (see :meth:`_admit`)."""
             qid = safe_text(ask.id)[0]
             try:
                 record = await asyncio.wait_for(
@@ -380,6 +417,8 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                     qid, ask.question, strategy, f"timeout: no answer within {config.request_timeout_s} s"
                 )
                 return 504, {**late.model_dump(mode="json"), "batch_size": 0}
+            finally:
+                self.engine_load -= 1
             return 200, record
 
         # -- routes -----------------------------------------------------------------------------------
@@ -391,6 +430,9 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 strategy, key = self._check(body)
             except ValueError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
+            busy = self._admit(1)
+            if busy is not None:
+                return busy
             status, record = await self._one(body, strategy, key)
             return JSONResponse(record, status_code=status)
 
@@ -410,6 +452,9 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 checked = [self._check(q) for q in body.questions]
             except ValueError as e:
                 return JSONResponse({"error": str(e)}, status_code=400)
+            busy = self._admit(len(checked))
+            if busy is not None:
+                return busy
             replies = await asyncio.gather(*(self._one(q, s, k) for q, (s, k) in zip(body.questions, checked)))
             status = 504 if any(s == 504 for s, _ in replies) else 200
             return JSONResponse({"answers": [r for _, r in replies]}, status_code=status)
@@ -427,7 +472,11 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 except ValueError as e:
                     error, status = str(e), 400
                 else:
-                    status, record = await self._one(ask, s, key)
+                    busy = self._admit(1)
+                    if busy is not None:
+                        error, status = "busy: too many questions are waiting; try again shortly", 503
+                    else:
+                        status, record = await self._one(ask, s, key)
             html = render_page(
                 title=f"DualGraph: {Path(self.spec.index_dir).name}",
                 strategies=list(STRATEGIES),
@@ -453,7 +502,8 @@ def _deployment(config: ServeConfig, digest: bytes | None):
 
         @api.get("/health", response_model=Health)
         async def health(self) -> Health:
-            """Liveness: the replica is up and its engine open (no key needed)."""
+            """Liveness: the replica is up and its engine open (no key needed). Answered on the event
+            loop, never behind the engine's queue; slow clients hold at most their body timeout."""
             return Health(uptime_s=round(time.monotonic() - self.started, 3))
 
         @api.get("/stats", response_model=Stats)
@@ -527,12 +577,12 @@ def run(spec: EngineSpec, config: ServeConfig | None = None, *, blocking: bool =
     config = config or ServeConfig()
     if not blocking:
         init_ray()  # quiet unless DUALGRAPH_RAY_LOGS=1
-        serve.start(http_options={"host": config.host, "port": config.port})
+        serve.start(http_options=config.http_options())
         return serve.run(build_app(spec, config), name=name, route_prefix=config.route_prefix)
     # SIGTERM or Ctrl-C unwinds the loop; leaving the session shuts Serve and Ray down
     with ray_session():
         init_ray()
-        serve.start(http_options={"host": config.host, "port": config.port})
+        serve.start(http_options=config.http_options())
         handle = serve.run(build_app(spec, config), name=name, route_prefix=config.route_prefix)
         while True:
             time.sleep(3600)

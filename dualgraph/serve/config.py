@@ -49,8 +49,26 @@ class ServeConfig(BaseModel):
     max_ongoing_requests: int | None = Field(
         None,
         ge=1,
-        description="Requests a replica holds at once (Ray Serve's max_ongoing_requests); None: twice "
-        "max_batch_size. Below max_batch_size no batch can fill (Serve's default of 5 capped batches at 5).",
+        description="HTTP requests a replica holds at once, reading bodies, waiting or answering (Ray Serve's "
+        "max_ongoing_requests); None: 256, or 2 x max_batch_size if more. A request held costs a coroutine; "
+        "the engine's own bound is max_engine_questions, so slots to spare keep GET /health and /info "
+        "answering while slow clients or a full engine hold others. Below max_batch_size no batch can fill.",
+    )
+    max_queued_requests: int = Field(
+        64,
+        ge=1,
+        description="Requests waiting at each proxy for a replica slot when every replica holds "
+        "max_ongoing_requests (Ray Serve's max_queued_requests); more get HTTP 503 with Retry-After.",
+    )
+    max_engine_questions: int | None = Field(
+        None,
+        ge=1,
+        description="Questions a replica's engine holds, queued or being answered; a request that would "
+        "pass it gets HTTP 503 with Retry-After (one bigger than the bound alone is taken when the engine "
+        "is idle). None: 4 x max_batch_size.",
+    )
+    retry_after_s: float = Field(
+        2.0, ge=0, description="Seconds a 503 asks the client to wait (Retry-After, rounded up)."
     )
     max_engines: int = Field(
         4,
@@ -69,6 +87,20 @@ class ServeConfig(BaseModel):
         gt=0,
         description="Seconds a request may take; after that it gets HTTP 504 with an error record "
         "(the engine finishes the batch in the background).",
+    )
+    body_timeout_s: float = Field(
+        10.0,
+        gt=0,
+        description="Seconds from a request's start until its whole body has arrived; a client still "
+        "sending after that gets HTTP 408 and its connection is closed (a body sent a byte at a time "
+        "would otherwise hold a replica slot for as long as it likes).",
+    )
+    keep_alive_timeout_s: int = Field(
+        15,
+        ge=1,
+        description="Seconds the HTTP proxy keeps an idle connection open between requests (Ray Serve's "
+        "http_options.keep_alive_timeout_s; its default is 90). Set at proxy start: `dualgraph serve` "
+        "does; a Serve config file sets it in http_options.",
     )
     api_key_env: str | None = Field(
         API_KEY_ENV,
@@ -119,13 +151,31 @@ class ServeConfig(BaseModel):
 
     def ongoing(self) -> int:
         """Requests one replica holds at once."""
-        return self.max_ongoing_requests or 2 * self.max_batch_size
+        return self.max_ongoing_requests or max(256, 2 * self.max_batch_size)
+
+    def engine_questions(self) -> int:
+        """Questions one replica's engine holds, queued or being answered."""
+        return self.max_engine_questions or 4 * self.max_batch_size
+
+    def http_options(self) -> dict[str, Any]:
+        """``http_options`` for ``serve.start``: where the proxy listens, how long it keeps idle
+        connections, and a proxy-side deadline past the replica's own (request and body timeouts),
+        for a replica that stops answering altogether (HTTP 408 from the proxy)."""
+        return {
+            "host": self.host,
+            "port": self.port,
+            "keep_alive_timeout_s": self.keep_alive_timeout_s,
+            "request_timeout_s": self.request_timeout_s + self.body_timeout_s + 10.0,
+        }
 
     def deployment_options(self) -> dict[str, Any]:
         """Keyword options for ``serve.deployment``: replicas or autoscaling, CPUs, requests held."""
         options: dict[str, Any] = {
             "ray_actor_options": {"num_cpus": self.num_cpus},
             "max_ongoing_requests": self.ongoing(),
+            "max_queued_requests": self.max_queued_requests,
+            # Serve's own 503 for a full queue, with the wait the service's own 503s ask for
+            "backpressure_config": {"status_code": 503, "retry_after_s": self.retry_after_s},
         }
         if self.max_replicas is None:
             options["num_replicas"] = self.replicas

@@ -15,6 +15,7 @@ import re
 import unicodedata
 
 from dualgraph.skg import ontology as O
+from dualgraph.text_norm import strip_format
 
 # Symbols that carry meaning in catalogs and would otherwise vanish from an id.
 _SYMBOLS = {
@@ -34,8 +35,11 @@ def canonical(text: str) -> str:
 
     >>> canonical("  Galaxy\u00a0S25  ULTRA ")
     'galaxy s25 ultra'
+    >>> canonical("Bat\u200btery") == canonical("Battery")
+    True
     """
-    text = unicodedata.normalize("NFKC", text).casefold()
+    # format characters first: NFKC keeps them, and they would split one name into two nodes
+    text = unicodedata.normalize("NFKC", strip_format(text)).casefold()
     return " ".join(text.split())
 
 
@@ -77,7 +81,10 @@ def split_spec_key(key: str) -> tuple[str, str]:
     ('Display', 'Refresh Rate')
     >>> split_spec_key("Price")
     ('Specifications', 'Price')
+    >>> split_spec_key("Bat\u200btery:Capa\u2060city")  # invisible characters do not make a new entry
+    ('Battery', 'Capacity')
     """
+    key = strip_format(key)
     if ":" in key:
         section, entry = key.split(":", 1)
         section, entry = section.strip(), entry.strip()
@@ -97,7 +104,7 @@ def range_iri(name: str) -> str:
 
 def product_iri(name: str, model_code: str | None = None) -> str:
     """Products keep their exact identity (name and model code) in a hash suffix."""
-    key = unicodedata.normalize("NFKC", name).strip()
+    key = unicodedata.normalize("NFKC", strip_format(name)).strip()
     return O.SKG + "product-" + slug(name) + "-" + short_hash(key, model_code or "", length=8)
 
 

@@ -16,6 +16,9 @@ from pathlib import Path
 from dualgraph.stores.base import SparqlStore, StoreError
 from dualgraph.stores.config import StoreConfig
 
+# the top-level modules the [endpoint] extra installs (pyproject.toml)
+_EXTRA_MODULES = {"SPARQLWrapper", "requests"}
+
 
 def open_oxigraph(config: StoreConfig, *, path: Path, read_only: bool) -> SparqlStore:
     """The embedded Oxigraph store whose files are in ``path``."""
@@ -42,28 +45,35 @@ class EndpointOpener:
         if not config.query_url:
             raise StoreError(f"store kind {config.kind!r} needs query_url (--sparql-url)")
         from dualgraph.stores.circuit import CircuitBreaker
-        from dualgraph.stores.profiles import open_endpoint
         from dualgraph.stores.retry import RetryPolicy
 
         try:
-            return open_endpoint(
-                profile,
-                config.query_url,
-                update_url=config.update_url,
-                graph_store_url=config.graph_store_url,
-                user=config.user,
-                password=config.password,
-                max_rows=config.max_rows,
-                load_parallel=config.load_parallel,
-                read_only=read_only,
-                timeout_s=config.timeout_s,
-                retry=RetryPolicy(config.retry_attempts, config.retry_backoff_s, config.retry_budget_s),
-                breaker=CircuitBreaker(failures=config.breaker_failures, cooldown_s=config.breaker_cooldown_s),
-            )
-        except ModuleNotFoundError as e:  # SPARQLWrapper & co. come with the extra
+            # the profiles module imports the HTTP store lazily: load it here, where a missing
+            # extra can be named, not at the first request
+            from dualgraph.stores.endpoint import SparqlEndpointStore  # noqa: F401
+            from dualgraph.stores.profiles import open_endpoint
+        except ImportError as e:
+            if (e.name or "").partition(".")[0] not in _EXTRA_MODULES:
+                raise  # a fault of the installed code, not a missing extra: its traceback is wanted
             raise StoreError(
-                f"the endpoint store needs the [endpoint] extra: pip install 'dualgraph[endpoint]' ({e})"
-            ) from e
+                f"store kind {config.kind!r} needs the [endpoint] extra, which is not installed "
+                f"(no module {e.name or '?'}): pip install 'dualgraph[endpoint]'"
+            ) from None
+        return open_endpoint(
+            profile,
+            config.query_url,
+            update_url=config.update_url,
+            graph_store_url=config.graph_store_url,
+            user=config.user,
+            password=config.password,
+            max_rows=config.max_rows,
+            load_parallel=config.load_parallel,
+            read_only=read_only,
+            timeout_s=config.timeout_s,
+            retry=RetryPolicy(config.retry_attempts, config.retry_backoff_s, config.retry_budget_s),
+            breaker=CircuitBreaker(failures=config.breaker_failures, cooldown_s=config.breaker_cooldown_s),
+            allow_insecure_auth=config.allow_insecure_auth,
+        )
 
     def _profile(self, config: StoreConfig) -> str:
         if self.profile is None:

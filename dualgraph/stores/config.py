@@ -7,9 +7,16 @@ lives here because the stores read it and must not import the application's conf
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from dualgraph.stores.base import StoreError
+
+PASSWORD_ENV = "DUALGRAPH_SPARQL_PASSWORD"
+PASSWORD_FILE_ENV = "DUALGRAPH_SPARQL_PASSWORD_FILE"
 
 
 class StoreConfig(BaseModel):
@@ -39,7 +46,14 @@ class StoreConfig(BaseModel):
     password: str | None = Field(
         None,
         exclude=True,
-        description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD when not given, never saved.",
+        description="Password for the endpoint; taken from DUALGRAPH_SPARQL_PASSWORD (or the file "
+        "DUALGRAPH_SPARQL_PASSWORD_FILE names) when not given, never saved.",
+    )
+    allow_insecure_auth: bool = Field(
+        False,
+        exclude=True,
+        description="Send the password over plain HTTP to a host other than this machine (off: such a store "
+        "is refused; use https). Never saved: a store.json cannot turn it on.",
     )
     max_rows: int | None = Field(
         None, description="The server's result row cap (Virtuoso ResultSetMaxRows), so cut results are reported."
@@ -74,12 +88,24 @@ class StoreConfig(BaseModel):
         30.0, gt=0, description="Seconds a server reported down is left alone before one probe request."
     )
 
-    def with_password_from_env(self) -> StoreConfig:
-        """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD when none is set.
+    def with_password_from_env(self, environ: Mapping[str, str] | None = None) -> StoreConfig:
+        """A copy holding the password from DUALGRAPH_SPARQL_PASSWORD, else from the file
+        DUALGRAPH_SPARQL_PASSWORD_FILE names (a mounted secret), when none is set.
 
-        The one place the environment is read: secrets stay out of config files and argv.
+        The one place secrets are read: they stay out of config files, argv and the index.
         """
         # every backend but the embedded one is a server that may want it
         if self.kind == "oxigraph" or self.password is not None:
             return self
-        return self.model_copy(update={"password": os.environ.get("DUALGRAPH_SPARQL_PASSWORD")})
+        env = os.environ if environ is None else environ
+        password = env.get(PASSWORD_ENV) or None
+        if password is None and env.get(PASSWORD_FILE_ENV):
+            path = env[PASSWORD_FILE_ENV]
+            try:
+                # one line, as secret mounts and editors leave it: the line break is not the password
+                password = Path(path).read_text(encoding="utf-8").rstrip("\r\n") or None
+            except OSError as e:
+                raise StoreError(
+                    f"cannot read the store password file {path} ({PASSWORD_FILE_ENV}): {e.strerror}"
+                ) from e
+        return self.model_copy(update={"password": password})

@@ -37,7 +37,7 @@ from dualgraph.stores import namespaces as NS
 from dualgraph.stores.base import Capabilities, StoreError
 from dualgraph.stores.circuit import CircuitBreaker
 from dualgraph.stores.guard import read_query
-from dualgraph.stores.profiles import AuthStyle
+from dualgraph.stores.profiles import AuthStyle, check_auth_transport
 from dualgraph.stores.retry import TRANSIENT_HTTP, RetryPolicy, TimedOut, Transient, transient_500, with_retries
 
 T = TypeVar("T")
@@ -112,6 +112,7 @@ class SparqlEndpointStore:
         bulk_load_url: str | None = None,
         bulk_content_type: str = "application/n-quads",
         load_parallel: int = 1,
+        allow_insecure_auth: bool = False,
     ) -> None:
         if auth not in ("none", "basic", "digest"):
             raise StoreError(f"unknown auth {auth!r} for {query_url}; expected none, basic or digest")
@@ -119,6 +120,11 @@ class SparqlEndpointStore:
             raise StoreError(f"a user is given for {query_url}, whose auth is 'none'")
         if load_parallel < 1:
             raise StoreError(f"load_parallel must be at least 1, got {load_parallel}")
+        if user is not None and auth != "none" and password:
+            # before any request: a refused store never sends the password anywhere
+            check_auth_transport(
+                (query_url, update_url, graph_store_url, bulk_load_url), allow_insecure=allow_insecure_auth
+            )
         self.query_url, self.update_url = query_url, update_url or query_url
         self.graph_store_url, self.graph_param = graph_store_url, graph_param
         self.bulk_load_url, self.bulk_content_type = bulk_load_url, bulk_content_type

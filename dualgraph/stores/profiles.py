@@ -18,9 +18,12 @@ ServerUrls(query='http://127.0.0.1:7878/query', update='http://127.0.0.1:7878/up
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from urllib.parse import urlsplit
 from xml.sax.saxutils import escape, quoteattr
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +37,46 @@ if TYPE_CHECKING:
 
 ServerKind = Literal["virtuoso", "oxigraph-server", "blazegraph", "generic"]
 AuthStyle = Literal["none", "basic", "digest"]
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """Whether ``host`` names this machine (``localhost``, 127.0.0.0/8, ``::1``).
+
+    >>> [is_loopback_host(h) for h in ("localhost", "127.0.0.2", "::1", "10.0.0.1", "db.example")]
+    [True, True, True, False, False]
+    """
+    if not host:
+        return False
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost may resolve anywhere
+
+
+def check_auth_transport(urls: Iterable[str | None], *, allow_insecure: bool) -> None:
+    """Refuse to send credentials over plain HTTP to another machine: Basic auth is the password
+    in clear, and a Digest answer can be attacked offline. https, or a loopback URL, passes;
+    ``allow_insecure`` (the user's own flag, never a saved store's) lets the rest through.
+
+    >>> check_auth_transport(["http://127.0.0.1:8890/sparql-auth", "https://db.example/sparql"], allow_insecure=False)
+    >>> check_auth_transport(["http://db.example:8890/sparql-auth"], allow_insecure=False)
+    Traceback (most recent call last):
+    ...
+    dualgraph.stores.base.StoreError: refusing to send the store password over plain HTTP to db.example (http://db.example:8890/sparql-auth): use https, or allow_insecure_auth (--allow-insecure-auth) on a network you trust
+    """
+    if allow_insecure:
+        return
+    for url in urls:
+        if not url:
+            continue
+        parts = urlsplit(url)
+        if parts.scheme.lower() != "https" and not is_loopback_host(parts.hostname):
+            raise StoreError(
+                f"refusing to send the store password over plain HTTP to {parts.hostname} ({url}): use https, "
+                "or allow_insecure_auth (--allow-insecure-auth) on a network you trust"
+            )
 
 
 class ServerUrls(NamedTuple):
@@ -246,9 +289,12 @@ class BlazegraphNamespaces:
         password: str | None = None,
         timeout_s: float = 30.0,
         session: requests.Session | None = None,
+        allow_insecure_auth: bool = False,
     ) -> None:
         import requests
 
+        if user is not None and password:
+            check_auth_transport([root], allow_insecure=allow_insecure_auth)
         self.root = root.rstrip("/")
         self.timeout_s = timeout_s
         self._auth = requests.auth.HTTPBasicAuth(user, password or "") if user is not None else None

@@ -17,7 +17,17 @@ from dualgraph.serve.stats import StatsBook, merge_snapshots
 def test_fixed_replicas_by_default_and_batches_that_can_fill():
     options = ServeConfig(replicas=3, max_batch_size=12).deployment_options()
     assert options["num_replicas"] == 3 and "autoscaling_config" not in options
-    assert options["max_ongoing_requests"] == 24
+    # slots to spare for probes and slow bodies; the engine's own bound is in questions
+    assert options["max_ongoing_requests"] == 256 and ServeConfig(max_batch_size=200).ongoing() == 400
+    assert ServeConfig(max_batch_size=12).engine_questions() == 48
+    # past the queue, Serve itself answers 503 with the service's Retry-After
+    assert options["max_queued_requests"] == 64
+    assert options["backpressure_config"] == {"status_code": 503, "retry_after_s": 2.0}
+
+
+def test_http_options_bound_idle_connections_and_back_the_replica_deadline():
+    options = ServeConfig(port=9001, request_timeout_s=30, body_timeout_s=5, keep_alive_timeout_s=7).http_options()
+    assert options == {"host": "127.0.0.1", "port": 9001, "keep_alive_timeout_s": 7, "request_timeout_s": 45.0}
 
 
 def test_autoscaling_from_config():
