@@ -275,13 +275,11 @@ class DualGraph:
         >>> spec.config.strategy, spec.config.batch_threads, spec.config.in_memory_quads > 0
         ('tkg', 2, True)
         """
-        from dualgraph.answer.engine import IN_MEMORY_QUADS, EngineSpec
+        from dualgraph.answer.engine import EngineSpec
 
-        config = self.config
         if serving:
-            defaults = {"in_memory_quads": IN_MEMORY_QUADS, "batch_threads": 2}
-            config = config.model_copy(update={k: v for k, v in defaults.items() if k not in config.model_fields_set})
-        return EngineSpec(index_dir=self.index_dir, config=config)
+            return EngineSpec.serving(self.index_dir, self.config)
+        return EngineSpec(index_dir=self.index_dir, config=self.config)
 
     # -- answering --------------------------------------------------------------------------------
 

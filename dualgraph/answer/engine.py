@@ -119,6 +119,14 @@ class EngineSpec(BaseModel):
     index_dir: Path = Field(..., description="The index directory built by `dualgraph index`.")
     config: AskConfig = Field(default_factory=AskConfig, description="Answering settings.")
 
+    @classmethod
+    def serving(cls, index_dir: Path, config: AskConfig) -> EngineSpec:
+        """The recipe ``dualgraph serve`` uses unless ``config`` says otherwise: an embedded store of
+        up to :data:`IN_MEMORY_QUADS` quads copied into memory, 2 threads a batch."""
+        defaults = {"in_memory_quads": IN_MEMORY_QUADS, "batch_threads": 2}
+        config = config.model_copy(update={k: v for k, v in defaults.items() if k not in config.model_fields_set})
+        return cls(index_dir=index_dir, config=config)
+
     def __call__(self) -> QAEngine:
         # a bulk engine (inline or one per Ray actor) answers many questions: its per-index work is
         # done once, up front, instead of by whichever questions come first

@@ -599,8 +599,7 @@ def app_builder(args: dict[str, Any]):
     pass unnoticed. As ``dualgraph serve`` does, an embedded store of up to ``IN_MEMORY_QUADS``
     quads is copied into memory, and a batch runs on 2 threads, unless ``ask`` says otherwise.
     """
-    from dualgraph.answer.engine import AskConfig
-    from dualgraph.api import DualGraph
+    from dualgraph.answer.engine import AskConfig, EngineSpec
 
     unknown = set(args) - {"index", "ask", "serve"}
     if unknown or not args.get("index"):
@@ -615,5 +614,5 @@ def app_builder(args: dict[str, Any]):
         raise ValueError(f"app_builder: unknown 'serve' fields {sorted(stray)}")
     ask = AskConfig(**(args.get("ask") or {}))
     # the serving defaults (store in memory, 2 threads a batch) fill what `ask` leaves unset
-    spec = DualGraph(Path(args["index"]).resolve(), config=ask).engine_spec(serving=True)
+    spec = EngineSpec.serving(Path(args["index"]).resolve(), ask)
     return build_app(spec, ServeConfig(**serve_args))

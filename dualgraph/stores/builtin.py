@@ -48,10 +48,8 @@ class EndpointOpener:
         from dualgraph.stores.retry import RetryPolicy
 
         try:
-            # the profiles module imports the HTTP store lazily: load it here, where a missing
-            # extra can be named, not at the first request
-            from dualgraph.stores.endpoint import SparqlEndpointStore  # noqa: F401
-            from dualgraph.stores.profiles import open_endpoint
+            # the HTTP store is imported here, where a missing extra can be named, not at the first request
+            from dualgraph.stores.endpoint import open_endpoint
         except ImportError as e:
             if (e.name or "").partition(".")[0] not in _EXTRA_MODULES:
                 raise  # a fault of the installed code, not a missing extra: its traceback is wanted

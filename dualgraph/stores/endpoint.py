@@ -37,7 +37,7 @@ from dualgraph.stores import namespaces as NS
 from dualgraph.stores.base import Capabilities, StoreError
 from dualgraph.stores.circuit import CircuitBreaker
 from dualgraph.stores.guard import read_query
-from dualgraph.stores.profiles import AuthStyle, check_auth_transport
+from dualgraph.stores.profiles import AuthStyle, check_auth_transport, get_profile
 from dualgraph.stores.retry import TRANSIENT_HTTP, RetryPolicy, TimedOut, Transient, transient_500, with_retries
 
 T = TypeVar("T")
@@ -713,3 +713,43 @@ def _server_text(e: SPARQLWrapperException) -> str:
     except (ValueError, SyntaxError):
         pass
     return " ".join(ln for ln in text.split("SPARQL query:")[0].splitlines() if ln.strip())[:500]
+
+
+def open_endpoint(
+    kind: str,
+    query_url: str,
+    *,
+    update_url: str | None = None,
+    graph_store_url: str | None = None,
+    bulk_load_url: str | None = None,
+    user: str | None = None,
+    password: str | None = None,
+    max_rows: int | None = None,
+    load_parallel: int | None = None,
+    **options: Any,
+) -> SparqlEndpointStore:
+    """A store on a server of ``kind`` at ``query_url``; URLs and caps not given come from the profile.
+
+    ``options`` go to :class:`~dualgraph.stores.endpoint.SparqlEndpointStore` as they are
+    (``read_only``, ``timeout_s``, ``retry``, ``breaker``, ...).
+    """
+    profile = get_profile(kind)
+    urls = profile.urls(query_url, authenticated=user is not None)
+    return SparqlEndpointStore(
+        query_url,
+        update_url=update_url or urls.update,
+        graph_store_url=graph_store_url or urls.graph_store,
+        graph_param=profile.graph_param,
+        bulk_load_url=bulk_load_url or urls.bulk_load,
+        bulk_content_type=profile.bulk_content_type,
+        user=user,
+        password=password,
+        auth=profile.auth if user is not None else "none",
+        max_rows=max_rows if max_rows is not None else profile.max_rows,
+        union_default_graph=profile.union_default_graph,
+        load_parallel=load_parallel or profile.load_parallel,
+        **options,
+    )
+
+
+# -- Blazegraph's multi-tenancy API -------------------------------------------------

@@ -3,7 +3,7 @@
 A profile holds where a server kind keeps its query, update, Graph Store Protocol and
 bulk load URLs (relative to the server's root), how it wants credentials, its row cap,
 whether its default graph is the union of the named graphs, and a few capability flags.
-:func:`open_endpoint` turns a profile and one query URL into a configured
+:func:`dualgraph.stores.endpoint.open_endpoint` turns a profile and one query URL into a configured
 :class:`~dualgraph.stores.endpoint.SparqlEndpointStore`: the other URLs are derived from
 the query URL, so ``--sparql-url`` and a profile name are all a deployment needs.
 
@@ -33,7 +33,6 @@ from dualgraph.stores.base import Capabilities, StoreError
 if TYPE_CHECKING:
     import requests
 
-    from dualgraph.stores.endpoint import SparqlEndpointStore
 
 ServerKind = Literal["virtuoso", "oxigraph-server", "blazegraph", "generic"]
 AuthStyle = Literal["none", "basic", "digest"]
@@ -219,47 +218,6 @@ def get_profile(kind: str) -> ServerProfile:
     except KeyError:
         raise StoreError(f"unknown SPARQL server profile {kind!r}; known: {', '.join(sorted(PROFILES))}") from None
 
-
-def open_endpoint(
-    kind: str,
-    query_url: str,
-    *,
-    update_url: str | None = None,
-    graph_store_url: str | None = None,
-    bulk_load_url: str | None = None,
-    user: str | None = None,
-    password: str | None = None,
-    max_rows: int | None = None,
-    load_parallel: int | None = None,
-    **options: Any,
-) -> SparqlEndpointStore:
-    """A store on a server of ``kind`` at ``query_url``; URLs and caps not given come from the profile.
-
-    ``options`` go to :class:`~dualgraph.stores.endpoint.SparqlEndpointStore` as they are
-    (``read_only``, ``timeout_s``, ``retry``, ``breaker``, ...).
-    """
-    from dualgraph.stores.endpoint import SparqlEndpointStore
-
-    profile = get_profile(kind)
-    urls = profile.urls(query_url, authenticated=user is not None)
-    return SparqlEndpointStore(
-        query_url,
-        update_url=update_url or urls.update,
-        graph_store_url=graph_store_url or urls.graph_store,
-        graph_param=profile.graph_param,
-        bulk_load_url=bulk_load_url or urls.bulk_load,
-        bulk_content_type=profile.bulk_content_type,
-        user=user,
-        password=password,
-        auth=profile.auth if user is not None else "none",
-        max_rows=max_rows if max_rows is not None else profile.max_rows,
-        union_default_graph=profile.union_default_graph,
-        load_parallel=load_parallel or profile.load_parallel,
-        **options,
-    )
-
-
-# -- Blazegraph's multi-tenancy API -------------------------------------------------
 
 BIGDATA_NAMESPACE = "http://www.bigdata.com/rdf#/features/KB/Namespace"
 """The property that names a namespace in the VoID description of ``GET /namespace``."""

@@ -77,7 +77,7 @@ def oxigraph_server_store(oxigraph_server: OxigraphServer):
     """A :class:`SparqlEndpointStore` on the session's Oxigraph server through the
     ``oxigraph-server`` profile (loads as N-Quads POSTs to ``/store``), emptied first."""
     pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper, rdflib) is not installed")
-    from dualgraph.stores.profiles import open_endpoint
+    from dualgraph.stores.endpoint import open_endpoint
 
     store = open_endpoint("oxigraph-server", oxigraph_server.query_url)
     store.update("CLEAR ALL")

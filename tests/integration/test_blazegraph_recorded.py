@@ -32,8 +32,8 @@ pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper
 
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
-from dualgraph.stores.endpoint import SparqlEndpointStore
-from dualgraph.stores.profiles import BlazegraphNamespaces, get_profile, open_endpoint
+from dualgraph.stores.endpoint import SparqlEndpointStore, open_endpoint
+from dualgraph.stores.profiles import BlazegraphNamespaces, get_profile
 
 pytestmark = pytest.mark.network
 

@@ -23,8 +23,7 @@ pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra (SPARQLWrapper
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.circuit import CircuitBreaker, StoreDown
-from dualgraph.stores.endpoint import SparqlEndpointStore
-from dualgraph.stores.profiles import open_endpoint
+from dualgraph.stores.endpoint import SparqlEndpointStore, open_endpoint
 from dualgraph.stores.retry import RetryPolicy
 from reliability_tools.fault_proxy import Fault, FaultProxy, always
 
