@@ -25,6 +25,7 @@ from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Tool
 from dualgraph.answer.text_reader import fold
 from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.models.factory import LLMConfig
+from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.vocabulary import QuestionVocabulary, current, use
 from dualgraph.stores.base import SparqlStore
 
@@ -47,18 +48,18 @@ class AskConfig(BaseModel):
         None, description="Answer from this market's products and prices only (its graphs); None: all markets."
     )
     min_confidence: float = Field(
-        0.6,
+        default_factory=lambda: reader_config().min_confidence,
         ge=0,
         le=1,
-        description="Symbolic answers grounded with less confidence "
-        "than this fall back to the text (fallback strategies, agentic).",
+        description="Symbolic answers grounded with less confidence than this fall back to the text "
+        "(fallback strategies, agentic). Default: the fitted dualgraph/query/interpret/reader_config.yaml.",
     )
     empty_min_confidence: float = Field(
-        0.8,
+        default_factory=lambda: reader_config().empty_min_confidence,
         ge=0,
         le=1,
-        description="An empty symbolic answer is trusted only "
-        "with at least this confidence; else the text is consulted.",
+        description="An empty symbolic answer is trusted only with at least this confidence; else the text "
+        "is consulted. Default: the fitted reader_config.yaml.",
     )
     max_steps: int = Field(4, ge=1, le=20, description="Agentic: most steps per question.")
     max_agent_tokens: int = Field(6000, ge=100, description="Agentic with an LLM: token budget per question.")

@@ -71,6 +71,7 @@ from dualgraph.query.grounding_features import either
 from dualgraph.query.grounding_numbers import dimension_hint
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
 from dualgraph.query.interpret.beam import expects_members, phrase_of
+from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.model import (
     DateConstraint,
     FeatureConstraint,
@@ -236,7 +237,7 @@ class Compiler:
         prose_synonyms: Mapping[str, list[str]] | None = None,
         beam: BeamConfig | None = None,
     ) -> None:
-        self.beam = beam or BeamConfig()
+        self.beam = beam or reader_config().beam
         self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
         self.store = store
         self.patterns = patterns

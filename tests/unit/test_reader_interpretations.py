@@ -220,3 +220,17 @@ def test_a_quantity_with_a_unit_is_not_dropped_when_nothing_meets_it(tiny):
     assert alternatives([heavy], BeamConfig()) == []
     bare = NumericConstraint(Span(0, 5, "three"), "=", 3.0)
     assert alternatives([Grounding(bare, "numeric", snippet="?p skg:cups {v} .", confidence=0.5)], BeamConfig())
+
+
+# -- the fitted settings ------------------------------------------------------------------------
+
+
+def test_the_fitted_settings_are_the_defaults_everywhere(kettles):
+    from dualgraph.answer.engine import AskConfig
+    from dualgraph.query.interpret.fitted import reader_config
+
+    fitted = reader_config()
+    assert kettles.beam == fitted.beam
+    ask = AskConfig()
+    assert (ask.min_confidence, ask.empty_min_confidence) == (fitted.min_confidence, fitted.empty_min_confidence)
+    assert AskConfig(min_confidence=0.3).min_confidence == 0.3  # a user's setting still wins
