@@ -70,7 +70,7 @@ from dualgraph.query.grounding import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.grounding_features import either
 from dualgraph.query.grounding_numbers import dimension_hint
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
-from dualgraph.query.interpret.beam import expects_members, phrase_of
+from dualgraph.query.interpret.beam import expects_members, phrase_of, subject_end
 from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.model import (
     DateConstraint,
@@ -560,6 +560,7 @@ class Compiler:
             ordered=order is not None,
             tie_broken=then is not None,
             count_ranges=self.count_ranges,
+            subject_end=subject_end(question),
         )
         confs += coverage_caps(
             question,

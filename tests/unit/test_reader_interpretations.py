@@ -117,8 +117,9 @@ def _numeric(prop: str, low: float, *, confidence: float, alts: list[Grounding] 
     )
 
 
-def _emission(rest: list[Grounding]) -> Emission:
-    return Emission(Intent("list"), [], [], rest)
+def _emission(rest: list[Grounding], subject_end: int = 100) -> Emission:
+    # the hand-made mentions sit at the question's start: inside its subject unless told otherwise
+    return Emission(Intent("list"), [], [], rest, subject_end=subject_end)
 
 
 def test_the_beam_takes_the_best_reading_the_store_confirms(tiny):
@@ -141,10 +142,22 @@ def test_a_swap_to_the_runner_up_entry_outranks_dropping(tiny):
     assert chosen is not None and chosen.unread == [] and chosen.rest[0] is cups
 
 
-def test_confident_and_negated_mentions_are_not_dropped(tiny):
-    assert alternatives([_feature("copper", confidence=0.9)], BeamConfig()) == []
-    assert alternatives([_feature("copper", negated=True)], BeamConfig()) == []
+def test_confident_negated_and_condition_mentions_are_not_dropped(tiny):
+    assert alternatives([_feature("copper", confidence=0.9)], BeamConfig(), 100) == []
+    assert alternatives([_feature("copper", negated=True)], BeamConfig(), 100) == []
     assert reconsider(tiny, _emission([_feature("copper", negated=True)]), BeamConfig(), []) is None
+    # a condition put on the subject ("kettles with a copper base"), not the subject itself
+    assert alternatives([_feature("copper")], BeamConfig(), subject_end=0) == []
+    assert reconsider(tiny, _emission([_feature("copper")], subject_end=0), BeamConfig(), []) is None
+
+
+def test_the_subject_ends_at_its_first_verb_or_preposition():
+    from dualgraph.query.interpret.beam import subject_end
+
+    q = "Which GPUs came out in 2017?"
+    assert q[: subject_end(q)] == "Which GPUs came "
+    q = "Which kettles with a copper base hold 2 litres?"
+    assert q[: subject_end(q)] == "Which kettles "
 
 
 def test_a_zero_width_beam_reads_nothing_else(tiny):
@@ -212,14 +225,14 @@ def test_what_does_a_named_product_cost(kettles):
     assert kettles.answer("What does the Quickboil Pro cost?").value == 49
 
 
-def test_a_quantity_with_a_unit_is_not_dropped_when_nothing_meets_it(tiny):
+def test_a_condition_with_a_unit_stays_and_a_bare_unit_word_may_go(tiny):
     from dualgraph.query.model import NumericConstraint
 
     src = NumericConstraint(Span(0, 12, "under 0.1 kg"), "<", 100.0, unit="g", dimension="mass")
     heavy = Grounding(src, "numeric", snippet="?p skg:litres {v} .", filters=["{v} < 0.1"], confidence=0.5)
-    assert alternatives([heavy], BeamConfig()) == []
-    bare = NumericConstraint(Span(0, 5, "three"), "=", 3.0)
-    assert alternatives([Grounding(bare, "numeric", snippet="?p skg:cups {v} .", confidence=0.5)], BeamConfig())
+    assert alternatives([heavy], BeamConfig(), subject_end=0) == []
+    unit = FeatureConstraint(Span(30, 33, "GHz"), "GHz")  # "… in GHz": the unit an answer is wanted in
+    assert alternatives([Grounding(unit, "feature", snippet="?p skg:x {v} .", confidence=0.5)], BeamConfig(), 0)
 
 
 # -- the fitted settings ------------------------------------------------------------------------

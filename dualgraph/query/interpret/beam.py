@@ -12,11 +12,11 @@ So the other readings are scored and the best few checked with an existence quer
 
 - a mention swapped to its runner-up grounding (``Grounding.alternatives``, e.g. the next entry
   of that unit whose values hold the number): score ``alt / first`` of the two confidences;
-- a weakly grounded mention read as *no constraint* (confidence below
+- a weakly grounded mention of the question's subject read as *no constraint* (confidence below
   :attr:`BeamConfig.drop_below`): score ``none_score / first``. Its phrase is then reported
   **unread**, never dropped silently. A confidently grounded mention is not dropped: its empty
-  result is believed. Nor is a negated one ("lack digital zoom": without it, every product left
-  has what the question excludes), nor a quantity with a unit ("under 1 kg": see :func:`droppable`).
+  result is believed. Nor is a condition put on the subject ("with a ceramic back", "lack digital
+  zoom", "under 1 kg"): nothing meeting it is a credible answer (see :func:`droppable`).
 
 The first reading the store confirms is taken; the answer's confidence is the first reading's
 times that score, and the trace lists every reading checked with its score and outcome
@@ -26,13 +26,16 @@ cost follows the questions that need it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.query.emit import select_query, where_clauses
+from dualgraph.query.english import general_words
 from dualgraph.query.model import Intent
+from dualgraph.query.parse_numbers import unit_word
 from dualgraph.query.pattern_model import filled
 from dualgraph.query.safety import run_select
 
@@ -86,6 +89,8 @@ class Emission:
     ordered: bool = False
     tie_broken: bool = False
     count_ranges: bool = False
+    subject_end: int = 0
+    """Where the question's subject ends (see :func:`droppable`)."""
 
     def sparql(self, rest: list[Grounding] | None = None) -> str:
         """The question's query with ``rest`` (default: the first reading's groundings)."""
@@ -121,6 +126,33 @@ class Reading:
     """What the store said: products exist, none, or ``None`` (not checked, or timed out)."""
 
 
+_LEAD = re.compile(
+    r"\s*(?:which|what|list|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me|are\s+there|is\s+there"
+    r"|how\s+many|do\s+you\s+(?:have|sell)|i\s+(?:want|need))\b",
+    re.I,
+)
+_OPENING = frozenset({"a", "an", "the", "any", "all", "some", "every"})
+
+
+def subject_end(question: str) -> int:
+    """Where the subject of the question ends: the first verb or preposition after its opening
+    words ("Which GPUs came out in 2017" → before "out"; "Which phones with a ceramic back" →
+    before "with"). Grammar words of general English only (``general_words.yaml``).
+
+    >>> q = "Which phones with a ceramic back have 16 GB?"
+    >>> q[: subject_end(q)]
+    'Which phones '
+    """
+    lead = _LEAD.match(question)
+    pos = lead.end() if lead else 0
+    grammar = general_words("function_words")
+    for w in re.finditer(r"[\w'’-]+", question[pos:]):
+        word = w.group().casefold()
+        if word in grammar and word not in _OPENING:
+            return pos + w.start()
+    return len(question)
+
+
 def phrase_of(gr: Grounding) -> str:
     """The question's words a grounding came from."""
     span = getattr(gr.source, "span", None)
@@ -133,18 +165,24 @@ def expects_members(intent: Intent, has_named: bool) -> bool:
     return intent.kind in ("list", "count", "superlative", "average") or (intent.kind == "yesno" and not has_named)
 
 
-def droppable(gr: Grounding) -> bool:
-    """Whether a mention may be read as no constraint when its result is empty. Not a negated one:
-    dropping it keeps exactly the products that have what was excluded. Not a quantity with a unit
-    ("under 1 kg"): its dimension is certain, the entry it compares is the best of that dimension,
-    and an empty result is then a credible "none" (its other entries are tried as swaps)."""
+def droppable(gr: Grounding, subject_end: int) -> bool:
+    """Whether a mention may be read as no constraint when its result is empty: a word of the
+    question's subject, before its first verb or preposition ("Which GPUs came out in 2017": a
+    scope noun, which may name what the catalog sells or nothing it knows), or a bare unit word
+    ("… in GHz": the unit an answer is wanted in). A condition the question puts on its subject
+    ("with a ceramic back", "that lack digital zoom", "under 1 kg") is not: when nothing meets it,
+    "none" is a credible answer, and the text is consulted as for any doubtful empty answer."""
     if getattr(gr.source, "negated", False):
         return False
-    return not (gr.kind in ("numeric", "price") and getattr(gr.source, "unit", None))
+    span = getattr(gr.source, "span", None)
+    if span is None:
+        return False
+    return span.end <= subject_end or unit_word(span.text.strip())
 
 
-def alternatives(rest: list[Grounding], config: BeamConfig) -> list[Reading]:
-    """The readings one change away from ``rest``, best score first (at most ``config.width``)."""
+def alternatives(rest: list[Grounding], config: BeamConfig, subject_end: int = 0) -> list[Reading]:
+    """The readings one change away from ``rest``, best score first (at most ``config.width``);
+    ``subject_end``: where the question's subject ends (see :func:`droppable`)."""
     out: list[Reading] = []
     for i, gr in enumerate(rest):
         if not gr.resolved or gr.kind == "relative" or gr.confidence <= 0:
@@ -154,7 +192,7 @@ def alternatives(rest: list[Grounding], config: BeamConfig) -> list[Reading]:
             swapped = [*rest[:i], alt, *rest[i + 1 :]]
             what = alt.note or alt.kind
             out.append(Reading(swapped, min(1.0, alt.confidence / gr.confidence), f"{phrase!r} read as {what}"))
-        if gr.confidence < config.drop_below and droppable(gr):
+        if gr.confidence < config.drop_below and droppable(gr, subject_end):
             dropped = [*rest[:i], replace(gr, resolved=False, note="read as no constraint"), *rest[i + 1 :]]
             score = min(1.0, config.none_score / gr.confidence)
             out.append(Reading(dropped, score, f"{phrase!r} read as no constraint", unread=[phrase]))
@@ -167,7 +205,7 @@ def reconsider(
 ) -> Reading | None:
     """The best reading the store confirms, after the first one found nothing; ``None`` when no
     other reading is confirmed (the first one's empty answer stands). Every check goes to ``trace``."""
-    readings = alternatives(emission.rest, config)
+    readings = alternatives(emission.rest, config, emission.subject_end)
     if not readings:
         return None
     trace.append(f"beam: the first reading found no product; checking {len(readings)} other readings on the store")
