@@ -63,6 +63,11 @@ KINDS = {
     ".json": "jsonl",
 }
 _PEEK_ROWS = 1000  # JSON Lines have no header: the keys of the first rows stand for it
+MAX_COLUMNS = 10_000
+"""Columns (keys of a JSON record) a table may have: a catalogue has dozens to a few thousand; a
+file with a million is broken or hostile, and reading it whole took gigabytes."""
+MAX_CELL_CHARS = 1_000_000
+"""Characters one cell may hold: a product page's text fits many times over."""
 Row = tuple[str, dict | None, str | None]  # (record label, row or None, why it is unusable)
 
 
@@ -110,6 +115,9 @@ def _csv_rows(path: Path, delimiter: str) -> tuple[list[str], Iterator[Row]]:
     except (StopIteration, csv.Error, OSError, EOFError) as e:
         f.close()
         raise TableFileError(f"no readable header line: {e or 'empty file'}") from e
+    if len(header) > MAX_COLUMNS:
+        f.close()
+        raise TableFileError(f"the header has {len(header):,} columns; at most {MAX_COLUMNS:,} are read")
 
     def rows() -> Iterator[Row]:
         with f:
@@ -148,6 +156,8 @@ def _parquet_rows(path: Path) -> tuple[list[str], Iterator[Row], int | None]:
         pf = pq.ParquetFile(path)
     except Exception as e:  # pyarrow raises ArrowInvalid, OSError, ... for a non-parquet file
         raise TableFileError(f"not a readable Parquet file: {e}") from e
+    if len(pf.schema_arrow.names) > MAX_COLUMNS:
+        raise TableFileError(f"the file has {len(pf.schema_arrow.names):,} columns; at most {MAX_COLUMNS:,} are read")
 
     def rows() -> Iterator[Row]:
         n = 0
@@ -160,6 +170,18 @@ def _parquet_rows(path: Path) -> tuple[list[str], Iterator[Row], int | None]:
             yield f"row {n + 1}", None, f"cannot read the rest of the file: {e}"
 
     return list(pf.schema_arrow.names), rows(), pf.metadata.num_rows
+
+
+_TOO_DEEP = "nested more deeply than a table record can be (a value inside a value, a thousand levels down)"
+
+
+def _record(label: str, rec: Any, what: str) -> Row:
+    """One JSON record as a row, or why it cannot be one."""
+    if not isinstance(rec, dict):
+        return label, None, f"{what} is a JSON {type(rec).__name__}, not an object"
+    if len(rec) > MAX_COLUMNS:
+        return label, None, f"the record has {len(rec):,} keys; at most {MAX_COLUMNS:,} are read"
+    return label, rec, None
 
 
 def _jsonl_rows(path: Path) -> tuple[list[str] | None, Iterator[Row]]:
@@ -175,12 +197,11 @@ def _jsonl_rows(path: Path) -> tuple[list[str] | None, Iterator[Row]]:
                 except (ValueError, UnicodeDecodeError) as e:
                     yield "file", None, f"malformed JSON array: {e}"
                     return
+                except RecursionError:
+                    yield "file", None, _TOO_DEEP
+                    return
                 for i, item in enumerate(items, 1):
-                    yield (
-                        (f"item {i}", item, None)
-                        if isinstance(item, dict)
-                        else (f"item {i}", None, f"item is a {type(item).__name__}, not an object")
-                    )
+                    yield _record(f"item {i}", item, "item")
                 return
             try:
                 for n, raw in enumerate(f, 1):
@@ -194,10 +215,10 @@ def _jsonl_rows(path: Path) -> tuple[list[str] | None, Iterator[Row]]:
                     except ValueError as e:
                         yield f"line {n}", None, f"malformed JSON (truncated line?): {e}"
                         continue
-                    if isinstance(rec, dict):
-                        yield f"line {n}", rec, None
-                    else:
-                        yield f"line {n}", None, f"line is a JSON {type(rec).__name__}, not an object"
+                    except RecursionError:
+                        yield f"line {n}", None, _TOO_DEEP
+                        continue
+                    yield _record(f"line {n}", rec, "line")
             except (OSError, EOFError) as e:
                 yield "file", None, f"file ends early: {e}"
 
@@ -234,6 +255,8 @@ def _cell(v: Any, *, spec: bool = False) -> str | None:
         raise _CellError("a nested object, not a value")
     if isinstance(v, bytes):
         raise _CellError("binary data, not text")
+    if isinstance(v, str) and len(v) > MAX_CELL_CHARS:
+        raise _CellError(f"a text of {len(v):,} characters (at most {MAX_CELL_CHARS:,})")
     text = " ".join(str(v).split())
     if spec and text.lower() in ("true", "false"):
         return "Yes" if text.lower() == "true" else "No"
@@ -281,6 +304,9 @@ class RowConverter:
         except _CellError as e:
             note(column, "cell", f"column {column!r} holds {e}; left out")
             return None
+        except RecursionError:  # lists inside lists, a thousand levels down (Parquet allows it)
+            note(column, "cell", f"column {column!r} holds {_TOO_DEEP}; left out")
+            return None
 
     def _source(self, src, row: dict, note) -> list[str]:
         if src.value is not None:
@@ -295,6 +321,10 @@ class RowConverter:
     def convert(self, row: dict, note) -> tuple[str, str, dict, list[tuple[str, str]]]:
         m = self.m
         raw_name = row.get(m.name)
+        if isinstance(raw_name, str) and len(raw_name) > MAX_CELL_CHARS:
+            raise ValueError(
+                f"name column {m.name!r} holds a text of {len(raw_name):,} characters (at most {MAX_CELL_CHARS:,})"
+            )
         try:  # names stay verbatim (inner spaces too): answers are matched against them
             name = raw_name.strip() if isinstance(raw_name, str) else _cell(raw_name)
         except _CellError as e:

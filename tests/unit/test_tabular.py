@@ -336,3 +336,51 @@ def test_docstring_examples_run():
 
     assert doctest.testmod(tabular_mod).failed == 0
     assert doctest.testmod(mapping_mod).failed == 0
+
+
+# -- hostile tables: caps with a clear reason naming the record, never a crash ------------------
+
+
+def _tiny_mapping() -> TableMapping:
+    return mapping_from_dict({"name": "name", "specs": {"ram": {"entry": "Memory:RAM", "unit": "GB"}}})
+
+
+def test_deep_nesting_wide_records_and_huge_cells_are_quarantined(tmp_path: Path, monkeypatch):
+    from dualgraph.corpus import tabular
+
+    monkeypatch.setattr(tabular, "MAX_COLUMNS", 50)
+    monkeypatch.setattr(tabular, "MAX_CELL_CHARS", 1000)
+    src = tmp_path / "t.jsonl"
+    deep = "[" * 5000 + "]" * 5000
+    wide = json.dumps({"name": "Wide", **{f"k{i}": i for i in range(60)}})
+    src.write_text(
+        "\n".join(
+            [
+                json.dumps({"name": "Fine One", "ram": 8}),
+                '{"name": "Deep", "ram": ' + deep + "}",
+                wide,
+                json.dumps({"name": "Long Name " + "x" * 2000, "ram": 4}),
+                json.dumps({"name": "Fine Two", "ram": 16}),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    report = import_table(src, tmp_path / "ds", _tiny_mapping(), progress=False)
+    got = {(q.record, q.stage): q.reason for q in report.quarantined}
+    assert got[("line 2", "row")].startswith("nested more deeply")
+    assert got[("line 3", "row")] == "the record has 61 keys; at most 50 are read"
+    assert "2,010 characters" in got[("line 4", "row")]
+    assert set(by_name(read_all(tmp_path / "ds"))) == {"Fine One", "Fine Two"}
+
+
+def test_a_csv_with_too_many_columns_is_refused_by_name(tmp_path: Path, monkeypatch):
+    from dualgraph.corpus import tabular
+
+    monkeypatch.setattr(tabular, "MAX_COLUMNS", 50)
+    src = tmp_path / "wide.csv"
+    src.write_text(",".join(["name", "ram"] + [f"c{i}" for i in range(60)]) + "\nA," + "1," * 60 + "1\n")
+    report = import_table(src, tmp_path / "ds", _tiny_mapping(), progress=False)
+    assert [(q.file, q.stage, q.reason) for q in report.quarantined] == [
+        (str(src), "read", "the header has 62 columns; at most 50 are read")
+    ]
