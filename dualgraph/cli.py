@@ -499,6 +499,11 @@ def build_parser() -> argparse.ArgumentParser:
     from dualgraph.corpus.mapping import add_arguments
 
     add_arguments(it)
+    it.add_argument(
+        "--no-prune",
+        action="store_true",
+        help="keep pages of an earlier import whose rows are gone from the table (default: removed, counted as pruned)",
+    )
     it.set_defaults(func=_cmd_import_table)
 
     isc = sub.add_parser(

@@ -22,6 +22,8 @@ class ImportReport:
     records: int = 0
     variants: int = 0
     pages: int = 0
+    pruned: int = 0
+    """Pages of an earlier import removed because their rows are gone from the table."""
     quarantined: list[Quarantine] = field(default_factory=list)
     quarantine_path: str | None = None
 
@@ -35,6 +37,7 @@ class ImportReport:
             "records": self.records,
             "variants": self.variants,
             "pages": self.pages,
+            "pruned": self.pruned,
             "quarantined": len(self.quarantined),
         }
         for q in self.quarantined:

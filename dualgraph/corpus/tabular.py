@@ -18,6 +18,7 @@ import itertools
 import json
 import math
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -463,8 +464,13 @@ def import_table(
     chunk_chars: int = 5000,
     progress: bool = True,
     spill_dir: str | Path | None = None,
+    prune: bool = True,
 ) -> ImportReport:
     """Import one or more table files into a SpecsQA dataset dir, one page per group key.
+
+    ``prune``: pages in ``out_dir`` that this import did not write (rows gone from the table since
+    an earlier import) are removed, and counted as ``pruned``; never after a file could not be read,
+    whose rows would otherwise all count as gone.
 
     Raises :class:`MappingError` when the mapping names a column a file lacks (before
     anything is written); every other problem is quarantined and the import goes on.
@@ -526,12 +532,34 @@ def import_table(
                     ),
                 )
         db.execute("CREATE INDEX by_key ON rows (gkey, seq)")
+        written: set[str] = set()
+
+        def noted(pages: Iterator[tuple[str, str, list[Variant]]]) -> Iterator[tuple[str, str, list[Variant]]]:
+            for page in pages:
+                written.add(f"file-{page[0]}")
+                yield page
+
         report.pages = write_dataset(
-            out, tqdm(pages_from_rows(db, report, chunk_chars), desc="write pages", unit="page", disable=not progress)
+            out,
+            tqdm(
+                noted(pages_from_rows(db, report, chunk_chars)), desc="write pages", unit="page", disable=not progress
+            ),
         )
         db.close()
+    if prune and not any(q.stage == "read" for q in report.quarantined):
+        report.pruned = prune_pages(out, keep=written)
     report.write_quarantine(out)
     return report
+
+
+def prune_pages(out: Path, *, keep: set[str]) -> int:
+    """Remove the page directories (``file-*`` with their metadata file) of ``out`` not in ``keep``."""
+    gone = 0
+    for d in sorted(out.glob("file-*")):
+        if d.is_dir() and d.name not in keep and (d / f"{d.name}.json").is_file():
+            shutil.rmtree(d)
+            gone += 1
+    return gone
 
 
 def pages_from_rows(
@@ -576,7 +604,12 @@ def main_from_args(args: argparse.Namespace) -> int:
     """
     try:
         report = import_table(
-            args.source, args.out, mapping_from_args(args), chunk_chars=args.chunk_chars, progress=not args.no_progress
+            args.source,
+            args.out,
+            mapping_from_args(args),
+            chunk_chars=args.chunk_chars,
+            progress=not args.no_progress,
+            prune=not getattr(args, "no_prune", False),
         )
     except MappingError as e:
         print(f"error: {e}", file=sys.stderr)

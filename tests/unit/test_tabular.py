@@ -384,3 +384,21 @@ def test_a_csv_with_too_many_columns_is_refused_by_name(tmp_path: Path, monkeypa
     assert [(q.file, q.stage, q.reason) for q in report.quarantined] == [
         (str(src), "read", "the header has 62 columns; at most 50 are read")
     ]
+
+
+def test_reimport_prunes_pages_of_rows_gone_from_the_table(tmp_path: Path):
+    out = tmp_path / "ds"
+    src = tmp_path / "t.csv"
+    src.write_text("name,ram\nAlpha,8\nBeta,4\nGamma,2\n", encoding="utf-8")
+    assert import_table(src, out, _tiny_mapping(), progress=False).pruned == 0
+    src.write_text("name,ram\nAlpha,8\nGamma,2\n", encoding="utf-8")
+    kept = import_table(src, out, _tiny_mapping(), progress=False, prune=False)
+    assert kept.pruned == 0 and set(by_name(read_all(out))) == {"Alpha", "Beta", "Gamma"}
+    report = import_table(src, out, _tiny_mapping(), progress=False)
+    assert report.pruned == 1 and report.counts["pruned"] == 1
+    assert set(by_name(read_all(out))) == {"Alpha", "Gamma"}
+    # a file that cannot be read prunes nothing: its rows are unknown, not gone
+    missing = import_table([src, tmp_path / "gone.csv"], out, _tiny_mapping(), progress=False)
+    assert missing.pruned == 0 and set(by_name(read_all(out))) == {"Alpha", "Gamma"}
+    unreadable = import_table(tmp_path / "gone.csv", out, _tiny_mapping(), progress=False)
+    assert unreadable.pruned == 0 and set(by_name(read_all(out))) == {"Alpha", "Gamma"}
