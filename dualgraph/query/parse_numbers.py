@@ -429,9 +429,11 @@ def find_numeric(
     return out, used
 
 
-_SPELLED = re.compile(
-    r"(?<![\w-])(half\s+an?|a\s+dozen|(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))\b", re.I
-)
+@functools.cache
+def _spelled() -> re.Pattern[str]:
+    """Numbers in words: :data:`NUMBER_WORDS`, "half a(n)" and "a dozen"."""
+    words = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(half\s+an?|a\s+dozen|(?:{words}))\b", re.I)
 
 
 def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
@@ -443,7 +445,7 @@ def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
     """
     spans: list[tuple[int, int]] = []
     out = list(q)
-    for m in _SPELLED.finditer(q):
+    for m in _spelled().finditer(q):
         word = re.sub(r"\s+", " ", m.group(1).casefold())
         value = "0.5" if word.startswith("half") else "12" if word == "a dozen" else str(NUMBER_WORDS[word])
         if len(value) > m.end() - m.start():
