@@ -28,6 +28,9 @@ from dualgraph.skg.quantities import parse_quantity
 __all__ = ["FeatureGrounder"]
 
 TEXT_FEATURE_CONFIDENCE = {"lexical": 0.8, "embedding": 0.7, "cooccurrence": 0.6}
+# a phrase that names more page entities than this says too little to constrain a question, and
+# the list of them becomes the query's VALUES block
+PROSE_ENTITY_CAP = 200
 """A prose feature matched by its name is as sure as a spec value by name; by meaning or by shared
 products less so (the matcher's measured precision at its cosine floor is 0.78)."""
 
@@ -363,20 +366,38 @@ class FeatureGrounder(NumberGrounder):
                 confidence=conf,
                 note="prose feature (stated has/lacks)",
             )
-        lit = _lit(phrase.casefold())
-        # the entities whose name holds the phrase first, on their own, then the products mentioning them:
-        # from the products, every mention's name was read (0.29 s on 758 phones, 4.5 s on 10,000
-        # generated products, against 0.06 s and 0.9 s)
-        entity = "skgt:" + O.TEXT_ENTITY.removeprefix(O.SKGT)
-        block = (
-            f"{{ SELECT DISTINCT {{s}} WHERE {{ {{s}} a {entity} ; skg:hasName {{v}} . "
-            f"FILTER(CONTAINS(LCASE(STR({{v}})), {lit})) }} }} ?p skg:mentions {{s}} ."
-        )
         if negated:
             trace.append(f"{phrase!r}: no structured fact; 'not mentioned in prose' is not evidence: unresolved")
             return Grounding(source, "prose", resolved=False, note="negated prose mention not usable")
-        trace.append(f"{phrase!r}: no feature or value in the specs → prose mentions (low confidence)")
+        # the entities are looked up here, not joined inside the final query: left to the store, two or
+        # three such phrases were joined mention by mention (≈118 mentions per product, cubed) before any
+        # name was tested, and one short question grew past 20 GB on 20 products
+        entities = self.mentioned_entities(phrase)
+        if not entities:
+            trace.append(f"{phrase!r}: no feature or value in the specs, and no entity on the pages is named so")
+            return Grounding(source, "prose", resolved=False, note="nothing on the pages names it")
+        if len(entities) > PROSE_ENTITY_CAP:
+            trace.append(
+                f"{phrase!r}: names more than {PROSE_ENTITY_CAP} entities on the pages: too vague to constrain"
+            )
+            return Grounding(source, "prose", resolved=False, note=f"names over {PROSE_ENTITY_CAP} page entities")
+        values = " ".join(f"<{iri}>" for iri in entities)
+        block = f"VALUES {{s}} {{ {values} }} ?p skg:mentions {{s}} ."
+        trace.append(
+            f"{phrase!r}: no feature or value in the specs → products whose pages mention "
+            f"{len(entities)} entit{'y' if len(entities) == 1 else 'ies'} named so (low confidence)"
+        )
         return Grounding(source, "prose", snippet=block, confidence=0.4, note="prose mention")
+
+    def mentioned_entities(self, phrase: str) -> list[str]:
+        """The text entities whose name holds the phrase, at most ``PROSE_ENTITY_CAP`` + 1 of them."""
+        entity = "skgt:" + O.TEXT_ENTITY.removeprefix(O.SKGT)
+        query = (
+            f"SELECT DISTINCT ?s WHERE {{ ?s a {entity} ; skg:hasName ?v . "
+            f"FILTER(CONTAINS(LCASE(STR(?v)), {_lit(phrase.casefold())})) }} LIMIT {PROSE_ENTITY_CAP + 1}"
+        )
+        res = self.store.select(query)
+        return sorted(b["s"]["value"] for b in res["results"]["bindings"])
 
     # -- values --
 

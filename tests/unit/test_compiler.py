@@ -394,7 +394,49 @@ def test_feature_negation_and_only(compiler):
 
 def test_prose_fallback_is_low_confidence(compiler):
     gr = compiler.grounder.feature(FeatureConstraint(Span(0, 9, "hologram"), "holographic projector"), [])
-    assert gr.kind == "prose" and gr.confidence < 0.5 and "skg:mentions" in gr.snippet
+    # no entity on the invented catalog's pages is named so: nothing to constrain by, said as unread
+    assert gr.kind == "prose" and not gr.resolved and "names it" in gr.note
+
+
+@pytest.fixture
+def paged_compiler(tmp_path) -> Compiler:
+    """The invented catalog with text entities its pages mention: one named "holographic projector", one "solar charger"
+    and 300 named "widget N" (more than a phrase may name and still constrain)."""
+    (tmp_path / "skg").mkdir()
+    st = catalog_store(tmp_path / "skg", cases=True)
+    products = [b["p"]["value"] for b in st.select("SELECT ?p WHERE { ?p a skgt:Product }")["results"]["bindings"]]
+    lines = [
+        f"<{products[0]}> skg:mentions <urn:t:holo> .",
+        '<urn:t:holo> a skgt:UTKG_Entity ; skg:hasName "Holographic Projector" .',
+    ]
+    lines += [
+        f"<{products[0]}> skg:mentions <urn:t:sun> .",
+        '<urn:t:sun> a skgt:UTKG_Entity ; skg:hasName "Solar Charger" .',
+    ]
+    for i in range(300):
+        lines.append(f'<urn:t:w{i}> a skgt:UTKG_Entity ; skg:hasName "widget {i}" .')
+        lines.append(f"<{products[i % len(products)]}> skg:mentions <urn:t:w{i}> .")
+    st.update("INSERT DATA { " + " ".join(lines) + " }")
+    return catalog_compiler(st)
+
+
+def test_prose_mentions_are_looked_up_before_the_query_and_capped(paged_compiler):
+    g = paged_compiler.grounder
+    gr = g.feature(FeatureConstraint(Span(0, 9, "hologram"), "holographic projector"), [])
+    assert gr.kind == "prose" and gr.resolved and gr.confidence < 0.5
+    # the entity is named in the query, not searched for inside it: the store starts from it
+    assert "VALUES" in gr.snippet and "<urn:t:holo>" in gr.snippet and "CONTAINS" not in gr.snippet
+    vague = g.feature(FeatureConstraint(Span(0, 6, "widget"), "widget"), [])
+    assert not vague.resolved and "300" not in vague.snippet and "page entities" in vague.note
+
+
+def test_several_prose_phrases_join_without_a_blow_up(paged_compiler):
+    # three unread phrases and two page phrases used to be joined mention by mention inside the query
+    q = "phones with cheap with a holographic projector with a big with a solar charger that has warp drive"
+    compiled = paged_compiler.compile(q)
+    assert compiled.sparql.count("skg:mentions") == 2 and "CONTAINS" not in compiled.sparql
+    assert {"cheap", "big", "warp drive"} <= {u.casefold() for u in compiled.unread}
+    assert paged_compiler.answer(q, compiled=compiled).error is None
 
 
 def test_brand_entity(compiler):
