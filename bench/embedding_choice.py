@@ -353,7 +353,7 @@ def pattern_agreement(
 ) -> dict[str, Any]:
     """Record the pattern searches the engine makes (MiniLM index) and re-run them on a static one."""
     from dualgraph.answer.engine import QAEngine
-    from dualgraph.query.pattern_index import PatternIndex, read_patterns
+    from dualgraph.lexicon.pattern_index import PatternIndex, read_patterns
 
     calls: list[tuple[str, int, tuple[str, ...] | None]] = []
     original = PatternIndex.search
@@ -627,7 +627,7 @@ def main() -> None:
     # speed: the same distinct texts through each embedder
     ib = benches[sets[-1][2]]
     n = 64 if args.quick else 256
-    from dualgraph.query.pattern_index import read_patterns
+    from dualgraph.lexicon.pattern_index import read_patterns
 
     pattern_texts = list(dict.fromkeys(p.text for p in read_patterns(ROOT / sets[-1][2] / "patterns")))
     ents = rng.sample(sorted(ib.tkg.entities.values(), key=lambda e: e.entity_id), n)

@@ -29,7 +29,7 @@ from profile_index import rss_mb  # noqa: E402 - bench is a folder of scripts
 from dualgraph.answer.engine import AskConfig, QAEngine  # noqa: E402
 from dualgraph.pipeline.answer_files import read_questions  # noqa: E402
 from dualgraph.pipeline.layout import IndexLayout  # noqa: E402
-from dualgraph.query.safety import run_select  # noqa: E402
+from dualgraph.query.sparql.safety import run_select  # noqa: E402
 from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
 
 

@@ -137,9 +137,9 @@ def instrument(profile: Profile) -> None:
         (tkg_build, "save_tkg", "tkg: save tables"),
     ):
         profile.wrap(module, name, label)
-    patterns = importlib.import_module("dualgraph.query.patterns")
+    patterns = importlib.import_module("dualgraph.lexicon.patterns")
     profile.wrap(patterns, "build_pattern_index", "pattern index")
-    lexicon = importlib.import_module("dualgraph.query.lexicon_mining")
+    lexicon = importlib.import_module("dualgraph.lexicon.mining")
     profile.wrap(lexicon, "mine_index", "prose lexicon")
     factory = importlib.import_module("dualgraph.models.factory")
     profile.wrap(factory, "build_models", "model loading")

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine  # noqa: E402
 from dualgraph.answer.strategies import STRATEGIES  # noqa: E402
 from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer  # noqa: E402
-from dualgraph.query.safety import run_select  # noqa: E402
+from dualgraph.query.sparql.safety import run_select  # noqa: E402
 
 
 def _questions(path: Path) -> list[tuple[str, str]]:

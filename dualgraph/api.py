@@ -582,8 +582,8 @@ def format_explanation(record: AnswerRecord) -> str:
     ev = record.evidence
     lines = ["trace:"] + [f"  {line}" for line in ev.trace]
     if ev.sparql:
-        from dualgraph.query.render import render_markdown
-        from dualgraph.query.safety import QueryResult
+        from dualgraph.query.sparql.render import render_markdown
+        from dualgraph.query.sparql.safety import QueryResult
 
         vars_ = list(ev.rows[0]) if ev.rows else []
         rows = [{k: {"type": "literal", "value": str(v)} for k, v in r.items()} for r in ev.rows]

@@ -6,7 +6,7 @@
 * **Pattern index**: the page's name becomes an alias of the pattern standing for the node (a
   feature, an entry's patterns, a value of a value list, a category), searchable by its words, and
   the entity's IRI is kept beside it, so grounding can count products whose pages state the fact
-  (:meth:`~dualgraph.query.grounding_features.FeatureGrounder.feature`). :func:`annotate` is
+  (:meth:`~dualgraph.query.ground.features.FeatureGrounder.feature`). :func:`annotate` is
   also what a later index run calls, so a rebuilt pattern index keeps the aliases.
 """
 
@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from dualgraph.query.pattern_model import Pattern
+from dualgraph.lexicon.pattern import Pattern
 from dualgraph.skg import ontology as O
 from dualgraph.skg.names import short_hash
 from dualgraph.skg.terms import iri, literal

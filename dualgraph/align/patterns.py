@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from dualgraph.align.output import annotate
-from dualgraph.query.pattern_index import PatternIndex
+from dualgraph.lexicon.pattern_index import PatternIndex
 from dualgraph.tkg.lexical import LexicalIndex
 
 __all__ = ["apply_to_patterns"]

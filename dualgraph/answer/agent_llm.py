@@ -23,7 +23,7 @@ from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import Outcome, Toolkit
 from dualgraph.models.base import ChatRequest
-from dualgraph.query.parse import parse_question
+from dualgraph.query.read.parse import parse_question
 
 __all__ = ["ACTION_SCHEMA", "AGENT_PROMPT_VERSION", "LLMAgent"]
 

@@ -24,9 +24,9 @@ from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
 from dualgraph.answer.text_reader import fold
 from dualgraph.answer.writer import LLMWriter, template_text
+from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.models.factory import LLMConfig
 from dualgraph.query.interpret.fitted import reader_config
-from dualgraph.query.vocabulary import QuestionVocabulary, current, use
 from dualgraph.stores.base import SparqlStore
 
 __all__ = ["AskConfig", "EngineSpec", "QAEngine"]
@@ -221,19 +221,19 @@ class QAEngine:
         self.store = store  # the index's store, read-only (what a capped SPARQL endpoint may query)
         self.kit, self.config, self.writer, self._closers, self.meter = kit, config, writer, list(closers), meter
         self.names = names or AnswerNames({}, "product")
-        self.vocabulary = vocabulary or current()  # the catalog's words (see dualgraph.query.vocabulary)
+        self.vocabulary = vocabulary or current()  # the catalog's words (see dualgraph.lexicon.vocabulary)
 
     @classmethod
     def open(cls, index_dir: str | Path, config: AskConfig | None = None) -> QAEngine:
         from dualgraph.answer.agentic import Planner
         from dualgraph.answer.router import ExampleRouter, LLMRouter
         from dualgraph.answer.sources import SymbolicSource, TextualSource
+        from dualgraph.lexicon.mining import load_prose_synonyms
+        from dualgraph.lexicon.patterns import PatternIndex
         from dualgraph.models.base import TokenMeter
         from dualgraph.models.factory import build_models, index_models
         from dualgraph.pipeline.index_store import index_store_config, open_store
-        from dualgraph.query.compiler import Compiler
-        from dualgraph.query.lexicon_mining import load_prose_synonyms
-        from dualgraph.query.patterns import PatternIndex
+        from dualgraph.query.interpret.compiler import Compiler
 
         config = config or AskConfig()
         if config.strategy not in STRATEGIES:
@@ -266,7 +266,7 @@ class QAEngine:
         )
         generator = None
         if llm is not None and config.llm_sparql:
-            from dualgraph.query.llm_sparql import LLMSparqlGenerator
+            from dualgraph.query.sparql.llm import LLMSparqlGenerator
 
             generator = LLMSparqlGenerator(
                 llm, patterns, store, n_candidates=config.llm_candidates, compiler=compiler, currency=config.currency

@@ -54,7 +54,7 @@ class ExampleRouter:
     """Nearest-neighbour vote over labelled questions plus the compiler's view of the question.
 
     ``probe``: ``question -> (intent kind, conditions grounded in the specs, confidence)``,
-    e.g. from :meth:`dualgraph.query.compiler.Compiler.compile` (the engine reports a condition
+    e.g. from :meth:`dualgraph.query.interpret.compiler.Compiler.compile` (the engine reports a condition
     only prose mentions as a confidence of at most 0.3); None routes on examples only.
     """
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.text_reader import ANCHORED, fold_corpus, read_products
-from dualgraph.query.parse import parse_question
-from dualgraph.query.render import render_markdown
-from dualgraph.query.safety import QueryResult
+from dualgraph.query.read.parse import parse_question
+from dualgraph.query.sparql.render import render_markdown
+from dualgraph.query.sparql.safety import QueryResult
 
 __all__ = ["SourceResult", "SymbolicSource", "TextualSource", "plain_rows"]
 

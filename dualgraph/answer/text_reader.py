@@ -24,8 +24,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from dualgraph.query.english import general_words
-from dualgraph.query.vocabulary import current
+from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.vocabulary import current
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 

@@ -353,7 +353,7 @@ def build_index(
             release_free_memory()  # the merge's and the text graph's Python objects are gone
             state.set_stale(False, views=("tkg",))
         if config.patterns and state.stale["patterns"]:
-            from dualgraph.query.patterns import build_pattern_index
+            from dualgraph.lexicon.patterns import build_pattern_index
 
             # the spec statistics from the converter's tables, not from queries over the whole store
             patterns_report = build_pattern_index(
@@ -364,7 +364,7 @@ def build_index(
         lexicon_report = None
         mine_again = tkg_report is not None or patterns_report is not None or repairs.lexicon
         if config.tkg.enabled and config.patterns and mine_again:
-            from dualgraph.query.lexicon_mining import mine_index
+            from dualgraph.lexicon.mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
             lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs.tables)

@@ -518,7 +518,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 """Run a read-only SELECT or ASK over the index's store, capped in length, rows and time.
                 Read-only is decided on the parsed query, as for `dualgraph sparql`: updates, SERVICE
                 calls and engine pragmas are refused however they are spelled."""
-                from dualgraph.query.safety import check_query, run_select
+                from dualgraph.query.sparql.safety import check_query, run_select
                 from dualgraph.stores.base import QueryTimeout, StoreError
                 from dualgraph.stores.guard import QueryRefused
 

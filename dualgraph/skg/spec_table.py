@@ -2,7 +2,7 @@
 so the pattern statistics are counted without a query over the whole store.
 
 The pattern index needs, per entry, value, unit and label, how many products hold them and
-the range of their numbers (:mod:`dualgraph.query.pattern_collection`). As SPARQL aggregates
+the range of their numbers (:mod:`dualgraph.lexicon.pattern_collection`). As SPARQL aggregates
 over the store that takes five passes over every spec: 16 s on a 2,000-product catalog, and
 it grows with the catalog on each re-index, even after a change to one document. The
 converter already knows every row, so each shard gets two Parquet files, and
@@ -110,7 +110,7 @@ def read_spec_tables(shards: Iterable[str], live: set[tuple[str, str]]) -> SpecT
 
 
 def pattern_rows(tables: SpecTables) -> dict[str, list[dict[str, str]]]:
-    """The rows of the spec queries of :mod:`~dualgraph.query.pattern_collection`, counted from
+    """The rows of the spec queries of :mod:`~dualgraph.lexicon.pattern_collection`, counted from
     the tables: keys ``entries``, ``values``, ``numeric``, ``labels_meet``, ``numeric_mode``.
 
     As in SPARQL, products are counted once however many documents (markets) hold them, an

@@ -21,10 +21,10 @@ from dualgraph.answer.engine import QAEngine
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.lexicon.pattern_index import read_patterns
 from dualgraph.models.factory import build_models, index_models
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.index_store import load_store_config, open_store
-from dualgraph.query.pattern_index import read_patterns
 from dualgraph.skg import ontology as O
 
 
@@ -100,7 +100,7 @@ def test_a_rebuilt_pattern_index_keeps_the_aliases(index, tmp_path):
     (index / ALIGN_DIR).mkdir(exist_ok=True)
     (index / ALIGN_DIR / "alignments.jsonl").write_text(json.dumps(pair) + "\n", encoding="utf-8")
     assert read_alignments(index / ALIGN_DIR) == [pair]
-    from dualgraph.query.pattern_index import build_pattern_index
+    from dualgraph.lexicon.pattern_index import build_pattern_index
 
     embedder, _ = build_models(index_models(index))
     out = tmp_path / "ix" / "patterns"  # the alignments are read from beside the pattern folder

@@ -67,9 +67,9 @@ def test_unknown_names_pass_through(tmp_path, mode):
 
 
 def test_counts_count_ranges_when_answers_name_ranges(tmp_path):
+    from dualgraph.lexicon.patterns import PatternIndex
     from dualgraph.models.embedders import SentenceTransformerEmbedder
-    from dualgraph.query.compiler import Compiler
-    from dualgraph.query.patterns import PatternIndex
+    from dualgraph.query.interpret.compiler import Compiler
 
     ds, ix = tmp_path / "ds", tmp_path / "ix"
     write_dataset(

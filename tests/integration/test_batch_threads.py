@@ -19,7 +19,7 @@ from answer_support import catalog_index, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.answer.sources import SymbolicSource
-from dualgraph.query import vocabulary
+from dualgraph.lexicon import vocabulary
 
 QUESTIONS = [
     "Which phones have at least 8 GB of RAM?",

@@ -10,16 +10,16 @@ import pytest
 from dualgraph.config import IndexConfig, TkgConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.lexicon.patterns import collect_patterns
+from dualgraph.lexicon.vocabulary import QuestionVocabulary, use
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
-from dualgraph.query.emit import select_query, where_clauses
-from dualgraph.query.grounding_dates import DateGrounder, choose_dates, date_attribute, date_entries, ground_date
-from dualgraph.query.model import Intent
-from dualgraph.query.parse_dates import find_dates, time_superlative
-from dualgraph.query.patterns import collect_patterns
-from dualgraph.query.read_answer import top_with_ties
-from dualgraph.query.safety import run_select
-from dualgraph.query.vocabulary import QuestionVocabulary, use
+from dualgraph.query.ground.dates import DateGrounder, choose_dates, date_attribute, date_entries, ground_date
+from dualgraph.query.read.dates import find_dates, time_superlative
+from dualgraph.query.read.model import Intent
+from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.read_answer import top_with_ties
+from dualgraph.query.sparql.safety import run_select
 from dualgraph.stores.oxigraph import OxigraphStore
 
 SKG_ONLY = IndexConfig(runner="inline", progress=False, batch_size=3, tkg=TkgConfig(enabled=False), patterns=False)

@@ -9,10 +9,10 @@ import pytest
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.models.embedders import SentenceTransformerEmbedder
 from dualgraph.pipeline.index import build_index
-from dualgraph.query.compiler import Compiler
-from dualgraph.query.patterns import PatternIndex
+from dualgraph.query.interpret.compiler import Compiler
 from dualgraph.stores.oxigraph import OxigraphStore
 
 ROWS = {  # name: (capacity ft3, annual kWh, percent less than the standard)

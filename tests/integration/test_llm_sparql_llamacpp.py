@@ -22,11 +22,11 @@ for _d in (Path(__file__).parent, Path(__file__).parent.parent / "unit"):
 from llamacpp import MODEL_NAME, missing_runtime  # noqa: E402
 from test_compiler import HashBowEmbedder, catalog_store  # noqa: E402
 
+from dualgraph.lexicon.patterns import PatternIndex, collect_patterns  # noqa: E402
 from dualgraph.models.base import TokenMeter  # noqa: E402
 from dualgraph.models.openai_chat import OpenAIChatLLM  # noqa: E402
-from dualgraph.query.compiler import Compiler  # noqa: E402
-from dualgraph.query.llm_sparql import LLMSparqlGenerator  # noqa: E402
-from dualgraph.query.patterns import PatternIndex, collect_patterns  # noqa: E402
+from dualgraph.query.interpret.compiler import Compiler  # noqa: E402
+from dualgraph.query.sparql.llm import LLMSparqlGenerator  # noqa: E402
 from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
 
 pytestmark = [pytest.mark.network, pytest.mark.skipif(missing_runtime() is not None, reason=str(missing_runtime()))]

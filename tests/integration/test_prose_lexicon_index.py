@@ -1,4 +1,4 @@
-"""Page words mined at index time (``dualgraph.query.lexicon_mining``), end to end: ``build_index``
+"""Page words mined at index time (``dualgraph.lexicon.mining``), end to end: ``build_index``
 writes ``tkg/prose_lexicon.json`` from the pages of an invented catalog, and ``QAEngine.open`` reads it
 so that a question in the pages' words ("vlogging camera") meets the spec entry those words stand
 beside ("Camera:Front Camera"), not the principal variant ("Camera:Rear Camera").

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from dualgraph.config import IndexConfig
+from dualgraph.lexicon.pattern_collection import collect_patterns
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.state import IndexState
-from dualgraph.query.pattern_collection import collect_patterns
 from dualgraph.skg.spec_table import companion_paths, read_spec_tables
 from dualgraph.stores.oxigraph import OxigraphStore
 
@@ -73,7 +73,7 @@ def test_markets_count_a_product_once(tmp_path):
 
 
 def test_the_prose_lexicon_reads_the_same_facts_from_the_tables(catalog, tmp_path):
-    from dualgraph.query.lexicon_mining import mine
+    from dualgraph.lexicon.mining import mine
 
     build_index(catalog / "ds", tmp_path / "ix", CONFIG)
     index = tmp_path / "ix"
@@ -84,7 +84,7 @@ def test_the_prose_lexicon_reads_the_same_facts_from_the_tables(catalog, tmp_pat
     try:
         patterns = collect_patterns(store)
         pages = [(["http://x/p"], "The battery holds 5000 mAh and charges at 45 W.")]
-        from dualgraph.query import lexicon_mining
+        from dualgraph.lexicon import mining as lexicon_mining
 
         by_query = lexicon_mining._fact_rows(store, *_ids(patterns))
         by_table = lexicon_mining._fact_rows(store, *_ids(patterns), specs)
@@ -101,7 +101,7 @@ def _plain(facts):
 
 
 def _ids(patterns):
-    from dualgraph.query.lexicon_mining import variants
+    from dualgraph.lexicon.mining import variants
 
     numeric = [p for p in patterns if p.kind == "spec_numeric" and p.entry_iri and p.unit]
     ids = {(p.entry_iri or "", p.unit or "", p.label or ""): p.pattern_id for p in numeric}

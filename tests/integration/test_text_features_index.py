@@ -9,7 +9,7 @@ from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
-from dualgraph.query.text_features import (
+from dualgraph.query.ground.text_features import (
     MIN_COSINE,
     TextFeatureMatcher,
     feature_constraint,
@@ -147,7 +147,7 @@ QUESTIONS_OVER_INDEX = ["contactless payments with NFC", "memory card slot", "in
 
 
 def test_without_cooccurring_pages_tv_remote_does_not_reach_the_blaster(minilm):
-    from dualgraph.query.text_features import TextFeature
+    from dualgraph.query.ground.text_features import TextFeature
 
     feats = [
         TextFeature("http://x/ir", "IR blaster", frozenset({"p1", "p2"})),
@@ -203,6 +203,6 @@ def test_thresholds_on_labelled_pairs(minilm):
                 negatives.append(cos[i, j])
     positives = sum(len(v) for v in SAME.values())
     assert (len(pool), positives, len(negatives)) == (48, 29, 643)
-    # the figures quoted in dualgraph/query/text_features.py
+    # the figures quoted in dualgraph/query/ground/text_features.py
     assert tp == 21 and fp == 6
     assert np.mean(np.array(negatives) < 0.30) > 0.93

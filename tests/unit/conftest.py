@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from dualgraph.query.vocabulary import QuestionVocabulary, use
+from dualgraph.lexicon.vocabulary import QuestionVocabulary, use
 
 _WORDS = yaml.safe_load((Path(__file__).parent.parent / "fixtures" / "question_vocabulary.yaml").read_text("utf-8"))
 TEST_VOCABULARY = QuestionVocabulary.of(**_WORDS)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dualgraph.align.output import alignment_nquads, annotate
-from dualgraph.query.pattern_model import Pattern
+from dualgraph.lexicon.pattern import Pattern
 
 PAIRS = [
     {"text_iri": "http://x/e-port", "text_name": "3.5 mm audio port", "skg_iri": "http://x/f-jack"},

@@ -107,8 +107,8 @@ def test_only_rules_out_a_higher_code_however_the_catalog_states_it(tmp_path: Pa
     """A tag list ("4G, 5G, VoLTE") states 5G twice: as a tag (whose absence is a stated lack) and as a
     coded term (which lacks only where a product says no). "4G only" needs either lack, not both."""
     from dualgraph.corpus.model import Variant
-    from dualgraph.query.compiler import Compiler
-    from dualgraph.query.patterns import PatternIndex, collect_patterns
+    from dualgraph.lexicon.patterns import PatternIndex, collect_patterns
+    from dualgraph.query.interpret.compiler import Compiler
     from dualgraph.skg.rules import apply_rules, load_rules
     from dualgraph.skg.triples import convert_document
     from tests.unit.test_compiler import catalog_embedder

@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from dualgraph.corpus.model import Variant
-from dualgraph.query.compiler import Compiler
-from dualgraph.query.grounding import norm_tokens, token_match
-from dualgraph.query.model import EntityRef, FeatureConstraint, NumericConstraint, Span
-from dualgraph.query.patterns import Pattern, PatternIndex, collect_patterns
-from dualgraph.query.safety import check_query
+from dualgraph.lexicon.patterns import Pattern, PatternIndex, collect_patterns
+from dualgraph.query.ground.grounder import norm_tokens, token_match
+from dualgraph.query.interpret.compiler import Compiler
+from dualgraph.query.read.model import EntityRef, FeatureConstraint, NumericConstraint, Span
+from dualgraph.query.sparql.safety import check_query
 from dualgraph.skg.rules import apply_rules, load_rules
 from dualgraph.skg.triples import convert_document
 from dualgraph.stores.oxigraph import OxigraphStore

@@ -17,8 +17,8 @@ if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 from test_compiler import CATALOG, catalog_compiler, catalog_store, extra, names
 
-from dualgraph.query.compiler import Compiler
-from dualgraph.query.safety import check_query
+from dualgraph.query.interpret.compiler import Compiler
+from dualgraph.query.sparql.safety import check_query
 
 
 @pytest.fixture(scope="module")

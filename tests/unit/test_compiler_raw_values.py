@@ -14,7 +14,7 @@ if str(Path(__file__).parent) not in sys.path:
 from test_compiler import compile_catalog
 
 from dualgraph.corpus.model import Variant
-from dualgraph.query.compiler import Compiler
+from dualgraph.query.interpret.compiler import Compiler
 
 # name, RAM GB, storage GB, inches, Hz, mAh, charging W, NFC, chip
 ROWS = [

@@ -17,7 +17,7 @@ from test_compiler import CATALOG, catalog_compiler, catalog_store, phones
 from test_compiler_mixed_catalog import RECORDS
 from test_compiler_mixed_catalog import compiler as mixed_compiler  # noqa: F401  (a fixture, used by name)
 
-from dualgraph.query.compiler import Compiler
+from dualgraph.query.interpret.compiler import Compiler
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def test_a_brand_and_one_of_its_lines_intersect(mixed_compiler):  # noqa: F811
     ],
 )
 def test_how_many_before_a_name_or_a_category_still_counts(question, kind):
-    from dualgraph.query.parse import parse_question
+    from dualgraph.query.read.parse import parse_question
 
     assert parse_question(question).intent.kind == kind
 
@@ -149,7 +149,7 @@ def test_a_number_of_things_a_product_has_is_a_count(tablets):
 def test_counts_written_as_words(tablets):
     ans = tablets.answer("Which tablets have two HDMI inputs?")
     assert sorted(ans.answer_list) == sorted(n for n, *v in TABS if v[3] == "2"), ans.trace
-    from dualgraph.query.parse import parse_question
+    from dualgraph.query.read.parse import parse_question
 
     (c,) = parse_question("Which tablets have an eight-core processor?").constraints
     assert (c.value, c.attribute, c.dimension) == (8.0, "processor cores", "count")

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from dualgraph.corpus.prices import parse_price
-from dualgraph.query.model import NumericConstraint
-from dualgraph.query.parse import parse_question
+from dualgraph.query.read.model import NumericConstraint
+from dualgraph.query.read.parse import parse_question
 from dualgraph.skg import currencies, quantities
 
 # --------------------------------------------------------------------------- the table
@@ -210,8 +210,8 @@ def test_a_value_named_in_scope_reaches_the_store_filled(tmp_path, monkeypatch):
     from test_compiler import compile_catalog
     from test_compiler_raw_values import RECORDS, _variant
 
-    import dualgraph.query.compiler as compiler_mod
-    from dualgraph.query.model import Span, ValueConstraint
+    import dualgraph.query.interpret.compiler as compiler_mod
+    from dualgraph.query.read.model import Span, ValueConstraint
 
     compiler = compile_catalog([_variant(r) for r in RECORDS[:7]], tmp_path, currency="GBP")
     real, asked = compiler_mod.ground_names, []
@@ -240,7 +240,7 @@ def test_a_value_named_in_scope_reaches_the_store_filled(tmp_path, monkeypatch):
 
 
 def test_filled_refuses_a_placeholder():
-    from dualgraph.query.pattern_model import fill, filled
+    from dualgraph.lexicon.pattern import fill, filled
 
     assert filled(fill("?p skg:hasSpec {s} . {s} skg:hasValue {v} .", "?s1", "?v1")) == (
         "?p skg:hasSpec ?s1 . ?s1 skg:hasValue ?v1 ."

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dualgraph.query.entry_choice import keep_in_scope, none_in_scope
-from dualgraph.query.pattern_model import Pattern
+from dualgraph.lexicon.pattern import Pattern
+from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
 
 
 def _value_entry(entry_iri: str) -> tuple[tuple, Pattern]:

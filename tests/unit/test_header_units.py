@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from dualgraph.query.parse import parse_question
+from dualgraph.query.read.parse import parse_question
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at
 
 CUBIC_FOOT_L = 28.316846592  # (0.3048 m)^3 in litres, exact

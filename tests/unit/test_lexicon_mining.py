@@ -1,10 +1,10 @@
 """Words read from the catalog's own data: variants of one attribute and their principal, and page
 words tied to the spec values they stand beside (no word list of a product domain)."""
 
-from dualgraph.query.lexicon_mining import prose_synonyms, variants
-from dualgraph.query.name_match import _lexical
-from dualgraph.query.pattern_model import Pattern
-from dualgraph.query.synonyms import CatalogLexicon
+from dualgraph.lexicon.mining import prose_synonyms, variants
+from dualgraph.lexicon.pattern import Pattern
+from dualgraph.lexicon.synonyms import CatalogLexicon
+from dualgraph.query.ground.name_match import _lexical
 
 
 def num(entry, label=None, count=10, section="Specs", unit="MP", dimension="resolution_mp"):

@@ -21,10 +21,10 @@ if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 from test_compiler import CATALOG, HashBowEmbedder, catalog_store, names
 
+from dualgraph.lexicon.patterns import PatternIndex, collect_patterns
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
-from dualgraph.query.compiler import Compiler
-from dualgraph.query.llm_sparql import LLMSparqlGenerator, extract_sparql
-from dualgraph.query.patterns import PatternIndex, collect_patterns
+from dualgraph.query.interpret.compiler import Compiler
+from dualgraph.query.sparql.llm import LLMSparqlGenerator, extract_sparql
 from dualgraph.stores.oxigraph import OxigraphStore
 
 SKG = "https://w3id.org/dualgraph/skg#"

@@ -4,8 +4,8 @@ real Oxigraph store; a NOT EXISTS inside a nested block is left alone."""
 
 from __future__ import annotations
 
-from dualgraph.query.grounding_features import either, values_first
-from dualgraph.query.text_features import feature_constraint
+from dualgraph.query.ground.features import either, values_first
+from dualgraph.query.ground.text_features import feature_constraint
 from dualgraph.skg import ontology as O
 from dualgraph.stores.oxigraph import OxigraphStore
 

@@ -4,8 +4,8 @@ All products, brands and questions here are invented."""
 
 import pytest
 
-from dualgraph.query.model import FeatureConstraint, NumericConstraint, ValueConstraint
-from dualgraph.query.parse import parse_question
+from dualgraph.query.read.model import FeatureConstraint, NumericConstraint, ValueConstraint
+from dualgraph.query.read.parse import parse_question
 
 
 def nums(p):
@@ -252,7 +252,7 @@ def test_a_price_word_after_a_measured_number_does_not_make_it_a_price():
 
 
 def test_comparative_helper():
-    from dualgraph.query.parse import comparative
+    from dualgraph.query.read.parse import comparative
 
     assert comparative("is the aero 5 cheaper than the aero 6") == ("min", "price")
     assert comparative("which of aero 5 and aero 6 has a bigger battery") == ("max", "battery")

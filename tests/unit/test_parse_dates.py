@@ -1,10 +1,10 @@
-"""Time conditions and orderings by date read from questions (dualgraph.query.parse_dates)."""
+"""Time conditions and orderings by date read from questions (dualgraph.query.read.dates)."""
 
 import datetime
 
 import pytest
 
-from dualgraph.query.parse_dates import find_dates, find_event, time_superlative
+from dualgraph.query.read.dates import find_dates, find_event, time_superlative
 
 D = datetime.date
 

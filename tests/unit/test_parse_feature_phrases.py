@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from dualgraph.query.compiler import means_of
-from dualgraph.query.grounding import Grounding
-from dualgraph.query.model import FeatureConstraint, Span
-from dualgraph.query.parse import parse_question
+from dualgraph.query.ground.grounder import Grounding
+from dualgraph.query.interpret.compiler import means_of
+from dualgraph.query.read.model import FeatureConstraint, Span
+from dualgraph.query.read.parse import parse_question
 
 
 def features(q: str) -> list[tuple[str, str, bool]]:

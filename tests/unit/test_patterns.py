@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from dualgraph.corpus.model import Variant
-from dualgraph.query.patterns import (
+from dualgraph.lexicon.patterns import (
     KINDS,
     IndexMismatchError,
     Pattern,

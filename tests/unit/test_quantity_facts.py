@@ -12,8 +12,8 @@ import pyoxigraph as ox
 import pytest
 
 from dualgraph.corpus.model import Variant
-from dualgraph.query.pattern_collection import collect_patterns
-from dualgraph.query.pattern_model import Pattern
+from dualgraph.lexicon.pattern import Pattern
+from dualgraph.lexicon.pattern_collection import collect_patterns
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import apply_rules, load_rules

@@ -9,8 +9,8 @@ from dualgraph.answer.record import AnswerRecord, error_record
 from dualgraph.answer.text_reader import _expand, _Runs
 from dualgraph.pipeline.answer_files import AnswerWriter, read_answers
 from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
-from dualgraph.query.emit import where_clauses
-from dualgraph.query.grounding import Grounding
+from dualgraph.query.ground.grounder import Grounding
+from dualgraph.query.sparql.emit import where_clauses
 
 
 @pytest.mark.parametrize(

@@ -20,10 +20,10 @@ from test_compiler import compile_catalog
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import within_scope
 from dualgraph.corpus.model import Variant
-from dualgraph.query.grounding_base import Grounding
+from dualgraph.query.ground.base import Grounding
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
 from dualgraph.query.interpret.beam import alternatives
-from dualgraph.query.model import FeatureConstraint, Intent, Span
+from dualgraph.query.read.model import FeatureConstraint, Intent, Span
 from dualgraph.stores.oxigraph import OxigraphStore
 
 # name, category, capacity litres, power W, price GBP
@@ -226,7 +226,7 @@ def test_what_does_a_named_product_cost(kettles):
 
 
 def test_a_condition_with_a_unit_stays_and_a_bare_unit_word_may_go(tiny):
-    from dualgraph.query.model import NumericConstraint
+    from dualgraph.query.read.model import NumericConstraint
 
     src = NumericConstraint(Span(0, 12, "under 0.1 kg"), "<", 100.0, unit="g", dimension="mass")
     heavy = Grounding(src, "numeric", snippet="?p skg:litres {v} .", filters=["{v} < 0.1"], confidence=0.5)

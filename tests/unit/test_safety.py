@@ -3,8 +3,8 @@
 import pytest
 
 from dualgraph.corpus.model import Variant
-from dualgraph.query.render import render_markdown
-from dualgraph.query.safety import QueryRefused, check_query, run_select
+from dualgraph.query.sparql.render import render_markdown
+from dualgraph.query.sparql.safety import QueryRefused, check_query, run_select
 from dualgraph.skg.triples import convert_document
 from dualgraph.stores.oxigraph import OxigraphStore
 

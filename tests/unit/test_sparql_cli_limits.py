@@ -14,7 +14,7 @@ import pytest
 
 from dualgraph.cli import SPARQL_TIMED_OUT, SPARQL_TRUNCATED, main
 from dualgraph.pipeline.layout import IndexLayout
-from dualgraph.query.safety import run_select
+from dualgraph.query.sparql.safety import run_select
 from dualgraph.stores.base import QueryTimeout
 from dualgraph.stores.oxigraph import OxigraphStore
 

@@ -13,7 +13,7 @@ import pytest
 
 from dualgraph.cli import main
 from dualgraph.pipeline.layout import IndexLayout
-from dualgraph.query.safety import QueryRefused, check_query
+from dualgraph.query.sparql.safety import QueryRefused, check_query
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import StoreError
 from dualgraph.stores.guard import read_query

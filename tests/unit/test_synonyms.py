@@ -12,8 +12,8 @@ if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
 from test_compiler import catalog_embedder
 
-from dualgraph.query.name_match import synonyms
-from dualgraph.query.synonyms import CatalogLexicon
+from dualgraph.lexicon.synonyms import CatalogLexicon
+from dualgraph.query.ground.name_match import synonyms
 
 NAMES = ["Display", "Screen size", "Memory", "Battery", "Processor", "Operating system", "Weight", "Depth", "Price"]
 
@@ -54,7 +54,7 @@ def test_the_general_list_holds_a_reason_for_every_word():
 
     import yaml
 
-    raw = yaml.safe_load(resources.files("dualgraph.query").joinpath("general_synonyms.yaml").read_text("utf-8"))
+    raw = yaml.safe_load(resources.files("dualgraph.lexicon").joinpath("general_synonyms.yaml").read_text("utf-8"))
     assert raw["synonyms"] and raw["principal"]
     for word, entry in raw["synonyms"].items():
         assert entry["words"] and len(entry["why"]) > 20, word

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from dualgraph.pipeline.graph_sync import sync_graph
-from dualgraph.query.text_features import (
+from dualgraph.query.ground.text_features import (
     TextFeature,
     TextFeatureMatcher,
     feature_constraint,

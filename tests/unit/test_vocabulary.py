@@ -9,11 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
-from dualgraph.query.parse import parse_question
-from dualgraph.query.patterns import Pattern
-from dualgraph.query.vocabulary import QuestionVocabulary, current, use
+from dualgraph.lexicon.patterns import Pattern
+from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
+from dualgraph.query.read.parse import parse_question
 
-QUERY = Path(__file__).resolve().parents[2] / "dualgraph" / "query"
+PACKAGE = Path(__file__).resolve().parents[2] / "dualgraph"
+# the reader and the catalog words it reads with
+READER = [PACKAGE / "query", PACKAGE / "lexicon"]
 
 
 def _bikes() -> QuestionVocabulary:
@@ -115,7 +117,7 @@ def test_the_parser_holds_no_product_domain_words():
         "hdmi",
     ]
     found = []
-    for f in sorted(QUERY.glob("*.py")):
+    for f in sorted(f for d in READER for f in d.rglob("*.py")):
         tree = ast.parse(f.read_text(encoding="utf-8"))
         docs = {
             id(n.body[0].value)

@@ -32,15 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dualgraph.query.emit import select_query, where_clauses
-from dualgraph.query.english import general_words
-from dualgraph.query.model import Intent
-from dualgraph.query.parse_numbers import unit_word
-from dualgraph.query.pattern_model import filled
-from dualgraph.query.safety import run_select
+from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.pattern import filled
+from dualgraph.query.read.model import Intent
+from dualgraph.query.read.numbers import unit_word
+from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.safety import run_select
 
 if TYPE_CHECKING:
-    from dualgraph.query.grounding_base import Grounding
+    from dualgraph.query.ground.base import Grounding
 
 __all__ = [
     "BeamConfig",

@@ -1,0 +1,34 @@
+"""The general English of :file:`general_words.yaml`: the words a question parser needs whatever
+the catalog (grammar words, nouns for "a product", names of measures, yes/no words)."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import yaml
+
+__all__ = ["general_words", "how_adjectives"]
+
+
+@cache
+def _general() -> dict[str, Any]:
+    text = resources.files("dualgraph.lexicon").joinpath("general_words.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text)
+
+
+@cache
+def general_words(key: str) -> frozenset[str]:
+    """One list of :file:`general_words.yaml`, folded.
+
+    >>> "the" in general_words("function_words"), "weight" in general_words("measure_nouns")
+    (True, True)
+    """
+    return frozenset(str(w).casefold() for w in _general()[key]["words"])
+
+
+@cache
+def how_adjectives() -> dict[str, str]:
+    """ "how <adjective>" → the measure it asks ("heavy" → weight)."""
+    return {str(k): str(v) for k, v in _general()["how_adjectives"]["map"].items()}

@@ -1,0 +1,335 @@
+"""Grounding the entities a question names: products, ranges, brands and categories.
+
+- A product/range/unknown :class:`EntityRef` → range (all its variants) or product IRIs by a
+  tolerant name match (case, spacing "Flip 7" = "Flip7", punctuation); a product whose full
+  name is the mention wins over a range of the same name; an unknown word that is neither but
+  a whole word in ≥ 2 product names ("Pixel" in "Acme Pixel 9") → a word-bounded REGEX on
+  product names.
+- A brand → a name-prefix filter ``STRSTARTS(LCASE(?name), "brand")`` on product names (brand
+  nodes do not exist in the graph, and names start with the brand on the shop pages we index).
+- A category → category patterns by name (singular/plural tolerant), dropped when it covers the
+  whole catalog.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dualgraph.lexicon.catalog_names import singular
+from dualgraph.lexicon.pattern import Pattern
+from dualgraph.lexicon.synonyms import line_words
+from dualgraph.query.ground.base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit, member_of
+from dualgraph.query.ground.name_match import _heads, _norm, norm_tokens, token_match
+from dualgraph.query.read.model import EntityRef
+
+__all__ = ["EntityGrounder"]
+
+
+def _stem(word: str) -> str:
+    """A category word's singular ("bikes" and "bike" → "bike", "watches" → "watch").
+
+    >>> _stem("bikes"), _stem("bike"), _stem("watches"), _stem("tvs")
+    ('bike', 'bike', 'watch', 'tv')
+    """
+    return singular([word])[0]
+
+
+def _node(p: Pattern) -> str:
+    """The catalog node of a product or range pattern (the pattern index always records it)."""
+    assert p.node_iri is not None, f"{p.kind} pattern {p.pattern_id} has no node"
+    return p.node_iri
+
+
+_Q_SCOPES = """
+SELECT ?x ?k (MIN(STR(?n)) AS ?name) (COUNT(DISTINCT ?p) AS ?c) WHERE {
+  { ?p skg:hasBrand ?x . BIND("brand" AS ?k) } UNION { ?p skg:inLine ?x . BIND("line" AS ?k) }
+  ?p a skgt:Product . ?x skg:hasName ?n .
+} GROUP BY ?x ?k
+"""
+
+
+def _key(tokens: list[str]) -> str:
+    """Spacing- and case-blind key of a name ("One Plus" = "oneplus", "Galaxy S" = "galaxys")."""
+    return "".join(tokens)
+
+
+CATEGORY_COSINE = 0.6
+"""A category word no category name holds means the category MiniLM puts at this cosine or closer
+(all-MiniLM-L6-v2 on Icecat's names: "handsets" ~ "Mobile Phones" 0.65, "notebooks" ~ "Laptops" 0.78,
+"slates" ~ "Tablets" 0.51, too far to trust)."""
+SALES_NOUN_SHARE = 0.95
+"""A category word held by the names of categories covering this share of the catalog names what the
+whole catalog sells: no constraint (a part of it stays the beam's alternative). Not much less: "phones"
+in a shop of Smartphones (90%) and Tablets names the smartphones."""
+CATEGORY_MARGIN = 0.08
+"""... together with every category within this margin of the closest ("computers": Laptops 0.68, PCs 0.60)."""
+
+
+class EntityGrounder(GrounderBase):
+    """Grounds entity mentions on the catalog's product, range and category names."""
+
+    _scopes: dict[tuple[str, str], list[tuple[str, str, int]]] | None = None
+
+    def catalog_scope(self, kind: str, tokens: list[str]) -> list[tuple[str, str, int]]:
+        """Brand or product-line nodes (``kind``) whose name is ``tokens`` (any case and spacing, or
+        the plural of it): ``(iri, name, products)``. Empty where the catalog facts were not derived."""
+        if self._scopes is None:
+            table: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
+            for b in self.store.select(_Q_SCOPES)["results"]["bindings"]:
+                key = (b["k"]["value"], _key(norm_tokens(b["name"]["value"])))
+                table.setdefault(key, []).append((b["x"]["value"], b["name"]["value"], int(b["c"]["value"])))
+            self._scopes = table
+        for want in (tokens, singular(tokens)):
+            if hit := self._scopes.get((kind, _key(want))):
+                return hit
+        return []
+
+    def _line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:
+        """A product line named ("iPhones", "Galaxy S", "pixel") → every product in it."""
+        hits = self.catalog_scope("line", tokens)
+        if not hits:
+            return None
+        n = sum(c for _, _, c in hits)
+        trace.append(f"{e.phrase!r} → product line {[name for _, name, _ in hits]} ({n} products)")
+        return Grounding(
+            e,
+            "line",
+            snippet=member_of("skg:inLine", [x for x, _, _ in hits]),
+            confidence=0.9,
+            candidates=[(name, 0.9) for _, name, _ in hits],
+        )
+
+    def _brand_line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:
+        """A brand then one of its lines ("Vivo Y-series", "Oppo Reno models"), or a line followed by a
+        word that says it is one ("Reno series"): the brand's products in that line."""
+        toks = list(tokens)
+        while toks and toks[-1] in line_words():
+            toks.pop()
+        for i in range(1, len(toks)):
+            brand, line = self.catalog_scope("brand", toks[:i]), self.catalog_scope("line", toks[i:])
+            if brand and line:
+                trace.append(
+                    f"{e.phrase!r} → brand {[n for _, n, _ in brand]} and its product line {[n for _, n, _ in line]}"
+                )
+                snippet = member_of("skg:hasBrand", [x for x, _, _ in brand])
+                snippet += " " + member_of("skg:inLine", [x for x, _, _ in line]).replace("{s}", "{s}l")
+                return Grounding(e, "line", snippet=snippet, confidence=0.9, candidates=[(n, 0.9) for _, n, _ in line])
+        if len(toks) < len(tokens) and toks:
+            return self._line(e, toks, trace)
+        return None
+
+    def entity(self, e: EntityRef, trace: list[str]) -> Grounding:
+        if e.kind == "brand":
+            return self._brand(e, trace)
+        if e.kind == "category":
+            return self._category(e, trace)
+        return self._named(e, trace)
+
+    def _brand(self, e: EntityRef, trace: list[str]) -> Grounding:
+        tokens = norm_tokens(e.phrase)
+        if hits := self.catalog_scope("brand", tokens):
+            # the brand facts read the whole catalog ("OPPO" and "Oppo" are one brand): exact, not a name prefix
+            trace.append(f"brand {e.phrase!r} → brand {[n for _, n, _ in hits]} ({sum(c for *_, c in hits)} products)")
+            return Grounding(e, "brand", snippet=member_of("skg:hasBrand", [x for x, _, _ in hits]), confidence=0.9)
+        if (line := self._line(e, tokens, trace)) is not None:
+            return line  # "Pixel phones": a line read as a brand by its capital
+        if (line := self._brand_line(e, tokens, trace)) is not None:
+            return line
+        brand = e.phrase.casefold().strip()
+        n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
+        if not n:
+            # a range, a product line word inside names ("Pixel phones"), or a category is the next best thing
+            g = self._named(EntityRef(e.span, e.phrase, "unknown"), trace)
+            if g.resolved:
+                return g
+            return _fail(e, "brand", f"no product name starts with {brand!r}", trace)
+        trace.append(f"brand {e.phrase!r} → product names starting with it ({n} products)")
+        return Grounding(e, "brand", name_filter=f"STRSTARTS(LCASE(STR(?name)), {_lit(brand)})", confidence=0.85)
+
+    def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
+        word = norm_tokens(e.phrase)
+        stems = {_stem(w) for w in word if w not in ("smart", "mobile")} or set(word)
+        hits = []
+        for p in self._by_kind.get("category", []):
+            toks = {_stem(t) for t in norm_tokens(p.name or "")}
+            joined = _norm(p.name or "")
+            if stems & toks or any(s and s in joined for s in stems):
+                hits.append(p)
+        # one spelling for singular and plural on both sides: "downhill bike" is "Downhill Bikes"
+        exact = [p for p in hits if {_stem(t) for t in norm_tokens(p.name or "")} == stems]
+        # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
+        full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in norm_tokens(p.name or "")}]
+        # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
+        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
+        hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
+        # a word only inside another category's name ("mobiles" in "Mobile Phone Cases") is weak: the
+        # category the whole word means by MiniLM comes first
+        weak = hits and not (exact or full or headed)
+        if (not hits or weak) and (near := self._categories_by_meaning(e.phrase)):
+            trace.append(f"category {e.phrase!r}: no category name holds the word; by MiniLM {[p.name for p in near]}")
+            hits = near
+        if not hits:
+            trace.append(f"category {e.phrase!r}: no category node matches; not restricting (low confidence)")
+            return Grounding(e, "category", resolved=False, confidence=0.5, note="no matching category")
+        if not exact and self._sold_everywhere(stems):
+            part = Grounding(
+                e,
+                "category",
+                snippet=member_of("skg:belongs", [p.node_iri or "" for p in hits]),
+                confidence=0.5,
+                note=f"the categories {[p.name for p in hits]}",
+            )
+            trace.append(
+                f"category {e.phrase!r}: the categories naming it hold {SALES_NOUN_SHARE:.0%} or more of the "
+                "catalog: it names what the catalog sells, no restriction"
+            )
+            return Grounding(e, "category", confidence=0.85, note="whole catalog", alternatives=[part])
+        covered = max(p.count for p in hits)
+        if self.total_products and covered >= self.total_products:
+            trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
+            return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
+        trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
+        return Grounding(
+            e,
+            "category",
+            snippet=member_of("skg:belongs", [p.node_iri or "" for p in hits]),
+            confidence=0.85,
+            candidates=[(p.name or "", 1.0) for p in hits],
+        )
+
+    def _sold_everywhere(self, stems: set[str]) -> bool:
+        """Whether categories whose names hold every one of ``stems`` (as a word, or ending a
+        compound: "bike" in "Ebikes") hold :data:`SALES_NOUN_SHARE` of the catalog's category
+        memberships: the word then names what the catalog sells ("bikes" in a shop of Trail,
+        Enduro, Downhill, XC Bikes and Ebikes), not a part of it."""
+        cats = self._by_kind.get("category", [])
+        total = sum(p.count for p in cats)
+        if not total or not stems:
+            return False
+
+        def holds(p: Pattern) -> bool:
+            toks = {_stem(t) for t in norm_tokens(p.name or "")}
+            return all(any(t == w or (len(t) > len(w) and t.endswith(w)) for t in toks) for w in stems)
+
+        return sum(p.count for p in cats if holds(p)) >= SALES_NOUN_SHARE * total
+
+    def _categories_by_meaning(self, phrase: str) -> list[Pattern]:
+        """Categories whose name means ``phrase`` by MiniLM ("handsets" ~ "Mobile Phones" 0.65,
+        "televisions" ~ "TVs" 0.95): the closest at :data:`CATEGORY_COSINE` or more, and any within
+        :data:`CATEGORY_MARGIN` of it."""
+        cats = self._by_kind.get("category", [])
+        cos = self.phrase_cosines(phrase, [p.name or "" for p in cats])
+        best = max(cos, default=0.0)
+        if best < CATEGORY_COSINE:
+            return []
+        return [p for p, c in zip(cats, cos, strict=True) if c >= best - CATEGORY_MARGIN]
+
+    def _name_word(self, e: EntityRef, want: list[str], trace: list[str]) -> Grounding | None:
+        """A bare word that is no product or range name but a whole token in several product names
+        ("Pixel" in "Acme Pixel 9") → a word-bounded filter on product names, like a brand."""
+        if not want or not all(w.isalpha() for w in want):
+            return None
+        hits = [
+            p
+            for p in self._by_kind.get("product", [])
+            if any(
+                t[i : i + len(want)] == want for t in [norm_tokens(p.name or "")] for i in range(len(t) - len(want) + 1)
+            )
+        ]
+        if len(hits) < 2:
+            return None
+        rx = r"\b" + r"\s*".join(re.escape(w) for w in want) + r"\b"
+        trace.append(
+            f"name word {e.phrase!r}: no product or range of that name; a whole word in {len(hits)} "
+            f"product names → name filter"
+        )
+        return Grounding(
+            e,
+            "name-word",
+            name_filter=f'REGEX(STR(?name), {_lit(rx)}, "i")',
+            confidence=0.7,
+            candidates=[(p.name or "", 0.7) for p in hits[:5]],
+        )
+
+    def _scored_names(self, want: list[str]) -> list[tuple[float, Pattern]]:
+        scored: list[tuple[float, Pattern]] = []
+        for kind, base in (("range", 1.0), ("product", 0.98)):
+            for p in self._by_kind.get(kind, []):
+                name = norm_tokens(p.name or "")
+                if name == want:
+                    scored.append((base, p))
+                elif token_match(want, name):
+                    scored.append((base - 0.1, p))
+        return scored
+
+    def _brand_prefix(self, want: list[str]) -> int:
+        """How many product names start with the tokens ``want`` (a brand, when two or more)."""
+        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[: len(want)] == want)
+
+    def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
+        want = norm_tokens(e.phrase)
+        scored = self._scored_names(want)
+        if (
+            not scored
+            and (one := singular(want)) != want
+            and (self._scored_names(one) or (e.kind == "unknown" and self._name_word(e, one, []) is not None))
+        ):
+            trace.append(f"entity {e.phrase!r}: read as the singular {' '.join(one)!r}")
+            want, scored = one, self._scored_names(one)  # "iPhones" → the products named "iPhone …"
+        if (
+            e.kind == "unknown"
+            and want
+            and want[0].isalpha()
+            and not any(s >= 0.98 for s, _ in scored)
+            and self._brand_prefix(want) >= 2
+        ):
+            # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
+            return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
+        exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
+        if not any(s >= 0.98 for s, _ in scored) and (line := self._line(e, want, trace)) is not None:
+            return line  # a line spelled whole ("Galaxy S", "iPhones") is all of it, not the names fuzzily like it
+        if exact:  # a product spelled out in full is that product, even when a range has the same name
+            names = sorted({p.name or "" for p in exact})
+            products = sorted({_node(p) for p in exact})
+            trace.append(f"entity {e.phrase!r} → product {names} (exact product name; not expanding a range)")
+            return Grounding(
+                e, "entity", products=products, confidence=0.98, candidates=[(p.name or "", 0.98) for p in exact[:5]]
+            )
+        if not scored and e.kind == "unknown" and (g := self._name_word(e, want, trace)) is not None:
+            return g
+        if not scored and want and want[-1] in line_words() and (g := self._brand_line(e, want, trace)):
+            return g  # "Acme Terra series": a brand and its line
+        if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
+            for p, _ in self._search(e.phrase, ["range", "product"], k=10):
+                name = set(norm_tokens(p.name or ""))
+                share = len(set(want) & name) / max(1, len(set(want)))
+                if share >= 0.75:
+                    scored.append((0.5 * share, p))
+        if not scored:
+            return _fail(e, "entity", f"no product or range named like {e.phrase!r}", trace)
+        top = max(s for s, _ in scored)
+        best = [p for s, p in scored if s == top]
+        ranges = sorted({_node(p) for p in best if p.kind == "range"})
+        products = sorted({_node(p) for p in best if p.kind == "product"})
+        if ranges:
+            products = []
+            res = self.store.select(
+                "SELECT DISTINCT ?p WHERE { VALUES ?r { "
+                + " ".join(f"<{r}>" for r in ranges)
+                + " } ?p skg:variantOf ?r }"
+            )
+            products = sorted(b["p"]["value"] for b in res["results"]["bindings"])
+        trace.append(
+            f"entity {e.phrase!r} → {'range' if ranges else 'product'} "
+            f"{sorted({p.name or '' for p in best})} ({len(products)} products, score {top:.2f})"
+        )
+        conf = top if top >= 0.85 else top * 0.8
+        return Grounding(
+            e,
+            "entity",
+            products=products,
+            ranges=ranges,
+            confidence=conf,
+            candidates=[(p.name or "", s) for s, p in sorted(scored, key=lambda x: -x[0])[:5]],
+            resolved=conf >= MIN_CONFIDENCE and bool(products),
+        )

@@ -1,0 +1,674 @@
+"""The deterministic NL→SPARQL compiler: parse, ground each constraint, emit one query, run it.
+
+No model calls and no tokens: :func:`~dualgraph.query.read.parse.parse_question` reads the question,
+:class:`~dualgraph.query.ground.grounder.Grounder` grounds every constraint and entity on its own,
+and :class:`Compiler` assembles one ``SELECT`` over products::
+
+    SELECT DISTINCT ?p ?name WHERE {
+      ?p a skgt:Product ; skg:hasName ?name .
+      <one block per grounded constraint, fresh ?s1/?v1, ?s2/?v2 ...>  FILTER(...)
+    } ORDER BY ?name
+
+Everything is ANDed: named products/ranges (``VALUES ?p``), a brand (name prefix), a category,
+and each constraint. Per intent:
+
+- list → distinct product names; count → ``COUNT(DISTINCT ?p)`` (of ranges with ``count_ranges``);
+- superlative → products grouped with ``MAX``/``MIN`` of the attribute's value, ordered; the
+  top ``k`` are cut *in Python keeping ties* (every product whose value equals the k-th one).
+  ``value`` is the extreme *number* when the question asks for it ("What is the lowest price
+  of …", "How much does the cheapest … cost?"), else one product name (the first by name of
+  the tied winners; every winner is in ``answer_list``); a number is given in the unit the question
+  names, else the unit the catalog wrote it in (``Answer.unit``; :mod:`~dualgraph.query.sparql.value_answer`);
+  A tie-breaker ("… the longest battery life *at the lowest price*") adds a second
+  aggregate ``?value2`` ordered after ``?value``; products tie only when equal on both;
+- compare → the same, restricted to the named products (k = 1, ties kept, ``value`` one name;
+  asked as yes/no, "Is X heavier than Y?", ``value`` is "yes" when the first product named wins
+  alone, else "no"; the winners stay in ``answer_list``).
+  A question the parser read as a list becomes a compare when two or more catalog names
+  resolve and it holds a comparative ("is the nova lite cheaper than the zenith basic");
+- describe → the named product's specs (section, entry, value);
+- a value lookup ("What is the price of the Nova Lite?", "How heavy is X?", one product named) is
+  a superlative over that product alone: ``value`` is the number;
+- yesno → the constrained list restricted to the named product: "yes" when it is in it; with no
+  product named ("Do any zenith phones have NFC?") "yes" when the list is not empty.
+
+Before grounding, :class:`~dualgraph.query.ground.spotting.CatalogSpotter` looks up what the parser
+cannot know: catalog names in any case, category names ("phone cases"), lower-case brands, and
+plain words that are values next to a word naming their entry ("wall mounts"). Several
+categories are alternatives (united, not ANDed). Entries are chosen within the question's scope
+and widened to same-named entries of other sections (:mod:`~dualgraph.query.ground.entry_choice`).
+
+Confidence: the weakest resolved grounding's confidence (lexical/exact matches score high, a
+prose-mention fallback 0.4, an entry matched only by the search 0.45), halved for each constraint
+or named product that could not be grounded (and so was left out). A capitalised plain word
+opening a sentence ("Gaming matters most …") that names nothing is not counted as an unresolved
+name. Constraints whose grounding is unresolved are left out (and in the trace); an unresolved
+named product makes compare/describe/yesno fail with ``error``.
+Every query passes :func:`~dualgraph.query.sparql.safety.check_query` (via ``run_select``).
+
+:class:`Compiler` decides; the parts it puts together each have a module of their own:
+
+- :mod:`~dualgraph.query.read.number_hints`: what a number with no attribute measures;
+- :mod:`~dualgraph.query.ground.names_and_scope`: the question's names and scope, grounded;
+- :mod:`~dualgraph.query.sparql.emit`: the SPARQL text, per intent;
+- :mod:`~dualgraph.query.sparql.read_answer`: the rows read into the answer, per intent.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.pattern import fill, filled
+from dualgraph.lexicon.patterns import PatternIndex
+from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
+from dualgraph.query.ground.entry_choice import scope_entries
+from dualgraph.query.ground.features import either
+from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
+from dualgraph.query.ground.names_and_scope import ground_names, sentence_word
+from dualgraph.query.ground.numbers import dimension_hint
+from dualgraph.query.ground.spotting import CatalogSpotter
+from dualgraph.query.interpret import BeamConfig, Emission, reconsider
+from dualgraph.query.interpret.beam import expects_members, phrase_of, subject_end
+from dualgraph.query.interpret.coverage import coverage_caps, unread_factor, unread_words
+from dualgraph.query.interpret.fitted import reader_config
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event, time_superlative
+from dualgraph.query.read.model import (
+    DateConstraint,
+    FeatureConstraint,
+    Intent,
+    NumericConstraint,
+    ParsedQuestion,
+    ValueConstraint,
+)
+from dualgraph.query.read.number_hints import attr_hint, measure_words
+from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
+from dualgraph.query.read.parse import comparative, difference_asked, parse_question
+from dualgraph.query.read.relative import relative_blocks, relative_phrase
+from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.read_answer import read_answer
+from dualgraph.query.sparql.safety import check_query, run_select
+from dualgraph.query.sparql.value_answer import asked_attribute, named_unit
+from dualgraph.skg import currencies
+
+__all__ = ["Answer", "Compiled", "Compiler"]
+
+
+@dataclass(slots=True)
+class Compiled:
+    """One compiled question: the SPARQL (``None`` when it could not be compiled), and why."""
+
+    question: str
+    intent: Intent
+    sparql: str | None
+    parsed: ParsedQuestion
+    groundings: list[Grounding] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+    confidence: float = 0.0
+    error: str | None = None
+    named_products: list[str] = field(default_factory=list)
+    named_groups: list[list[str]] = field(default_factory=list)
+    covered: list[str] = field(default_factory=list)
+    """The question's phrases read as constraints, names or scope (after catalog spotting)."""
+    covered_extra: list[str] = field(default_factory=list)
+    """The product IRIs of each resolved named product/range, in question order."""
+    order_unit: str | None = None
+    """The unit (canonical) of the superlative/compare ordering value; ``None`` for prices and counts."""
+    order_snippet: str = ""
+    emission: Emission | None = None
+    """What ``sparql`` was written from, to write it again with other readings (the beam)."""
+    unread: list[str] = field(default_factory=list)
+    """Phrases of the question the query does not read: mentions left ungrounded, content words."""
+    scope_where: str = ""
+    """The graph pattern over ``?p`` of the question's grounded scope (brands, lines, categories):
+    a text fallback answers within it (empty: the whole catalog)."""
+    refused: str = ""
+    """Why no query is asked: the question names nothing the catalog knows (see :data:`REFUSAL`)."""
+
+
+@dataclass(slots=True)
+class Answer:
+    """What the compiled query returned: names for lists, ``value`` for count/superlative/compare/yesno."""
+
+    question: str
+    intent: str
+    answer_list: list[str] | None = field(default_factory=list)
+    value: Any = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    sparql: str | None = None
+    trace: list[str] = field(default_factory=list)
+    confidence: float = 0.0
+    error: str | None = None
+    truncated: bool = False
+    unit: str | None = None
+    """The unit of a numeric ``value`` (see :mod:`dualgraph.query.sparql.value_answer`); ``None`` for prices/counts."""
+    covered: list[str] = field(default_factory=list)
+    """The question's phrases the compiler read as constraints, names or scope."""
+    unread: list[str] = field(default_factory=list)
+    """The question's phrases the answer did not read (see :attr:`Compiled.unread`)."""
+    scope_where: str = ""
+    """See :attr:`Compiled.scope_where`."""
+    refused: str = ""
+    """See :attr:`Compiled.refused`: set, the answer lists nothing and says why."""
+
+
+_REFUSABLE = ("list", "count", "yesno")
+REFUSED_CONFIDENCE = 0.05
+"""The confidence of a refusal: low, so that the text gets its turn (it answers if a phrase anchors it)."""
+
+_MEANS = frozenset({"with", "via", "using", "through", "by"})
+"""A preposition joining two features into one capability ("contactless payments with NFC")."""
+
+
+def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> list[Grounding]:
+    """Two positive features joined by "with"/"via"/"using" name one capability and its means
+    ("contactless payments with NFC", "streaming via Chromecast"): a page may state either, so
+    the two groundings become one that either satisfies."""
+    out = list(groundings)
+    feats = [
+        g
+        for g in out
+        if isinstance(g.source, FeatureConstraint)
+        and not g.source.negated
+        and g.resolved
+        and g.snippet
+        and not g.filters
+    ]
+    for a, b in zip(feats, feats[1:]):
+        gap = question[a.source.span.end : b.source.span.start].strip().casefold()
+        if gap in _MEANS and a in out and b in out:
+            a.snippet = either(a.snippet.replace("{s}", "{s}a"), b.snippet.replace("{s}", "{s}b"))
+            a.confidence = max(a.confidence, b.confidence)
+            out.remove(b)
+            trace.append(f"{a.source.phrase!r} {gap} {b.source.phrase!r}: one capability, either fact will do")
+    return out
+
+
+REFUSAL = "The question names nothing this catalogue knows: no product, scope, attribute or feature could be read."
+"""What a question with nothing to read ("{{{{", "the the the", words of no language the catalog
+uses) is answered: a list of every product would be a confident answer to a question nobody asked."""
+
+
+def _known(word: str) -> bool:
+    """Whether a word the query did not read still means something here: the catalog's vocabulary
+    places it, or it names a unit, a currency, a price or a measure ("centimetres", "euros", "tall")."""
+    return (
+        current().places(word)
+        or unit_word(word)
+        or word in PRICE_WORDS
+        or currencies.lookup(word) is not None
+        or bool(dimension_hint(word))
+    )
+
+
+def scope_pattern(scope: list[Grounding]) -> str:
+    """The graph pattern selecting the products of every resolved scope grounding (their own
+    variables, so two scopes never share one).
+
+    >>> scope_pattern([Grounding(None, "brand", snippet="?p skg:hasBrand {s} .", name_filter="true")])
+    '?p skg:hasBrand ?sc0 . FILTER(true)'
+    """
+    parts = [fill(gr.snippet, f"?sc{i}", f"?scv{i}") for i, gr in enumerate(scope) if gr.snippet]
+    parts += [f"FILTER({gr.name_filter})" for gr in scope if gr.name_filter]
+    return " ".join(parts)
+
+
+class Compiler:
+    """Compile questions over ``store`` with the pattern index built from it.
+
+    ``currency``: the currency of bare prices ("under 20k"); ``row_cap``: rows kept per query;
+    ``prose_synonyms``: page words -> catalog words mined from the index's pages
+    (:func:`~dualgraph.lexicon.mining.load_prose_synonyms`).
+    """
+
+    def __init__(
+        self,
+        store,
+        patterns: PatternIndex,
+        *,
+        currency: str | None = None,
+        row_cap: int = 1000,
+        timeout_s: float = 20.0,
+        count_ranges: bool = False,
+        prose_synonyms: Mapping[str, list[str]] | None = None,
+        beam: BeamConfig | None = None,
+    ) -> None:
+        self.beam = beam or reader_config().beam
+        self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
+        self.store = store
+        self.patterns = patterns
+        self.currency = currency
+        self.row_cap = row_cap
+        self.timeout_s = timeout_s
+        self.grounder = Grounder(store, patterns, currency=currency, prose_synonyms=prose_synonyms)
+        embedder = getattr(patterns, "embedder", None)
+        self.vocabulary = QuestionVocabulary.from_patterns(
+            patterns.patterns,
+            text_features=self.grounder.text_features().features,
+            prose_words=list(prose_synonyms or {}),
+            values=catalog_values(store),
+            embed=(lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None,
+        )
+        lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
+        self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
+        self._parsed: dict[str, ParsedQuestion] = {}  # the batch's parses from prefetch, each used once
+
+    @contextmanager
+    def _reading(self, question: str) -> Iterator[None]:
+        """Read ``question`` with its own vocabulary and the catalog's price currencies (an ambiguous
+        "$", "SR" or "riyals" names the currency this catalog prices in)."""
+        prices = [self.currency] if self.currency else [c for c, _ in self.grounder.currencies()]
+        with use(self.vocabulary.for_question(question)), currencies.hinted(prices):
+            yield
+
+    def prepare(self) -> None:
+        """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
+        self.grounder.prepare()
+        self.vocabulary.prepare()
+
+    def prefetch(self, questions: list[str]) -> int:
+        """Embed, in one call, the phrases grounding these questions will look up (attributes,
+        features, values, names), so a batch's compiles find them in the embedder's memory instead
+        of each paying a model call and a cache round trip, and score them against the whole
+        pattern index in one pass (:meth:`PatternIndex.prefetch`); returns how many texts were
+        asked for.
+
+        A guess from the parse alone: a phrase grounding settles on later (a hint the spotter adds)
+        is embedded when it is met, as before. Answers do not change, only when the work is done.
+        """
+        self.vocabulary.prefetch(questions)  # the words each question's own vocabulary embeds
+        self._parsed.clear()  # a question the last batch routed to the text never compiled
+        texts: list[str] = []
+        for q in questions:
+            try:
+                with self._reading(q):
+                    parsed = parse_question(q, currency=self.currency)
+            except Exception:  # compiling the question says what is wrong with it
+                continue
+            self._parsed[q] = parsed  # compiling reads it instead of parsing again
+            texts += [parsed.intent.attribute, parsed.intent.then_attribute]
+            texts += [e.phrase for e in parsed.entities]
+            for c in parsed.constraints:
+                if isinstance(c, NumericConstraint):
+                    attribute = c.attribute or attr_hint(q, c.span.end)
+                    texts.append(" ".join(x for x in (attribute, c.unit or "") if x) or c.span.text)
+                elif isinstance(c, FeatureConstraint):
+                    texts.append(c.phrase)
+                elif isinstance(c, ValueConstraint):
+                    texts += [c.phrase, f"{c.phrase} {c.attribute}".strip()]
+        phrases = [t for t in dict.fromkeys(t.strip() for t in texts) if t]
+        # their words too: the lexicon looks each up on its own for the catalog's synonyms
+        words = [w.casefold() for t in phrases for w in re.findall(r"[^\W\d_]{2,}", t)]
+        wanted = list(dict.fromkeys(phrases + words))
+        embedder = getattr(self.patterns, "embedder", None)
+        if wanted and embedder is not None:
+            embedder.embed(wanted, stage="query")
+        scores = getattr(self.patterns, "prefetch", None)
+        if callable(scores):
+            scores(phrases)  # and the phrases ranked against the whole pattern index in one pass
+        return len(wanted)
+
+    # -- compile ----------------------------------------------------------------------------
+
+    def compile(self, question: str) -> Compiled:
+        with self._reading(question):
+            return self._compile(question)
+
+    def _compile(self, question: str) -> Compiled:
+        parsed = self._parsed.pop(question, None) or parse_question(question, currency=self.currency)
+        intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
+        trace.append(
+            f"intent {intent.kind}"
+            + (f" {intent.direction} {intent.attribute!r} k={intent.k}" if intent.direction else "")
+        )
+        out = Compiled(question, intent, None, parsed, trace=trace)
+        g = self.grounder
+        constraints = list(parsed.constraints)
+        groundings: list[Grounding] = []
+        penalty = 1.0
+
+        entities, constraints = self.spotter.apply(question, list(parsed.entities), constraints, trace)
+        # an unknown word right after a number with no attribute says what it measures: "a 1 TB SSD"
+        entities, hints = measure_words(question, entities, constraints, trace)
+        named, scope, constraints = ground_names(g, question, entities, constraints, trace)
+        groundings += named + scope
+
+        # the entries the products in scope have (category, named products, brand): see entry_choice
+        within = [ge for ge in named + scope if ge.resolved]
+        scope_snippets = list(dict.fromkeys(gr.snippet for gr in within if gr.snippet))  # a scope said twice is one
+        in_scope = scope_entries(
+            self.store,
+            [fill(snippet, f"?sc{i}", f"?scv{i}") for i, snippet in enumerate(scope_snippets)]
+            + (
+                [
+                    "VALUES ?p { "
+                    + " ".join(dict.fromkeys(f"<{p}>" for ge in named if ge.resolved for p in ge.products))
+                    + " }"
+                ]
+                if any(ge.resolved and ge.products for ge in named)
+                else []
+            ),
+            list(dict.fromkeys(gr.name_filter for gr in within if gr.name_filter)),
+        )
+        out.scope_where = scope_pattern([gr for gr in scope if gr.resolved])
+        for c in constraints:
+            if isinstance(c, NumericConstraint):
+                hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
+                gc = g.numeric(c, trace, hint=hint, scope=in_scope)
+            elif isinstance(c, FeatureConstraint):
+                gc = g.feature(c, trace, scope=in_scope)
+            elif isinstance(c, ValueConstraint):
+                gc = g.value(c, trace, scope=in_scope)
+            elif isinstance(c, DateConstraint):
+                gc = g.date(c, trace)
+            else:  # pragma: no cover - the parser makes only these
+                continue
+            if gc.resolved and gc.confidence < MIN_CONFIDENCE:
+                gc.resolved = False
+                trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
+            groundings.append(gc)
+        groundings = means_of(question, groundings, trace)
+        out.groundings = groundings
+
+        # compare is decided once names are resolved: "is the nova lite cheaper than the zenith basic"
+        named_ok = [ge for ge in named if ge.resolved and ge.products]
+        if intent.kind == "list" and len(named_ok) >= 2:
+            cmp = comparative(
+                question, [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
+            )
+            if (ts := time_superlative(question)) is not None and (cmp is None or not cmp[1]):
+                cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
+            if gap := difference_asked(question):
+                cmp = gap  # "How much more does the A cost than the B?": the gap, not the winner
+            if cmp:
+                intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
+                out.intent = intent
+                trace.append(
+                    f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
+                )
+
+        if intent.kind == "superlative" and date_event(intent.attribute) is not None and len(named_ok) >= 2:
+            # "which came out first, the nova a1 or the nova b2": names the parser could not see
+            intent = out.intent = Intent("compare", intent.attribute, intent.direction)
+            trace.append("intent superlative by date → compare: two or more catalog names")
+        # "What is the price of the Nova Lite?": one product's value is the top of a one-product ranking
+        if (
+            intent.kind in ("list", "count")  # "How many threads does the X have?" counts no products
+            and len(named_ok) == 1
+            and len(named_ok[0].products) == 1
+            and (asked := asked_attribute(question))
+        ):
+            intent = out.intent = Intent("superlative", asked, "max", lookup=True)
+            trace.append(f"intent list → value lookup: the {asked!r} of one named product")
+
+        # "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer
+        rel = None
+        if intent.kind in ("list", "count") and len(named_ok) == 1:
+            ref = named_ok[0]
+            nums = [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
+            if how := relative_phrase(question, ref.source.span.start, nums):
+                ts = time_superlative(question) if not how[1] else None  # "newer than the Nova Lite"
+                gr = (
+                    g.date_order(ts.event, trace, ts)
+                    if ts is not None
+                    else g.attribute(how[1], trace, scope=in_scope, prefer=dimension_hint(question))
+                )
+                if gr.resolved:
+                    rel = (how[0], gr, list(ref.products), id(ref))
+                    trace.append(
+                        f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} "
+                        f"is {how[0]} its value"
+                    )
+                    # words of the comparison itself ("same", "bigger battery") are no conditions
+                    inside = [
+                        i
+                        for i, gc in enumerate(groundings)
+                        if gc.source in constraints
+                        and how[2] <= gc.source.span.start < ref.source.span.start
+                        and not isinstance(gc.source, NumericConstraint)
+                    ]
+                    for i in inside:
+                        groundings[i].resolved = False
+                        groundings[i].kind = "relative"
+                        trace.append(f"{groundings[i].source.span.text!r} is part of the comparison, not a condition")
+                    out.covered_extra = [question[how[2] : ref.source.span.start], how[1]]
+        # named products
+        needs_named = intent.kind in ("compare", "describe") or (intent.kind == "yesno" and bool(named))
+        if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
+            trace.append("yes/no with no product named: yes when any product in scope qualifies")
+        products: list[str] = []
+        for ge in named:
+            if rel is not None and id(ge) == rel[3]:
+                continue
+            if ge.resolved:
+                products += [p for p in ge.products if p not in products]
+            elif sentence_word(question, ge.source):
+                trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
+            else:
+                penalty *= 0.5
+        bad = [ge for ge in named if not ge.resolved]
+        if needs_named and (bad or not products):
+            what = ", ".join(repr(ge.source.phrase) for ge in bad) or "no product named"
+            out.error = f"could not find the product(s): {what}"
+            out.trace.append(out.error)
+            out.confidence = 0.1
+            return out
+        out.named_products = products
+        out.named_groups = [
+            list(ge.products) for ge in named if ge.resolved and ge.products and (rel is None or id(ge) != rel[3])
+        ]
+        # what of the question became constraints, names or scope: a phrase outside these was not read
+        out.covered = (
+            [x.span.text for x in [*constraints, *entities]]
+            + [c.context for c in constraints if isinstance(c, FeatureConstraint) and c.context]
+            + [c.attribute for c in constraints if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
+            + [c.event_span.text for c in constraints if isinstance(c, DateConstraint) and c.event_span]
+            + out.covered_extra
+        )
+
+        rest = scope + groundings[len(named) + len(scope) :]
+        for gr in rest:
+            if not gr.resolved and gr.kind not in ("category", "relative"):
+                penalty *= 0.5
+        blocks, filters = where_clauses(products, named, rest)
+        n_blocks, n_filters = len(blocks), len(filters)
+
+        confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
+        if rel is not None:
+            rel_blocks, rel_filter = relative_blocks(rel[0], rel[1].snippet, rel[2])
+            blocks += rel_blocks
+            filters.append(rel_filter)
+            confs.append(rel[1].confidence)
+        order = then = None
+        if intent.kind in ("superlative", "compare", "average"):
+            attr = intent.attribute
+            if (event := date_event(attr)) is not None:  # newest/oldest/"came out first": by date
+                order = g.date_order(event, trace)
+            elif not attr:
+                numeric = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
+                if numeric:
+                    order = Grounding(
+                        None,
+                        "attribute",
+                        snippet=numeric[0].snippet,
+                        pattern=numeric[0].pattern,
+                        confidence=numeric[0].confidence,
+                    )
+                    trace.append("no attribute named: ordering by the question's numeric constraint")
+            if order is None:
+                unit_asked = named_unit(question)
+                order = g.attribute(
+                    attr,
+                    trace,
+                    scope=in_scope,
+                    unit=unit_asked[0] if unit_asked else None,
+                    prefer=dimension_hint(question),
+                )
+            if not order.resolved:
+                out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
+                out.trace.append(out.error)
+                out.confidence = 0.1
+                return out
+            confs.append(order.confidence)
+            if order.pattern is not None and order.kind == "attribute":
+                out.order_unit, out.order_snippet = order.pattern.unit, order.snippet
+            blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
+            if intent.kind == "superlative" and intent.then_direction:
+                tie = g.attribute(intent.then_attribute, trace, scope=in_scope)
+                if tie.resolved and tie.snippet != order.snippet:
+                    then = tie
+                    blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
+                    trace.append(
+                        f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}"
+                    )
+
+        if (
+            not out.covered
+            and not products
+            and order is None
+            and rel is None
+            and intent.kind in _REFUSABLE
+            and not general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}
+            and not any(_known(w) for w in unread_words(question, intent, []))
+        ):  # "List all products" asks for the whole catalog; "the the the" asks nothing
+            out.refused = REFUSAL
+            out.confidence = REFUSED_CONFIDENCE
+            out.unread = unread_words(question, intent, [])
+            trace.append(f"nothing read: {REFUSAL}")
+            return out
+        sparql = select_query(
+            intent,
+            blocks,
+            filters,
+            ordered=order is not None,
+            tie_broken=then is not None,
+            count_ranges=self.count_ranges,
+        )
+        check_query(filled(sparql))
+        out.sparql = sparql
+        out.emission = Emission(
+            intent,
+            products,
+            named,
+            rest,
+            extra_blocks=blocks[n_blocks:],
+            extra_filters=filters[n_filters:],
+            ordered=order is not None,
+            tie_broken=then is not None,
+            count_ranges=self.count_ranges,
+            subject_end=subject_end(question),
+        )
+        confs += coverage_caps(
+            question,
+            intent,
+            out.covered,
+            bool(products)
+            or rel is not None
+            or any(
+                gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
+                for gr in groundings
+            ),
+            order_named=bool(intent.attribute)
+            or order is None
+            or any(gr.kind == "numeric" and gr.resolved for gr in groundings),
+            trace=trace,
+        )
+        penalty *= unread_factor(question, intent, out.covered)
+        out.unread = [phrase_of(gr) for gr in named if not gr.resolved and not sentence_word(question, gr.source)]
+        out.unread += [phrase_of(gr) for gr in rest if not gr.resolved and gr.kind != "relative"]
+        out.unread += [w for w in unread_words(question, intent, out.covered) if w not in " ".join(out.unread)]
+        out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
+        trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
+        return out
+
+    # -- answer -----------------------------------------------------------------------------
+
+    def answer(self, question: str, *, compiled: Compiled | None = None) -> Answer:
+        """Compile (unless ``compiled`` is this question's :meth:`compile` result, not yet
+        answered: it is consumed) and run the query."""
+        try:
+            comp = compiled if compiled is not None and compiled.question == question else self.compile(question)
+        except Exception as e:  # a bug or a refused query must not take the caller down
+            return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
+        intent = comp.intent
+        ans = Answer(
+            question,
+            intent.kind,
+            sparql=comp.sparql,
+            trace=comp.trace,
+            confidence=comp.confidence,
+            error=comp.error,
+            covered=comp.covered,
+            unread=list(comp.unread),
+            scope_where=comp.scope_where,
+        )
+        if comp.refused:
+            ans.refused, ans.answer_list = comp.refused, []
+            return ans
+        if comp.sparql is None:
+            return ans
+        try:
+            res = run_select(self.store, comp.sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
+        except Exception as e:
+            ans.error = f"{type(e).__name__}: {e}"
+            ans.confidence = 0.0
+            return ans
+        ans.rows, ans.truncated = res.rows, res.truncated
+        if res.truncated:
+            ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
+        with self._reading(question):
+            read_answer(self.store, question, comp, ans)
+        if self._contradicted(comp, ans):
+            return self._reconsidered(question, comp, ans)
+        return ans
+
+    def scope_names(self, where: str) -> frozenset[str]:
+        """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects."""
+        query = f"SELECT DISTINCT ?name WHERE {{ ?p a skgt:Product ; skg:hasName ?name . {where} }}"
+        res = run_select(self.store, query, row_cap=1_000_000, timeout_s=self.timeout_s)
+        return frozenset(r["name"]["value"] for r in res.rows if "name" in r)
+
+    def _contradicted(self, comp: Compiled, ans: Answer) -> bool:
+        """Whether the store's answer is evidence against the reading: no product where the
+        question expects members (see :mod:`dualgraph.query.interpret.beam`)."""
+        if ans.error or comp.emission is None or self.beam.width == 0:
+            return False
+        if not expects_members(comp.intent, bool(comp.named_products)):
+            return False
+        if comp.intent.kind == "count":
+            return not ans.value
+        return not ans.rows
+
+    def _reconsidered(self, question: str, comp: Compiled, first: Answer) -> Answer:
+        """The answer of the best other reading the store confirms, else ``first`` as it was."""
+        assert comp.emission is not None
+        chosen = reconsider(self.store, comp.emission, self.beam, first.trace, row_timeout_s=self.timeout_s)
+        if chosen is None:
+            first.trace.append("beam: no other reading finds a product; the empty answer stands")
+            return first
+        sparql = comp.emission.sparql(chosen.rest)
+        try:
+            res = run_select(self.store, sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
+        except Exception as e:
+            first.trace.append(f"beam: the chosen reading's query failed ({type(e).__name__}); keeping the first")
+            return first
+        ans = Answer(
+            question,
+            comp.intent.kind,
+            sparql=sparql,
+            trace=first.trace,
+            confidence=round(first.confidence * chosen.score, 3),
+            covered=first.covered,
+            unread=first.unread + [u for u in chosen.unread if u not in first.unread],
+            scope_where=first.scope_where,
+            rows=res.rows,
+            truncated=res.truncated,
+        )
+        ans.trace.append(f"confidence {ans.confidence} (the first reading's × {chosen.score:.2f})")
+        with self._reading(question):
+            read_answer(self.store, question, replace(comp, sparql=sparql), ans)
+        return ans

@@ -1,0 +1,96 @@
+"""The SPARQL text of a compiled question: a WHERE block per grounding, the SELECT per intent.
+
+Each grounding's snippet gets its own variables (``?s1``/``?v1``, ``?s2``/``?v2`` …), so two
+conditions never have to hold of one spec; the ordering attribute is ``?so``/``?val`` and a
+tie-breaker ``?so2``/``?val2``. A condition the question states twice is written once: a
+conjunction of one condition with itself selects the same products, while each extra join made
+the store's planning and evaluation grow faster than the question (a long pasted question
+repeating itself took minutes).
+"""
+
+from __future__ import annotations
+
+from dualgraph.lexicon.pattern import fill
+from dualgraph.query.ground.grounder import Grounding
+from dualgraph.query.read.model import Intent
+
+__all__ = ["select_query", "where_clauses"]
+
+
+def where_clauses(products: list[str], named: list[Grounding], rest: list[Grounding]) -> tuple[list[str], list[str]]:
+    """The blocks and filters that select the ``products`` named, the names' word filters and every
+    resolved grounding of ``rest`` (an unresolved one is left out: the caller lowers its confidence)."""
+    blocks: list[str] = []
+    filters: list[str] = []
+    if products:
+        blocks.append("VALUES ?p { " + " ".join(f"<{p}>" for p in products) + " }")
+    filters += dict.fromkeys(ge.name_filter for ge in named if ge.resolved and ge.name_filter)
+    seen: set[tuple[str | None, str | None, tuple[str, ...]]] = set()
+    i = 0
+    for gr in rest:
+        if not gr.resolved:
+            continue
+        # the templates, before variables are numbered: equal templates are one condition
+        key = (gr.name_filter, gr.snippet, tuple(gr.filters))
+        if key in seen:
+            continue
+        seen.add(key)
+        if gr.name_filter and gr.name_filter not in filters:
+            filters.append(gr.name_filter)
+        if gr.snippet:
+            i += 1
+            s, v = f"?s{i}", f"?v{i}"
+            blocks.append(fill(gr.snippet, s, v))
+            filters += [f.replace("{v}", v) for f in gr.filters]
+    return blocks, filters
+
+
+def select_query(
+    intent: Intent, blocks: list[str], filters: list[str], *, ordered: bool, tie_broken: bool, count_ranges: bool
+) -> str:
+    """The query over products matching all ``blocks`` and ``filters`` that ``intent`` asks for.
+
+    ``ordered``: ``blocks`` bind the ordering value ``?val`` (and ``?val2`` when ``tie_broken``);
+    ``count_ranges``: a count counts product ranges, not variants.
+
+    >>> print(select_query(Intent("count"), ["?p skg:belongs ?c ."], [], ordered=False, tie_broken=False,
+    ...                    count_ranges=False))
+    SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {
+      ?p a skgt:Product ; skg:hasName ?name .
+      ?p skg:belongs ?c .
+    }
+    """
+    where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
+    where += [f"FILTER({f})" for f in filters]
+    body = "\n  ".join(where)
+    if intent.kind == "count" and count_ranges:
+        # a variant without a range counts as its own range
+        return (
+            f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
+            f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}"
+        )
+    if intent.kind == "count":
+        return f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
+    if intent.kind == "average" and ordered:
+        # one value per product first (a product may carry several rows), then their mean
+        return (
+            f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+            f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}"
+        )
+    if ordered:
+        agg, sort = ("MAX", "DESC") if intent.direction != "min" else ("MIN", "ASC")
+        agg2, sort2 = ("MAX", "DESC") if intent.then_direction == "max" else ("MIN", "ASC")
+        second = f" ({agg2}(?val2) AS ?value2)" if tie_broken else ""
+        return (
+            f"SELECT ?p ?name ({agg}(?val) AS ?value){second} WHERE {{\n  {body}\n}}\n"
+            f"GROUP BY ?p ?name\nORDER BY {sort}(?value) " + (f"{sort2}(?value2) " if tie_broken else "") + "?name"
+        )
+    if intent.kind == "describe":
+        return (
+            "SELECT ?p ?name ?section ?entry ?value WHERE {\n  "
+            + body
+            + "\n  ?p skg:hasSpec ?s . ?s skg:inEntry ?e ; skg:hasValue ?vv .\n"
+            "  ?e skg:hasName ?entry . OPTIONAL { ?e skg:inSection/skg:hasName ?section }\n"
+            "  ?vv skg:hasName ?value .\n}\nORDER BY ?name ?section ?entry ?value"
+        )
+    return f"SELECT DISTINCT ?p ?name WHERE {{\n  {body}\n}}\nORDER BY ?name ?p"
