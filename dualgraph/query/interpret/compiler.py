@@ -217,6 +217,32 @@ def scope_pattern(scope: list[Grounding]) -> str:
     return " ".join(parts)
 
 
+@dataclass(slots=True)
+class _Work:
+    """What one compile has settled so far, handed from step to step."""
+
+    out: Compiled
+    constraints: list[Any]
+    entities: list[Any] = field(default_factory=list)
+    named: list[Grounding] = field(default_factory=list)
+    scope: list[Grounding] = field(default_factory=list)
+    named_ok: list[Grounding] = field(default_factory=list)
+    groundings: list[Grounding] = field(default_factory=list)
+    rest: list[Grounding] = field(default_factory=list)
+    in_scope: Any = None
+    rel: tuple[str, Grounding, list[str], int] | None = None
+    """(comparator, the attribute's grounding, the reference's products, id of its name grounding)"""
+    products: list[str] = field(default_factory=list)
+    blocks: list[str] = field(default_factory=list)
+    filters: list[str] = field(default_factory=list)
+    n_blocks: int = 0
+    n_filters: int = 0
+    confs: list[float] = field(default_factory=list)
+    penalty: float = 1.0
+    order: Grounding | None = None
+    then: Grounding | None = None
+
+
 class Compiler:
     """Compile questions over ``store`` with the pattern index built from it.
 
@@ -325,44 +351,37 @@ class Compiler:
             f"intent {intent.kind}"
             + (f" {intent.direction} {intent.attribute!r} k={intent.k}" if intent.direction else "")
         )
-        out = Compiled(question, intent, None, parsed, trace=trace)
-        g = self.grounder
-        constraints = list(parsed.constraints)
-        groundings: list[Grounding] = []
-        penalty = 1.0
+        w = _Work(Compiled(question, intent, None, parsed, trace=trace), list(parsed.constraints))
+        self._ground(w)
+        self._settle_intent(w)
+        self._relative(w)
+        if not self._name_products(w) or not self._order(w):
+            return w.out
+        if self._refuse(w):
+            return w.out
+        self._emit(w)
+        self._confide(w)
+        return w.out
 
-        entities, constraints = self.spotter.apply(question, list(parsed.entities), constraints, trace)
+    def _ground(self, w: _Work) -> None:
+        """Every mention grounded: names and scope first, then each constraint within that scope."""
+        question, trace, g = w.out.question, w.out.trace, self.grounder
+        entities, w.constraints = self.spotter.apply(question, list(w.out.parsed.entities), w.constraints, trace)
         # an unknown word right after a number with no attribute says what it measures: "a 1 TB SSD"
-        entities, hints = measure_words(question, entities, constraints, trace)
-        named, scope, constraints = ground_names(g, question, entities, constraints, trace)
-        groundings += named + scope
-
-        # the entries the products in scope have (category, named products, brand): see entry_choice
-        within = [ge for ge in named + scope if ge.resolved]
-        scope_snippets = list(dict.fromkeys(gr.snippet for gr in within if gr.snippet))  # a scope said twice is one
-        in_scope = scope_entries(
-            self.store,
-            [fill(snippet, f"?sc{i}", f"?scv{i}") for i, snippet in enumerate(scope_snippets)]
-            + (
-                [
-                    "VALUES ?p { "
-                    + " ".join(dict.fromkeys(f"<{p}>" for ge in named if ge.resolved for p in ge.products))
-                    + " }"
-                ]
-                if any(ge.resolved and ge.products for ge in named)
-                else []
-            ),
-            list(dict.fromkeys(gr.name_filter for gr in within if gr.name_filter)),
-        )
-        out.scope_where = scope_pattern([gr for gr in scope if gr.resolved])
-        for c in constraints:
+        entities, hints = measure_words(question, entities, w.constraints, trace)
+        w.entities = entities
+        w.named, w.scope, w.constraints = ground_names(g, question, entities, w.constraints, trace)
+        w.groundings = w.named + w.scope
+        w.in_scope = self._in_scope(w)
+        w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
+        for c in w.constraints:
             if isinstance(c, NumericConstraint):
                 hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
-                gc = g.numeric(c, trace, hint=hint, scope=in_scope)
+                gc = g.numeric(c, trace, hint=hint, scope=w.in_scope)
             elif isinstance(c, FeatureConstraint):
-                gc = g.feature(c, trace, scope=in_scope)
+                gc = g.feature(c, trace, scope=w.in_scope)
             elif isinstance(c, ValueConstraint):
-                gc = g.value(c, trace, scope=in_scope)
+                gc = g.value(c, trace, scope=w.in_scope)
             elif isinstance(c, DateConstraint):
                 gc = g.date(c, trace)
             else:  # pragma: no cover - the parser makes only these
@@ -370,27 +389,40 @@ class Compiler:
             if gc.resolved and gc.confidence < MIN_CONFIDENCE:
                 gc.resolved = False
                 trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
-            groundings.append(gc)
-        groundings = means_of(question, groundings, trace)
-        out.groundings = groundings
+            w.groundings.append(gc)
+        w.groundings = means_of(question, w.groundings, trace)
+        w.out.groundings = w.groundings
+        w.named_ok = [ge for ge in w.named if ge.resolved and ge.products]
 
-        # compare is decided once names are resolved: "is the nova lite cheaper than the zenith basic"
-        named_ok = [ge for ge in named if ge.resolved and ge.products]
+    def _in_scope(self, w: _Work) -> Any:
+        """The entries the products in scope have (category, named products, brand): see entry_choice."""
+        within = [ge for ge in w.named + w.scope if ge.resolved]
+        scope_snippets = list(dict.fromkeys(gr.snippet for gr in within if gr.snippet))  # a scope said twice is one
+        named_products = list(dict.fromkeys(f"<{p}>" for ge in w.named if ge.resolved for p in ge.products))
+        return scope_entries(
+            self.store,
+            [fill(snippet, f"?sc{i}", f"?scv{i}") for i, snippet in enumerate(scope_snippets)]
+            + (["VALUES ?p { " + " ".join(named_products) + " }"] if named_products else []),
+            list(dict.fromkeys(gr.name_filter for gr in within if gr.name_filter)),
+        )
+
+    def _settle_intent(self, w: _Work) -> None:
+        """The intent decided once names are resolved: a comparison of named products, a value lookup."""
+        question, out, trace = w.out.question, w.out, w.out.trace
+        intent, named_ok = out.intent, w.named_ok
+        # "is the nova lite cheaper than the zenith basic"
         if intent.kind == "list" and len(named_ok) >= 2:
-            cmp = comparative(
-                question, [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
-            )
+            numbers = [(c.span.start, c.span.end) for c in w.constraints if isinstance(c, NumericConstraint)]
+            cmp = comparative(question, numbers)
             if (ts := time_superlative(question)) is not None and (cmp is None or not cmp[1]):
                 cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
             if gap := difference_asked(question):
                 cmp = gap  # "How much more does the A cost than the B?": the gap, not the winner
             if cmp:
-                intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
-                out.intent = intent
+                intent = out.intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
                 trace.append(
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
                 )
-
         if intent.kind == "superlative" and date_event(intent.attribute) is not None and len(named_ok) >= 2:
             # "which came out first, the nova a1 or the nova b2": names the parser could not see
             intent = out.intent = Intent("compare", intent.attribute, intent.direction)
@@ -402,188 +434,197 @@ class Compiler:
             and len(named_ok[0].products) == 1
             and (asked := asked_attribute(question))
         ):
-            intent = out.intent = Intent("superlative", asked, "max", lookup=True)
+            out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
-        # "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer
-        rel = None
-        if intent.kind in ("list", "count") and len(named_ok) == 1:
-            ref = named_ok[0]
-            nums = [(c.span.start, c.span.end) for c in constraints if isinstance(c, NumericConstraint)]
-            if how := relative_phrase(question, ref.source.span.start, nums):
-                ts = time_superlative(question) if not how[1] else None  # "newer than the Nova Lite"
-                gr = (
-                    g.date_order(ts.event, trace, ts)
-                    if ts is not None
-                    else g.attribute(how[1], trace, scope=in_scope, prefer=dimension_hint(question))
-                )
-                if gr.resolved:
-                    rel = (how[0], gr, list(ref.products), id(ref))
-                    trace.append(
-                        f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} "
-                        f"is {how[0]} its value"
-                    )
-                    # words of the comparison itself ("same", "bigger battery") are no conditions
-                    inside = [
-                        i
-                        for i, gc in enumerate(groundings)
-                        if gc.source in constraints
-                        and how[2] <= gc.source.span.start < ref.source.span.start
-                        and not isinstance(gc.source, NumericConstraint)
-                    ]
-                    for i in inside:
-                        groundings[i].resolved = False
-                        groundings[i].kind = "relative"
-                        trace.append(f"{groundings[i].source.span.text!r} is part of the comparison, not a condition")
-                    out.covered_extra = [question[how[2] : ref.source.span.start], how[1]]
-        # named products
+    def _relative(self, w: _Work) -> None:
+        """ "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer."""
+        question, out, trace = w.out.question, w.out, w.out.trace
+        if out.intent.kind not in ("list", "count") or len(w.named_ok) != 1:
+            return
+        ref = w.named_ok[0]
+        nums = [(c.span.start, c.span.end) for c in w.constraints if isinstance(c, NumericConstraint)]
+        how = relative_phrase(question, ref.source.span.start, nums)
+        if not how:
+            return
+        ts = time_superlative(question) if not how[1] else None  # "newer than the Nova Lite"
+        gr = (
+            self.grounder.date_order(ts.event, trace, ts)
+            if ts is not None
+            else self.grounder.attribute(how[1], trace, scope=w.in_scope, prefer=dimension_hint(question))
+        )
+        if not gr.resolved:
+            return
+        w.rel = (how[0], gr, list(ref.products), id(ref))
+        trace.append(f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} is {how[0]} its value")
+        # words of the comparison itself ("same", "bigger battery") are no conditions
+        for gc in w.groundings:
+            if (
+                gc.source in w.constraints
+                and how[2] <= gc.source.span.start < ref.source.span.start
+                and not isinstance(gc.source, NumericConstraint)
+            ):
+                gc.resolved = False
+                gc.kind = "relative"
+                trace.append(f"{gc.source.span.text!r} is part of the comparison, not a condition")
+        out.covered_extra = [question[how[2] : ref.source.span.start], how[1]]
+
+    def _name_products(self, w: _Work) -> bool:
+        """The named products answered about; ``False`` (with the error set) when one the intent needs
+        could not be found."""
+        question, out, trace, intent, named = w.out.question, w.out, w.out.trace, w.out.intent, w.named
         needs_named = intent.kind in ("compare", "describe") or (intent.kind == "yesno" and bool(named))
         if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
             trace.append("yes/no with no product named: yes when any product in scope qualifies")
-        products: list[str] = []
+        reference = w.rel[3] if w.rel is not None else None
         for ge in named:
-            if rel is not None and id(ge) == rel[3]:
+            if id(ge) == reference:
                 continue
             if ge.resolved:
-                products += [p for p in ge.products if p not in products]
+                w.products += [p for p in ge.products if p not in w.products]
             elif sentence_word(question, ge.source):
                 trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
             else:
-                penalty *= 0.5
+                w.penalty *= 0.5
         bad = [ge for ge in named if not ge.resolved]
-        if needs_named and (bad or not products):
+        if needs_named and (bad or not w.products):
             what = ", ".join(repr(ge.source.phrase) for ge in bad) or "no product named"
-            out.error = f"could not find the product(s): {what}"
-            out.trace.append(out.error)
-            out.confidence = 0.1
-            return out
-        out.named_products = products
-        out.named_groups = [
-            list(ge.products) for ge in named if ge.resolved and ge.products and (rel is None or id(ge) != rel[3])
-        ]
+            return self._fail(out, f"could not find the product(s): {what}")
+        out.named_products = w.products
+        out.named_groups = [list(ge.products) for ge in named if ge.resolved and ge.products and id(ge) != reference]
         # what of the question became constraints, names or scope: a phrase outside these was not read
+        cs = w.constraints
         out.covered = (
-            [x.span.text for x in [*constraints, *entities]]
-            + [c.context for c in constraints if isinstance(c, FeatureConstraint) and c.context]
-            + [c.attribute for c in constraints if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
-            + [c.event_span.text for c in constraints if isinstance(c, DateConstraint) and c.event_span]
+            [x.span.text for x in [*cs, *w.entities]]
+            + [c.context for c in cs if isinstance(c, FeatureConstraint) and c.context]
+            + [c.attribute for c in cs if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
+            + [c.event_span.text for c in cs if isinstance(c, DateConstraint) and c.event_span]
             + out.covered_extra
         )
-
-        rest = scope + groundings[len(named) + len(scope) :]
-        for gr in rest:
+        w.rest = w.scope + w.groundings[len(named) + len(w.scope) :]
+        for gr in w.rest:
             if not gr.resolved and gr.kind not in ("category", "relative"):
-                penalty *= 0.5
-        blocks, filters = where_clauses(products, named, rest)
-        n_blocks, n_filters = len(blocks), len(filters)
+                w.penalty *= 0.5
+        w.blocks, w.filters = where_clauses(w.products, named, w.rest)
+        w.n_blocks, w.n_filters = len(w.blocks), len(w.filters)
+        w.confs = [gr.confidence for gr in w.groundings if gr.resolved] or [0.9]
+        if w.rel is not None:
+            rel_blocks, rel_filter = relative_blocks(w.rel[0], w.rel[1].snippet, w.rel[2])
+            w.blocks += rel_blocks
+            w.filters.append(rel_filter)
+            w.confs.append(w.rel[1].confidence)
+        return True
 
-        confs = [gr.confidence for gr in groundings if gr.resolved] or [0.9]
-        if rel is not None:
-            rel_blocks, rel_filter = relative_blocks(rel[0], rel[1].snippet, rel[2])
-            blocks += rel_blocks
-            filters.append(rel_filter)
-            confs.append(rel[1].confidence)
-        order = then = None
-        if intent.kind in ("superlative", "compare", "average"):
-            attr = intent.attribute
-            if (event := date_event(attr)) is not None:  # newest/oldest/"came out first": by date
-                order = g.date_order(event, trace)
-            elif not attr:
-                numeric = [gr for gr in groundings if gr.kind == "numeric" and gr.resolved]
-                if numeric:
-                    order = Grounding(
-                        None,
-                        "attribute",
-                        snippet=numeric[0].snippet,
-                        pattern=numeric[0].pattern,
-                        confidence=numeric[0].confidence,
-                    )
-                    trace.append("no attribute named: ordering by the question's numeric constraint")
-            if order is None:
-                unit_asked = named_unit(question)
-                order = g.attribute(
-                    attr,
-                    trace,
-                    scope=in_scope,
-                    unit=unit_asked[0] if unit_asked else None,
-                    prefer=dimension_hint(question),
+    @staticmethod
+    def _fail(out: Compiled, error: str) -> bool:
+        out.error = error
+        out.trace.append(error)
+        out.confidence = 0.1
+        return False
+
+    def _order(self, w: _Work) -> bool:
+        """The ordering a superlative, comparison or average reads; ``False`` (with the error set)
+        when the attribute cannot be grounded."""
+        question, out, trace, intent, g = w.out.question, w.out, w.out.trace, w.out.intent, self.grounder
+        if intent.kind not in ("superlative", "compare", "average"):
+            return True
+        attr = intent.attribute
+        order = None
+        if (event := date_event(attr)) is not None:  # newest/oldest/"came out first": by date
+            order = g.date_order(event, trace)
+        elif not attr:
+            numeric = [gr for gr in w.groundings if gr.kind == "numeric" and gr.resolved]
+            if numeric:
+                first = numeric[0]
+                order = Grounding(
+                    None, "attribute", snippet=first.snippet, pattern=first.pattern, confidence=first.confidence
                 )
-            if not order.resolved:
-                out.error = f"cannot order by {attr or 'price'!r}: {order.note}"
-                out.trace.append(out.error)
-                out.confidence = 0.1
-                return out
-            confs.append(order.confidence)
-            if order.pattern is not None and order.kind == "attribute":
-                out.order_unit, out.order_snippet = order.pattern.unit, order.snippet
-            blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
-            if intent.kind == "superlative" and intent.then_direction:
-                tie = g.attribute(intent.then_attribute, trace, scope=in_scope)
-                if tie.resolved and tie.snippet != order.snippet:
-                    then = tie
-                    blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
-                    trace.append(
-                        f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}"
-                    )
+                trace.append("no attribute named: ordering by the question's numeric constraint")
+        if order is None:
+            unit_asked = named_unit(question)
+            order = g.attribute(
+                attr,
+                trace,
+                scope=w.in_scope,
+                unit=unit_asked[0] if unit_asked else None,
+                prefer=dimension_hint(question),
+            )
+        if not order.resolved:
+            return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")
+        w.order = order
+        w.confs.append(order.confidence)
+        if order.pattern is not None and order.kind == "attribute":
+            out.order_unit, out.order_snippet = order.pattern.unit, order.snippet
+        w.blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
+        if intent.kind == "superlative" and intent.then_direction:
+            tie = g.attribute(intent.then_attribute, trace, scope=w.in_scope)
+            if tie.resolved and tie.snippet != order.snippet:
+                w.then = tie
+                w.blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
+                trace.append(f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}")
+        return True
 
+    def _refuse(self, w: _Work) -> bool:
+        """Whether nothing of the question could be read ("the the the"): "List all products" asks
+        for the whole catalog and is answered."""
+        question, out, intent = w.out.question, w.out, w.out.intent
         if (
-            not out.covered
-            and not products
-            and order is None
-            and rel is None
-            and intent.kind in _REFUSABLE
-            and not general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}
-            and not any(_known(w) for w in unread_words(question, intent, []))
-        ):  # "List all products" asks for the whole catalog; "the the the" asks nothing
-            out.refused = REFUSAL
-            out.confidence = REFUSED_CONFIDENCE
-            out.unread = unread_words(question, intent, [])
-            trace.append(f"nothing read: {REFUSAL}")
-            return out
+            out.covered
+            or w.products
+            or w.order is not None
+            or w.rel is not None
+            or intent.kind not in _REFUSABLE
+            or general_words("product_nouns") & {x.casefold() for x in re.findall(r"\w+", question)}
+            or any(_known(x) for x in unread_words(question, intent, []))
+        ):
+            return False
+        out.refused = REFUSAL
+        out.confidence = REFUSED_CONFIDENCE
+        out.unread = unread_words(question, intent, [])
+        out.trace.append(f"nothing read: {REFUSAL}")
+        return True
+
+    def _emit(self, w: _Work) -> None:
+        intent, ordered, tie_broken = w.out.intent, w.order is not None, w.then is not None
         sparql = select_query(
-            intent,
-            blocks,
-            filters,
-            ordered=order is not None,
-            tie_broken=then is not None,
-            count_ranges=self.count_ranges,
+            intent, w.blocks, w.filters, ordered=ordered, tie_broken=tie_broken, count_ranges=self.count_ranges
         )
         check_query(filled(sparql))
-        out.sparql = sparql
-        out.emission = Emission(
+        w.out.sparql = sparql
+        w.out.emission = Emission(
             intent,
-            products,
-            named,
-            rest,
-            extra_blocks=blocks[n_blocks:],
-            extra_filters=filters[n_filters:],
-            ordered=order is not None,
-            tie_broken=then is not None,
+            w.products,
+            w.named,
+            w.rest,
+            extra_blocks=w.blocks[w.n_blocks :],
+            extra_filters=w.filters[w.n_filters :],
+            ordered=ordered,
+            tie_broken=tie_broken,
             count_ranges=self.count_ranges,
-            subject_end=subject_end(question),
+            subject_end=subject_end(w.out.question),
         )
-        confs += coverage_caps(
-            question,
-            intent,
-            out.covered,
-            bool(products)
-            or rel is not None
+
+    def _confide(self, w: _Work) -> None:
+        """The confidence (the weakest grounding, lowered for what was not read) and the unread phrases."""
+        question, out, intent, groundings = w.out.question, w.out, w.out.intent, w.groundings
+        restricts = (
+            bool(w.products)
+            or w.rel is not None
             or any(
                 gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter)
                 for gr in groundings
-            ),
-            order_named=bool(intent.attribute)
-            or order is None
-            or any(gr.kind == "numeric" and gr.resolved for gr in groundings),
-            trace=trace,
+            )
         )
-        penalty *= unread_factor(question, intent, out.covered)
-        out.unread = [phrase_of(gr) for gr in named if not gr.resolved and not sentence_word(question, gr.source)]
-        out.unread += [phrase_of(gr) for gr in rest if not gr.resolved and gr.kind != "relative"]
-        out.unread += [w for w in unread_words(question, intent, out.covered) if w not in " ".join(out.unread)]
-        out.confidence = round(max(0.0, min(1.0, min(confs) * penalty)), 3)
-        trace.append(f"confidence {out.confidence} (weakest grounding {min(confs):.2f}, penalty {penalty})")
-        return out
+        order_named = (
+            bool(intent.attribute) or w.order is None or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
+        )
+        w.confs += coverage_caps(question, intent, out.covered, restricts, order_named=order_named, trace=out.trace)
+        w.penalty *= unread_factor(question, intent, out.covered)
+        out.unread = [phrase_of(gr) for gr in w.named if not gr.resolved and not sentence_word(question, gr.source)]
+        out.unread += [phrase_of(gr) for gr in w.rest if not gr.resolved and gr.kind != "relative"]
+        out.unread += [x for x in unread_words(question, intent, out.covered) if x not in " ".join(out.unread)]
+        out.confidence = round(max(0.0, min(1.0, min(w.confs) * w.penalty)), 3)
+        out.trace.append(f"confidence {out.confidence} (weakest grounding {min(w.confs):.2f}, penalty {w.penalty})")
 
     # -- answer -----------------------------------------------------------------------------
 
