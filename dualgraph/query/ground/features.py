@@ -474,19 +474,11 @@ class FeatureGrounder(NumberGrounder):
             cache[key] = {b["e"]["value"]: int(b["n"]["value"]) for b in res["results"]["bindings"]}
         return cache[key]
 
-    def _value_grounding(
-        self,
-        source: Any,
-        phrase: str,
-        attribute: str,
-        negated: bool,
-        trace: list[str],
-        quiet: bool = False,
-        scope: AnyScope = None,
-    ) -> Grounding | None:
+    def _value_candidates(self, phrase: str, attribute: str, trace: list[str], *, scope: AnyScope) -> list[Any]:
+        """The entries whose values name the phrase, as ((2 exact / 1 partial, lexical fit of the
+        attribute, search score, products), pattern, the exact values); the store is asked when no
+        listed value names it."""
         want, wtok = _norm(phrase), norm_tokens(phrase)
-        if not want:
-            return None
         ranks = {p.pattern_id: s for p, s in self._search(f"{phrase} {attribute}".strip(), ["spec_value"])}
         cands = []
         for p in self._by_kind.get("spec_value", []):
@@ -512,13 +504,29 @@ class FeatureGrounder(NumberGrounder):
             ]
             if cands:
                 trace.append(f"value {phrase!r}: beyond the listed values, held under {len(cands)} entries")
+        return cands
+
+    def _value_grounding(
+        self,
+        source: Any,
+        phrase: str,
+        attribute: str,
+        negated: bool,
+        trace: list[str],
+        quiet: bool = False,
+        scope: AnyScope = None,
+    ) -> Grounding | None:
+        want, wtok = _norm(phrase), norm_tokens(phrase)
+        if not want:
+            return None
+        cands = self._value_candidates(phrase, attribute, trace, scope=scope)
         if not cands:
             if not quiet:
                 trace.append(f"value {phrase!r}: no value list names it")
             return None
         cands, _ = keep_in_scope(cands, scope)
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
-        (level, lex, _, _), p, exact = cands[0]
+        (level, lex, _, _), p, _ = cands[0]
         rx = _words_regex(wtok)
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 

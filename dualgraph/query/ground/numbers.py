@@ -217,13 +217,9 @@ class NumberGrounder(GrounderBase):
             note=f"price in {cur}",
         )
 
-    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
-        if self.is_price(c):
-            g = self.price(c, trace, c.unit if c.dimension == "currency" else None, scope=scope)
-            if g.resolved:
-                g.filters = _ops(c.op, c.value, c.high)
-            return g
-        attribute = c.attribute or hint
+    def _numeric_candidates(self, c: NumericConstraint, attribute: str) -> list[Any]:
+        """Each entry that can hold the number, as ((lexical, number inside its values, search score,
+        products), pattern, low, high), the number converted into the entry's unit."""
         query = " ".join(x for x in (attribute, c.unit or "") if x) or c.span.text
         hits = self._search(query, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
@@ -250,6 +246,41 @@ class NumberGrounder(GrounderBase):
             lex = self.lexical(attribute, p)
             inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
             cands.append(((lex, inside, score, p.count), p, lo, hi))
+        return cands
+
+    @staticmethod
+    def _numeric_alternatives(
+        c: NumericConstraint, cands: list[Any], taken: set[str], attribute: str, conf: float
+    ) -> list[Grounding]:
+        """The runner-up entries (at most :data:`RUNNERS_UP`, none already read) for the beam."""
+        alternatives: list[Grounding] = []
+        for (lex2, inside2, _, _), p, lo2, hi2 in cands[1:]:
+            if p.entry_iri in taken or len(alternatives) == RUNNERS_UP:
+                continue
+            taken.add(p.entry_iri)
+            conf2 = (0.75 if lex2 > 0 else 0.45) if attribute else 0.5
+            conf2 -= 0 if inside2 else 0.05 if attribute else 0.25
+            alternatives.append(
+                Grounding(
+                    c,
+                    "numeric",
+                    snippet=widen(p, []),
+                    filters=_ops(c.op, lo2, hi2),
+                    pattern=p,
+                    confidence=min(conf2, conf),
+                    note=f"{p.section} › {p.entry} [{p.unit or 'no unit'}]",
+                )
+            )
+        return alternatives
+
+    def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
+        if self.is_price(c):
+            g = self.price(c, trace, c.unit if c.dimension == "currency" else None, scope=scope)
+            if g.resolved:
+                g.filters = _ops(c.op, c.value, c.high)
+            return g
+        attribute = c.attribute or hint
+        cands = self._numeric_candidates(c, attribute)
         if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.currencies():
             # a bare number that fits no unitless entry: read it as a price, as the parser's currency rule would
             g = self.price(c, trace, scope=scope)
@@ -305,24 +336,7 @@ class NumberGrounder(GrounderBase):
             + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )
         taken = {p.entry_iri for p in [best, *also, *more]}
-        alternatives: list[Grounding] = []
-        for (lex2, inside2, _, _), p, lo2, hi2 in cands[1:]:
-            if p.entry_iri in taken or len(alternatives) == RUNNERS_UP:
-                continue
-            taken.add(p.entry_iri)
-            conf2 = (0.75 if lex2 > 0 else 0.45) if attribute else 0.5
-            conf2 -= 0 if inside2 else 0.05 if attribute else 0.25
-            alternatives.append(
-                Grounding(
-                    c,
-                    "numeric",
-                    snippet=widen(p, []),
-                    filters=_ops(c.op, lo2, hi2),
-                    pattern=p,
-                    confidence=min(conf2, conf),
-                    note=f"{p.section} › {p.entry} [{p.unit or 'no unit'}]",
-                )
-            )
+        alternatives = self._numeric_alternatives(c, cands, taken, attribute, conf)
         return Grounding(
             c,
             "numeric",

@@ -455,6 +455,59 @@ def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(out), spans
 
 
+def _comparator(
+    q: str, ms: list[_Mention], i: int, prev_end: int
+) -> tuple[int, int, str | None, _Mention | None, int | None, int]:
+    """The comparison the ``i``-th number of ``q`` is part of: (start, end, operator, the range's upper
+    number, where a cue after an attribute word ends, the index of the last number it took)."""
+    m = ms[i]
+    start, end, op, high_m, late_end = m.start, m.end, None, None, None
+    # Ranges: "between A and B", "from A to B", "A to B", "A-B".
+    if i + 1 < len(ms):
+        n = ms[i + 1]
+        gap = q[m.end : n.start]
+        lead = re.search(r"(?<![\w])(between|from)\s*$", q[prev_end : m.start], re.I)
+        if re.fullmatch(r"\s*(?:-|–|—|to)\s*", gap) or (
+            lead and lead.group(1).lower() == "between" and re.fullmatch(r"\s*and\s*", gap, re.I)
+        ):
+            op, high_m, end = "between", n, n.end
+            if lead:
+                start = prev_end + lead.start()
+            i += 1
+    if op is None:
+        before = q[prev_end:start]
+        for rx, cue_op in _BEFORE_RE:
+            if (b := rx.search(before)) is not None:
+                op = cue_op
+                if cue_op != "=":
+                    start = prev_end + b.start()
+                break
+        for rx, cue_op in _AFTER_RE:
+            if (a := rx.match(q, end)) is not None:
+                op, end = cue_op, a.end()
+                break
+        else:  # "8GB RAM or more": the attribute word between the number and its cue
+            named = re.match(r"\s*(?:of\s+)?", q[end:])
+            at = end + (named.end() if named else 0)
+            if (w := current().attributes.match(q, at)) is not None:
+                for rx, cue_op in _AFTER_RE:
+                    if (a := rx.match(q, w.end())) is not None:
+                        op, late_end = cue_op, a.end()
+                        break
+        if m.plus and op in (None, "="):
+            op = ">="
+    return start, end, op, high_m, late_end, i
+
+
+def _measure_of_cue(cue: str) -> str:
+    """What a comparative cue itself measures: "cheaper than" a price, "taller than 2 m" a height."""
+    if re.search(r"cheaper|pricier|costlier", cue):
+        return "price"
+    if adj := re.match(r"(?:no\s+|not\s+)?(\w+)\s+than\b", cue):
+        return comparatives().get(adj.group(1), ("", None))[1] or ""
+    return ""
+
+
 def _find_numeric(
     q: str, *, currency: str | None, blocked: list[tuple[int, int]], trace: list[str]
 ) -> tuple[list[NumericConstraint], list[tuple[int, int]]]:
@@ -473,41 +526,7 @@ def _find_numeric(
         if m.start < prev_end:  # inside what an earlier number took ("2 Thunderbolt 4 ports")
             i += 1
             continue
-        start, end, op, high_m, late_end = m.start, m.end, None, None, None
-        # Ranges: "between A and B", "from A to B", "A to B", "A-B".
-        if i + 1 < len(ms):
-            n = ms[i + 1]
-            gap = q[m.end : n.start]
-            lead = re.search(r"(?<![\w])(between|from)\s*$", q[prev_end : m.start], re.I)
-            if re.fullmatch(r"\s*(?:-|–|—|to)\s*", gap) or (
-                lead and lead.group(1).lower() == "between" and re.fullmatch(r"\s*and\s*", gap, re.I)
-            ):
-                op, high_m, end = "between", n, n.end
-                if lead:
-                    start = prev_end + lead.start()
-                i += 1
-        if op is None:
-            before = q[prev_end:start]
-            for rx, cue_op in _BEFORE_RE:
-                if (b := rx.search(before)) is not None:
-                    op = cue_op
-                    if cue_op != "=":
-                        start = prev_end + b.start()
-                    break
-            for rx, cue_op in _AFTER_RE:
-                if (a := rx.match(q, end)) is not None:
-                    op, end = cue_op, a.end()
-                    break
-            else:  # "8GB RAM or more": the attribute word between the number and its cue
-                named = re.match(r"\s*(?:of\s+)?", q[end:])
-                at = end + (named.end() if named else 0)
-                if (w := current().attributes.match(q, at)) is not None:
-                    for rx, cue_op in _AFTER_RE:
-                        if (a := rx.match(q, w.end())) is not None:
-                            op, late_end = cue_op, a.end()
-                            break
-            if m.plus and op in (None, "="):
-                op = ">="
+        start, end, op, high_m, late_end, i = _comparator(q, ms, i, prev_end)
         unit = m.unit or (high_m.unit if high_m else None)
         value = m.value
         if high_m and not m.mult and high_m.mult:  # "from 10 to 15 thousand"
@@ -540,11 +559,7 @@ def _find_numeric(
             continue
         if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
             op = "<="  # "a budget of 30000" is a ceiling
-        cue = q[start:end].lower()
-        if not attr and re.search(r"cheaper|pricier|costlier", cue):
-            attr = "price"
-        if not attr and (adj := re.match(r"(?:no\s+|not\s+)?(\w+)\s+than\b", cue)):
-            attr = comparatives().get(adj.group(1), ("", None))[1] or ""  # "taller than 2 m": a height
+        attr = attr or _measure_of_cue(q[start:end].lower())
         dim_unit = unit
         mult = m.mult or bool(high_m and high_m.mult)
         if dim_unit is None and (attr == "price" or (mult and not attr)):
