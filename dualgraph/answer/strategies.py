@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
-from dualgraph.query.interpret.coverage import uncovered_words
+from dualgraph.query.read.coverage import uncovered_words
 
 if TYPE_CHECKING:
     from dualgraph.answer.router import RouteDecision

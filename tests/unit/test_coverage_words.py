@@ -1,7 +1,7 @@
-"""Which words of a question no constraint, name or intent read (``dualgraph.query.interpret.coverage``): they
+"""Which words of a question no constraint, name or intent read (``dualgraph.query.read.coverage``): they
 decide whether the text is probed for a condition the specs' query left out, and lower confidence."""
 
-from dualgraph.query.interpret.coverage import uncovered_words
+from dualgraph.query.read.coverage import uncovered_words
 
 
 def test_words_naming_what_a_stated_number_measures_are_read():

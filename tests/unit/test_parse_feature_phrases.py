@@ -7,8 +7,9 @@ import pytest
 
 from dualgraph.query.ground.grounder import Grounding
 from dualgraph.query.interpret.compiler import means_of
-from dualgraph.query.read.model import FeatureConstraint, Span
+from dualgraph.query.read.model import FeatureConstraint, Intent, ParsedQuestion, Span
 from dualgraph.query.read.parse import parse_question
+from dualgraph.query.read.reading import Reading
 
 
 def features(q: str) -> list[tuple[str, str, bool]]:
@@ -48,6 +49,10 @@ def test_longest_attribute_before_of(question, attribute):
     assert c.attribute == attribute
 
 
+def _read(q: str) -> Reading:
+    return Reading(q, ParsedQuestion(q, Intent("list")))
+
+
 def _feature(q: str, phrase: str, snippet: str) -> Grounding:
     at = q.index(phrase)
     return Grounding(FeatureConstraint(Span(at, at + len(phrase), phrase), phrase), "feature", snippet=snippet)
@@ -58,7 +63,7 @@ def test_x_with_y_is_one_capability():
     a = _feature(q, "contactless payments", "?p skg:hasTextFeature <a> .")
     b = _feature(q, "NFC", "?p skg:hasFeature <n> .")
     trace: list[str] = []
-    (merged,) = means_of(q, [a, b], trace)
+    (merged,) = means_of(_read(q), [a, b], trace)
     assert "EXISTS { ?p skg:hasTextFeature <a> . } || EXISTS { ?p skg:hasFeature <n> . }" in merged.snippet
     assert "one capability" in trace[0]
 
@@ -67,4 +72,4 @@ def test_and_keeps_two_conditions():
     q = "Which phones have NFC and wireless charging?"
     a = _feature(q, "NFC", "?p skg:hasFeature <n> .")
     b = _feature(q, "wireless charging", "?p skg:hasFeature <w> .")
-    assert means_of(q, [a, b], []) == [a, b]
+    assert means_of(_read(q), [a, b], []) == [a, b]

@@ -152,7 +152,7 @@ def test_confident_negated_and_condition_mentions_are_not_dropped(tiny):
 
 
 def test_the_subject_ends_at_its_first_verb_or_preposition():
-    from dualgraph.query.interpret.beam import subject_end
+    from dualgraph.query.read.reading import subject_end
 
     q = "Which GPUs came out in 2017?"
     assert q[: subject_end(q)] == "Which GPUs came "

@@ -15,7 +15,7 @@ from dualgraph.query.ground.base import member_of
 from dualgraph.query.ground.grounder import Grounder, Grounding
 from dualgraph.query.read.model import EntityRef, NumericConstraint
 
-__all__ = ["NAMED", "ground_names", "sentence_word"]
+__all__ = ["NAMED", "ground_names"]
 
 NAMED = ("product", "range", "unknown")
 """The entity kinds that name products (the others restrict the scope)."""
@@ -120,19 +120,3 @@ def _united_categories(scope: list[Grounding], trace: list[str], *, store: Any =
     trace.append(f"categories {[gr.source.phrase for gr in cats]} united: a product of any of them")
     rest = [gr for gr in scope if gr not in cats]
     return [merged, *rest]
-
-
-def sentence_word(question: str, e: Any) -> bool:
-    """Whether an unresolved name is one plain word opening a sentence ("Gaming matters most …"):
-    capitalised by grammar, no digit, not spelled like a model name.
-
-    >>> from dualgraph.query.read.model import Span
-    >>> q = "Gaming matters most. Which phone?"
-    >>> sentence_word(q, EntityRef(Span(0, 6, "Gaming"), "Gaming", "unknown"))
-    True
-    >>> sentence_word("Is the Nova better?", EntityRef(Span(7, 11, "Nova"), "Nova", "unknown"))
-    False
-    """
-    if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
-        return False
-    return not question[: e.span.start].strip() or bool(re.search(r"[.!?:;]\s*$", question[: e.span.start]))

@@ -20,7 +20,6 @@ from dualgraph.query.ground.base import AnyScope, GrounderBase, Grounding, _fail
 from dualgraph.query.ground.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.ground.name_match import _words
 from dualgraph.query.read.model import NumericConstraint
-from dualgraph.query.read.numbers import measure_words
 from dualgraph.skg.quantities import convert
 
 __all__ = ["EQ_TOLERANCE", "NumberGrounder"]
@@ -35,19 +34,6 @@ direct name plus the entry bonus)."""
 _PRICE_WORDS = frozenset(
     {"price", "priced", "cost", "costs", "costing", "budget", "mrp", "rrp", "cheap", "cheaper", "cheapest", "expensive"}
 )
-
-
-def dimension_hint(question: str) -> frozenset[str]:
-    """The dimensions the question's size/speed/duration words point to ("the smallest screen": length, ...).
-
-    >>> sorted(dimension_hint("Which phone charges the fastest?"))[:2]
-    ['byte_rate', 'data_rate']
-    >>> dimension_hint("Which is the best?")
-    frozenset()
-    """
-    table = measure_words()
-    found = [table[w] for w in re.findall(r"[a-z]+", question.casefold()) if w in table]
-    return frozenset().union(*found) if found else frozenset()
 
 
 RUNNERS_UP = 2

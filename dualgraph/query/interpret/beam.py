@@ -26,13 +26,11 @@ cost follows the questions that need it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import filled
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import unit_word
@@ -124,33 +122,6 @@ class Reading:
     """Phrases this reading takes as no constraint."""
     found: bool | None = None
     """What the store said: products exist, none, or ``None`` (not checked, or timed out)."""
-
-
-_LEAD = re.compile(
-    r"\s*(?:which|what|list|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me|are\s+there|is\s+there"
-    r"|how\s+many|do\s+you\s+(?:have|sell)|i\s+(?:want|need))\b",
-    re.I,
-)
-_OPENING = frozenset({"a", "an", "the", "any", "all", "some", "every"})
-
-
-def subject_end(question: str) -> int:
-    """Where the subject of the question ends: the first verb or preposition after its opening
-    words ("Which GPUs came out in 2017" → before "out"; "Which phones with a ceramic back" →
-    before "with"). Grammar words of general English only (``general_words.yaml``).
-
-    >>> q = "Which phones with a ceramic back have 16 GB?"
-    >>> q[: subject_end(q)]
-    'Which phones '
-    """
-    lead = _LEAD.match(question)
-    pos = lead.end() if lead else 0
-    grammar = general_words("function_words")
-    for w in re.finditer(r"[\w'’-]+", question[pos:]):
-        word = w.group().casefold()
-        if word in grammar and word not in _OPENING:
-            return pos + w.start()
-    return len(question)
 
 
 def phrase_of(gr: Grounding) -> str:

@@ -62,21 +62,18 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import fill, filled
 from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.query.ground.entry_choice import scope_entries
 from dualgraph.query.ground.features import either
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
-from dualgraph.query.ground.names_and_scope import ground_names, sentence_word
-from dualgraph.query.ground.numbers import dimension_hint
+from dualgraph.query.ground.names_and_scope import ground_names
 from dualgraph.query.ground.spotting import CatalogSpotter
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
-from dualgraph.query.interpret.beam import expects_members, phrase_of, subject_end
-from dualgraph.query.interpret.coverage import coverage_caps, unread_factor, unread_words
+from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.interpret.fitted import reader_config
-from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event, time_superlative
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.read.model import (
     DateConstraint,
     FeatureConstraint,
@@ -86,13 +83,13 @@ from dualgraph.query.read.model import (
     ValueConstraint,
 )
 from dualgraph.query.read.number_hints import attr_hint, measure_words
-from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
-from dualgraph.query.read.parse import comparative, difference_asked, parse_question
-from dualgraph.query.read.relative import relative_blocks, relative_phrase
+from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, unit_word
+from dualgraph.query.read.parse import parse_question
+from dualgraph.query.read.reading import Reading, read_question
+from dualgraph.query.read.relative import relative_blocks
 from dualgraph.query.sparql.emit import select_query, where_clauses
 from dualgraph.query.sparql.read_answer import read_answer
 from dualgraph.query.sparql.safety import check_query, run_select
-from dualgraph.query.sparql.value_answer import asked_attribute, named_unit
 from dualgraph.skg import currencies
 
 __all__ = ["Answer", "Compiled", "Compiler"]
@@ -164,7 +161,7 @@ _MEANS = frozenset({"with", "via", "using", "through", "by"})
 """A preposition joining two features into one capability ("contactless payments with NFC")."""
 
 
-def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> list[Grounding]:
+def means_of(reading: Reading, groundings: list[Grounding], trace: list[str]) -> list[Grounding]:
     """Two positive features joined by "with"/"via"/"using" name one capability and its means
     ("contactless payments with NFC", "streaming via Chromecast"): a page may state either, so
     the two groundings become one that either satisfies."""
@@ -179,7 +176,7 @@ def means_of(question: str, groundings: list[Grounding], trace: list[str]) -> li
         and not g.filters
     ]
     for a, b in zip(feats, feats[1:]):
-        gap = question[a.source.span.end : b.source.span.start].strip().casefold()
+        gap = reading.between(a.source.span.end, b.source.span.start).strip().casefold()
         if gap in _MEANS and a in out and b in out:
             a.snippet = either(a.snippet.replace("{s}", "{s}a"), b.snippet.replace("{s}", "{s}b"))
             a.confidence = max(a.confidence, b.confidence)
@@ -222,6 +219,7 @@ class _Work:
     """What one compile has settled so far, handed from step to step."""
 
     out: Compiled
+    reading: Reading
     constraints: list[Any]
     entities: list[Any] = field(default_factory=list)
     named: list[Grounding] = field(default_factory=list)
@@ -345,13 +343,14 @@ class Compiler:
             return self._compile(question)
 
     def _compile(self, question: str) -> Compiled:
-        parsed = self._parsed.pop(question, None) or parse_question(question, currency=self.currency)
+        reading = read_question(question, currency=self.currency, parsed=self._parsed.pop(question, None))
+        parsed = reading.parsed
         intent, trace = parsed.intent, [f"parse: {t}" for t in parsed.trace]
         trace.append(
             f"intent {intent.kind}"
             + (f" {intent.direction} {intent.attribute!r} k={intent.k}" if intent.direction else "")
         )
-        w = _Work(Compiled(question, intent, None, parsed, trace=trace), list(parsed.constraints))
+        w = _Work(Compiled(question, intent, None, parsed, trace=trace), reading, list(parsed.constraints))
         self._ground(w)
         self._settle_intent(w)
         self._relative(w)
@@ -376,7 +375,7 @@ class Compiler:
         w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
         for c in w.constraints:
             if isinstance(c, NumericConstraint):
-                hint = "" if c.attribute else hints.get(id(c)) or attr_hint(question, c.span.end)
+                hint = "" if c.attribute else hints.get(id(c)) or w.reading.hint_after(c.span.end)
                 gc = g.numeric(c, trace, hint=hint, scope=w.in_scope)
             elif isinstance(c, FeatureConstraint):
                 gc = g.feature(c, trace, scope=w.in_scope)
@@ -390,7 +389,7 @@ class Compiler:
                 gc.resolved = False
                 trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
             w.groundings.append(gc)
-        w.groundings = means_of(question, w.groundings, trace)
+        w.groundings = means_of(w.reading, w.groundings, trace)
         w.out.groundings = w.groundings
         w.named_ok = [ge for ge in w.named if ge.resolved and ge.products]
 
@@ -408,15 +407,14 @@ class Compiler:
 
     def _settle_intent(self, w: _Work) -> None:
         """The intent decided once names are resolved: a comparison of named products, a value lookup."""
-        question, out, trace = w.out.question, w.out, w.out.trace
+        reading, out, trace = w.reading, w.out, w.out.trace
         intent, named_ok = out.intent, w.named_ok
         # "is the nova lite cheaper than the zenith basic"
         if intent.kind == "list" and len(named_ok) >= 2:
-            numbers = [(c.span.start, c.span.end) for c in w.constraints if isinstance(c, NumericConstraint)]
-            cmp = comparative(question, numbers)
-            if (ts := time_superlative(question)) is not None and (cmp is None or not cmp[1]):
+            cmp = reading.comparative
+            if (ts := reading.time_order) is not None and (cmp is None or not cmp[1]):
                 cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
-            if gap := difference_asked(question):
+            if gap := reading.difference:
                 cmp = gap  # "How much more does the A cost than the B?": the gap, not the winner
             if cmp:
                 intent = out.intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
@@ -432,26 +430,25 @@ class Compiler:
             intent.kind in ("list", "count")  # "How many threads does the X have?" counts no products
             and len(named_ok) == 1
             and len(named_ok[0].products) == 1
-            and (asked := asked_attribute(question))
+            and (asked := reading.asked_attribute)
         ):
             out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
     def _relative(self, w: _Work) -> None:
         """ "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer."""
-        question, out, trace = w.out.question, w.out, w.out.trace
+        reading, out, trace = w.reading, w.out, w.out.trace
         if out.intent.kind not in ("list", "count") or len(w.named_ok) != 1:
             return
         ref = w.named_ok[0]
-        nums = [(c.span.start, c.span.end) for c in w.constraints if isinstance(c, NumericConstraint)]
-        how = relative_phrase(question, ref.source.span.start, nums)
+        how = reading.relative_to(ref.source.span.start)
         if not how:
             return
-        ts = time_superlative(question) if not how[1] else None  # "newer than the Nova Lite"
+        ts = reading.time_order if not how[1] else None  # "newer than the Nova Lite"
         gr = (
             self.grounder.date_order(ts.event, trace, ts)
             if ts is not None
-            else self.grounder.attribute(how[1], trace, scope=w.in_scope, prefer=dimension_hint(question))
+            else self.grounder.attribute(how[1], trace, scope=w.in_scope, prefer=reading.dimensions)
         )
         if not gr.resolved:
             return
@@ -467,12 +464,12 @@ class Compiler:
                 gc.resolved = False
                 gc.kind = "relative"
                 trace.append(f"{gc.source.span.text!r} is part of the comparison, not a condition")
-        out.covered_extra = [question[how[2] : ref.source.span.start], how[1]]
+        out.covered_extra = [reading.between(how[2], ref.source.span.start), how[1]]
 
     def _name_products(self, w: _Work) -> bool:
         """The named products answered about; ``False`` (with the error set) when one the intent needs
         could not be found."""
-        question, out, trace, intent, named = w.out.question, w.out, w.out.trace, w.out.intent, w.named
+        out, trace, intent, named = w.out, w.out.trace, w.out.intent, w.named
         needs_named = intent.kind in ("compare", "describe") or (intent.kind == "yesno" and bool(named))
         if intent.kind == "yesno" and not named:  # "Do any zenith phones have NFC?": does any product qualify
             trace.append("yes/no with no product named: yes when any product in scope qualifies")
@@ -482,7 +479,7 @@ class Compiler:
                 continue
             if ge.resolved:
                 w.products += [p for p in ge.products if p not in w.products]
-            elif sentence_word(question, ge.source):
+            elif w.reading.opens_sentence(ge.source):
                 trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
             else:
                 w.penalty *= 0.5
@@ -525,7 +522,7 @@ class Compiler:
     def _order(self, w: _Work) -> bool:
         """The ordering a superlative, comparison or average reads; ``False`` (with the error set)
         when the attribute cannot be grounded."""
-        question, out, trace, intent, g = w.out.question, w.out, w.out.trace, w.out.intent, self.grounder
+        reading, out, trace, intent, g = w.reading, w.out, w.out.trace, w.out.intent, self.grounder
         if intent.kind not in ("superlative", "compare", "average"):
             return True
         attr = intent.attribute
@@ -541,13 +538,13 @@ class Compiler:
                 )
                 trace.append("no attribute named: ordering by the question's numeric constraint")
         if order is None:
-            unit_asked = named_unit(question)
+            unit_asked = reading.named_unit
             order = g.attribute(
                 attr,
                 trace,
                 scope=w.in_scope,
                 unit=unit_asked[0] if unit_asked else None,
-                prefer=dimension_hint(question),
+                prefer=reading.dimensions,
             )
         if not order.resolved:
             return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")
@@ -567,20 +564,20 @@ class Compiler:
     def _refuse(self, w: _Work) -> bool:
         """Whether nothing of the question could be read ("the the the"): "List all products" asks
         for the whole catalog and is answered."""
-        question, out, intent = w.out.question, w.out, w.out.intent
+        out, intent = w.out, w.out.intent
         if (
             out.covered
             or w.products
             or w.order is not None
             or w.rel is not None
             or intent.kind not in _REFUSABLE
-            or general_words("product_nouns") & {x.casefold() for x in re.findall(r"\w+", question)}
-            or any(_known(x) for x in unread_words(question, intent, []))
+            or w.reading.product_noun
+            or any(_known(x) for x in w.reading.unread(intent, []))
         ):
             return False
         out.refused = REFUSAL
         out.confidence = REFUSED_CONFIDENCE
-        out.unread = unread_words(question, intent, [])
+        out.unread = w.reading.unread(intent, [])
         out.trace.append(f"nothing read: {REFUSAL}")
         return True
 
@@ -601,12 +598,12 @@ class Compiler:
             ordered=ordered,
             tie_broken=tie_broken,
             count_ranges=self.count_ranges,
-            subject_end=subject_end(w.out.question),
+            subject_end=w.reading.subject_end,
         )
 
     def _confide(self, w: _Work) -> None:
         """The confidence (the weakest grounding, lowered for what was not read) and the unread phrases."""
-        question, out, intent, groundings = w.out.question, w.out, w.out.intent, w.groundings
+        out, intent, groundings = w.out, w.out.intent, w.groundings
         restricts = (
             bool(w.products)
             or w.rel is not None
@@ -618,11 +615,11 @@ class Compiler:
         order_named = (
             bool(intent.attribute) or w.order is None or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
         )
-        w.confs += coverage_caps(question, intent, out.covered, restricts, order_named=order_named, trace=out.trace)
-        w.penalty *= unread_factor(question, intent, out.covered)
-        out.unread = [phrase_of(gr) for gr in w.named if not gr.resolved and not sentence_word(question, gr.source)]
+        w.confs += w.reading.coverage_caps(intent, out.covered, restricts, order_named=order_named, trace=out.trace)
+        w.penalty *= w.reading.unread_factor(intent, out.covered)
+        out.unread = [phrase_of(gr) for gr in w.named if not gr.resolved and not w.reading.opens_sentence(gr.source)]
         out.unread += [phrase_of(gr) for gr in w.rest if not gr.resolved and gr.kind != "relative"]
-        out.unread += [x for x in unread_words(question, intent, out.covered) if x not in " ".join(out.unread)]
+        out.unread += [x for x in w.reading.unread(intent, out.covered) if x not in " ".join(out.unread)]
         out.confidence = round(max(0.0, min(1.0, min(w.confs) * w.penalty)), 3)
         out.trace.append(f"confidence {out.confidence} (weakest grounding {min(w.confs):.2f}, penalty {w.penalty})")
 

@@ -701,3 +701,16 @@ def counted_noun(q: str, start: int, end: int) -> tuple[str, int] | None:
     if m is None or unit_word(m.group(1).split()[0]):
         return None
     return m.group(1), m.end(1)
+
+
+def dimension_hint(question: str) -> frozenset[str]:
+    """The dimensions the question's size/speed/duration words point to ("the smallest screen": length, ...).
+
+    >>> sorted(dimension_hint("Which phone charges the fastest?"))[:2]
+    ['byte_rate', 'data_rate']
+    >>> dimension_hint("Which is the best?")
+    frozenset()
+    """
+    table = measure_words()
+    found = [table[w] for w in re.findall(r"[a-z]+", question.casefold()) if w in table]
+    return frozenset().union(*found) if found else frozenset()

@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from dualgraph.query.read.asked import asks_value
 from dualgraph.query.read.dates import date_event
-from dualgraph.query.sparql.value_answer import asks_value, number, value_in_unit
+from dualgraph.query.sparql.value_answer import number, value_in_unit
 
 if TYPE_CHECKING:  # the compiler imports this module: its classes are only annotations here
     from dualgraph.query.interpret.compiler import Answer, Compiled

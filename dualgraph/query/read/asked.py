@@ -1,0 +1,208 @@
+"""What a question asks of one product or of a ranking's winner: a value or a product, which
+attribute, and in which unit ("…, in inches?"). Read from the question's words and the catalog's
+attribute names (:mod:`dualgraph.lexicon.vocabulary`); see :mod:`dualgraph.query.sparql.value_answer`
+for the answer's number itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dualgraph.lexicon.vocabulary import current, how_adjectives
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
+from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
+from dualgraph.query.read.superlative import VERB_ATTRS
+from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
+
+__all__ = ["asked_attribute", "asks_value", "blank_names", "named_unit", "same_attribute"]
+
+
+_UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;:?!]*)", re.I)
+
+_HEAD = re.compile(
+    r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
+    r"|light)\s+(?:is|are|was|were|does|do|did)\b)|(?P<how>how\s+much)"
+    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
+    re.I | re.S,
+)
+_WHEN = re.compile(r"\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are|did|does|will)\b", re.I)
+"""A question for the date of one product's event ("When was X released?", "In what year did X launch?")."""
+_LEAD_CLAUSE = re.compile(r"\s*(?:among(?:st)?|across|of|for|in|from|within|between|considering)\b[^,?]*,\s*", re.I)
+_HEAD_END = re.compile(
+    r"\b(?:of|on|in|among|amongst|for|from|available|that|which|with|offered|do|does|can|"
+    r"is|are|you|any|across)\b|[,?;:]",
+    re.I,
+)
+
+
+_NAME_RUN = re.compile(r"\b[A-Z][\w+-]*(?:\s+(?:[A-Z0-9][\w+.-]*|\+))*\s+(?:[A-Z0-9][\w+.-]*|\+)")
+
+
+def blank_names(text: str) -> str:
+    """``text`` with runs of capitalised or numbered words blanked ("the Motorola Edge 60 Pro
+    charge"): a catalog's attribute words inside a product name ("Edge", "Pro") are not asked."""
+    return _NAME_RUN.sub(lambda m: " " * len(m.group()), text)
+
+
+def named_unit(question: str) -> tuple[str, str] | None:
+    """(canonical unit, the unit's own symbol) a question asks its answer in: "…, in inches?" → (mm, inch).
+
+    >>> named_unit("What is the largest display size, in inches, of any phone?"), named_unit("phones in stock")
+    (('mm', 'inch'), None)
+    >>> named_unit("How many grams does the Nova weigh?"), named_unit("How many phones weigh over 1 kg?")
+    (('g', 'g'), None)
+    >>> named_unit("What is the largest capacity, in cubic feet?"), named_unit("How much does it use, in kWh a year?")
+    (('l', 'ft³'), ('kWh/yr', 'kWh/yr'))
+    """
+    for m in _UNIT_ASKED.finditer(question):
+        at = unit_at(question, m.start(1))  # a spelling of several words: "in cubic feet"
+        name = question[m.start(1) : at[1]] if at is not None else m.group(1)
+        found = normalise_unit(name)
+        if found is not None and found[1] != "currency":
+            return found[0], unit_symbol(name) or found[0]
+    return None
+
+
+def same_attribute(a: str, b: str) -> bool:
+    """Whether two attribute phrases name the same thing ("battery capacity" ~ "battery", "cost" ~
+    "price", "charge" ~ "charging": a word and its inflections)."""
+    wa, wb = ({"price" if w in PRICE_WORDS else _stem(w) for w in re.findall(r"[a-z]+", x.casefold())} for x in (a, b))
+    return bool(wa & wb)
+
+
+def _stem(word: str) -> str:
+    """A word without its English inflection ("charging", "charges", "charged" → "charg")."""
+    return re.sub(r"(?:ing|es|ed|e|s)$", "", word) if len(word) > 4 else word
+
+
+def asks_value(question: str, attribute: str = "") -> bool:
+    """Whether a superlative question asks for the extreme *value* of ``attribute`` (its ordering
+    attribute, "" = price) rather than for the product.
+
+    "What is the lowest price of …", "What's the biggest battery capacity …", "How much does the
+    cheapest … cost?" ask for a number; "Which …", "What is the cheapest phone …" for a product, and
+    so does a question about another attribute ("What is the weight of the cheapest phone?").
+
+    >>> [asks_value(q, a) for q, a in (("What is the lowest price of the Nova X1?", "price"),
+    ...  ("What is the cheapest phone?", "price"), ("What's the biggest battery capacity on it?", "battery capacity"),
+    ...  ("How much does the cheapest phone cost?", "price"), ("Which phone has the biggest battery?", "battery"),
+    ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
+    ...  ("How much does the phone with the biggest battery cost?", "battery"),
+    ...  ("How many grams does the lightest phone weigh?", "weight"),
+    ...  ("What is the smallest TV screen size, in inches?", "screen size"))]
+    [True, False, True, True, False, True, False, False, True, True]
+    """
+    attribute = attribute or "price"
+    lead = _LEAD_CLAUSE.match(question)  # "Among zenith phones, what is …"
+    unit = re.match(r"\s*how\s+many\s+(?:more\s+)?([^\W\d_][\w/]*)", question[lead.end() if lead else 0 :], re.I)
+    if unit and unit_word(unit.group(1)):
+        return True  # "How many grams does the lightest phone weigh?": a measure in grams
+    m = _HEAD.match(question) or (_HEAD.match(question, lead.end()) if lead else None)
+    if not m:
+        return False
+    if m.group("size"):  # "how big is the biggest battery", "how heavy is the lightest phone": the value,
+        named = current().attributes.search(blank_names(m.group("rest")))  # unless another attribute is asked first
+        return named is None or same_attribute(named.group(), attribute)
+    rest = m.group("rest")
+    if re.match(r"\s*(?:does|do|did|would|will)\b.*\b(?:cost|costs|sell\s+for|retail\s+for)\b", rest, re.I | re.S):
+        return same_attribute("price", attribute)  # "What does the cheapest tablet cost?"
+    if m.group("how"):
+        named = current().attributes.match(rest.strip())
+        if named:  # "how much RAM does …"
+            return same_attribute(named.group(), attribute)
+        # "how much does … cost": the price
+        return same_attribute("price", attribute) or not re.search(r"(?i)\b(?:cost|costs|pay|spend)\b", rest)
+    rest = re.sub(r"^\s*(?:the|a|an)\b", "", rest, flags=re.I)
+    end = _HEAD_END.search(rest)
+    head = rest[: end.start()] if end else rest
+    ends_named = [m for m in current().attributes.finditer(head) if not head[m.end() :].strip()]
+    if current().product_nouns.search(head) and not ends_named:  # "the smallest TV screen size" asks the size
+        return False
+    if (
+        end
+        and end.group().casefold() == "of"
+        and re.fullmatch(r"(?:\s*[a-z]+)?\s*(?:amount|number|quantity|level)\s*", head, re.I)
+    ):
+        # "the largest amount of RAM in …": the attribute comes after "of"
+        after = rest[end.end() :]
+        stop = _HEAD_END.search(after)
+        head = after[: stop.start()] if stop else after
+    named = current().attributes.search(head)
+    if named is None:  # plain words the catalog names its own way ("the annual energy consumption")
+        return bool(head.strip()) and same_attribute(head, attribute)
+    return same_attribute(named.group(), attribute)
+
+
+def asked_attribute(question: str) -> str:
+    """The attribute a question about one product's value asks for, or "": "What is the price of X?" →
+    price, "How much RAM does X have?" → RAM, "How much is X?" / "How much does X cost?" → price,
+    "How heavy is X?" → weight.
+
+    >>> [asked_attribute(q) for q in ("What's the battery capacity of the Nova Lite?", "How much RAM does X have?",
+    ...  "How much does the Nova Lite cost?", "How heavy is the Zenith Basic?", "What is the Nova Lite?")]
+    ['battery capacity', 'RAM', 'price', 'weight', '']
+    >>> [asked_attribute(q) for q in ("What does the Nova Lite cost?", "In what year was the Nova Lite released?",
+    ...  "When was the Nova Lite announced?", "When did the Nova Lite arrive?")]
+    ['price', 'release date', 'announcement date', 'date']
+    """
+    lead = _LEAD_CLAUSE.match(question)
+    at = lead.end() if lead else 0
+    if m := _WHEN.match(question, at):
+        # "When was X released?", "In what year did X come out?": the date of its event ("" = any)
+        event, _ = find_event(question, m.end(), m.end())
+        return DATE_ATTRIBUTES[event]
+    if m := re.match(r"\s*what\s+(?:does|do|did)\b", question[at:], re.I):
+        # "What does the X cost?": the verb at the end names what is asked
+        tail = question[at + m.end() :]
+        return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
+    if m := re.match(r"\s*how\s+(\w+)\s+(?:is|are|was|does|do)\b", question[at:], re.I):
+        word = m.group(1).lower()
+        if word in how_adjectives():
+            return how_adjectives()[word]
+        if word != "much" and (
+            named := current().attributes.match(re.sub(r"^\s*(?:the|a|an)\s+", "", question[at + m.end() :]))
+        ):
+            return named.group(1)  # "How big is the battery of X?": the attribute follows the question words
+        if word != "much":
+            # "How fast does the X charge?": the verb at the end names what is measured
+            tail = question[at + m.end() :]
+            return next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
+        rest = question[at + m.end() :]
+        if verb := next(
+            (attr for pat, attr in VERB_ATTRS if attr != "price" and re.search(rf"\b(?:{pat})\b", rest, re.I)), ""
+        ):
+            return verb  # "How much does the X weigh?": the weight, not the price
+        return (
+            "price"
+            if re.search(r"\b(?:cost|costs|priced|sell|sells|retail|retails)\b", rest, re.I)
+            or m.group(0).lower().rstrip().endswith(("is", "are", "was"))
+            else ""
+        )
+    if m := re.match(r"\s*how\s+(?:much|many)\s+(.{1,40}?)\s+(?:does|do|is|are|can)\b", question[at:], re.I):
+        named = current().attributes.search(blank_names(m.group(1)))
+        if named:
+            return named.group(1)
+        if not re.fullmatch(r"[^\W\d_][\w/]*", m.group(1).strip()) or not unit_word(m.group(1).strip()):
+            return ""
+        # "How many grams does X weigh?", "How many mAh is X's battery rated at?": the attribute is named
+        # after the product, or by the verb; else the unit alone says what is measured
+        tail = question[at + m.end() :]
+        if after := current().attributes.search(blank_names(tail)):
+            return after.group(1)
+        verb = next((attr for pat, attr in VERB_ATTRS if re.search(rf"\b(?:{pat})\b", tail, re.I)), "")
+        return verb or m.group(1).strip()
+    m = _HEAD.match(question, at)
+    if not m or m.group("how") or m.group("size"):
+        return ""
+    rest = re.sub(r"^\s*(?:the|a|an)\b", "", m.group("rest"), flags=re.I)
+    # "the battery of X", "the refresh rate on X", "what refresh rate does X have"
+    end = re.search(r"\b(?:of|on|for|in|does|do|did|has|have|is|are)\b", rest, re.I)
+    head = rest[: end.start()] if end else ""
+    if not head.strip() or current().product_nouns.search(head):
+        return ""
+    names = [x.group(1) for x in current().attributes.finditer(head)]
+    if names:
+        return " ".join(names)
+    # plain words the catalog may name its own way ("the annual energy consumption of X")
+    plain = head.strip()
+    return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""

@@ -1,0 +1,143 @@
+"""The question read once: its parse, and every cue the later stages decide by, each read from the
+words here so that grounding, interpretation and SPARQL never look at the raw text again.
+
+:func:`read_question` is the stage's one entry; the catalog's vocabulary is set by the caller
+(``use(vocabulary)``) for the parse and for these cues alike.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from dualgraph.lexicon.english import general_words
+from dualgraph.query.read.asked import asked_attribute, named_unit
+from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
+from dualgraph.query.read.dates import TimeOrder, time_superlative
+from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
+from dualgraph.query.read.number_hints import attr_hint
+from dualgraph.query.read.numbers import dimension_hint
+from dualgraph.query.read.parse import comparative, difference_asked, parse_question
+from dualgraph.query.read.relative import relative_phrase
+
+__all__ = ["Reading", "read_question", "subject_end"]
+
+
+_LEAD = re.compile(
+    r"\s*(?:which|what|list|show(?:\s+me)?|find(?:\s+me)?|name|give\s+me|are\s+there|is\s+there"
+    r"|how\s+many|do\s+you\s+(?:have|sell)|i\s+(?:want|need))\b",
+    re.I,
+)
+_OPENING = frozenset({"a", "an", "the", "any", "all", "some", "every"})
+
+
+def subject_end(question: str) -> int:
+    """Where the subject of the question ends: the first verb or preposition after its opening
+    words ("Which GPUs came out in 2017" → before "out"; "Which phones with a ceramic back" →
+    before "with"). Grammar words of general English only (``general_words.yaml``).
+
+    >>> q = "Which phones with a ceramic back have 16 GB?"
+    >>> q[: subject_end(q)]
+    'Which phones '
+    """
+    lead = _LEAD.match(question)
+    pos = lead.end() if lead else 0
+    grammar = general_words("function_words")
+    for w in re.finditer(r"[\w'’-]+", question[pos:]):
+        word = w.group().casefold()
+        if word in grammar and word not in _OPENING:
+            return pos + w.start()
+    return len(question)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One question, read: the parse and the cues decided from its words."""
+
+    text: str
+    """The question as asked: kept for display and for the spans of its mentions."""
+    parsed: ParsedQuestion
+    time_order: TimeOrder | None = None
+    """The ordering by date asked ("the newest", "which came out first")."""
+    difference: tuple[Direction, str] | None = None
+    """(direction, attribute) when the gap between two named products is asked."""
+    comparative: tuple[Direction, str] | None = None
+    """(direction, attribute) of a comparative outside the numeric clauses ("cheaper than")."""
+    asked_attribute: str = ""
+    """The attribute asked of one product ("What is the price of X?" → price)."""
+    named_unit: tuple[str, str] | None = None
+    """(canonical unit, its symbol) the answer is asked in ("…, in inches?")."""
+    dimensions: frozenset[str] = field(default_factory=frozenset)
+    """The dimensions the question's size/speed/duration words point to."""
+    subject_end: int = 0
+    """Where the question's subject ends (see :func:`subject_end`)."""
+    product_noun: bool = False
+    """Whether it names "a product" in general English ("List all products")."""
+
+    def hint_after(self, end: int) -> str:
+        """The words right after a number that ends at ``end`` (what it measures, when no attribute was read)."""
+        return attr_hint(self.text, end)
+
+    def relative_to(self, name_start: int) -> tuple[str, str, int] | None:
+        """The comparison a product named at ``name_start`` is the reference of ("a bigger battery than
+        the X"): (comparator, attribute, where its wording starts), else ``None``."""
+        return relative_phrase(self.text, name_start, self.number_spans)
+
+    def opens_sentence(self, e: Any) -> bool:
+        """Whether an unresolved name is one plain word opening a sentence ("Gaming matters most …"):
+        capitalised by grammar, no digit, not spelled like a model name.
+
+        >>> from dualgraph.query.read.model import EntityRef, Span
+        >>> q = "Gaming matters most. Which phone?"
+        >>> r = Reading(q, ParsedQuestion(q, Intent("list")))
+        >>> r.opens_sentence(EntityRef(Span(0, 6, "Gaming"), "Gaming", "unknown"))
+        True
+        >>> Reading("Is the Nova better?", r.parsed).opens_sentence(EntityRef(Span(7, 11, "Nova"), "Nova", "unknown"))
+        False
+        """
+        if not isinstance(e, EntityRef) or e.kind != "unknown" or not re.fullmatch(r"[A-Z][a-z]+", e.phrase):
+            return False
+        before = self.text[: e.span.start]
+        return not before.strip() or bool(re.search(r"[.!?:;]\s*$", before))
+
+    def unread(self, intent: Intent, covered: list[str]) -> list[str]:
+        """Content words outside the ``covered`` phrases, less those of the intent (:mod:`.coverage`)."""
+        return unread_words(self.text, intent, covered)
+
+    def coverage_caps(
+        self, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool, trace: list[str]
+    ) -> list[float]:
+        """Confidence caps for what the query did not read (:func:`.coverage.coverage_caps`)."""
+        return coverage_caps(self.text, intent, covered, restricts, order_named=order_named, trace=trace)
+
+    def unread_factor(self, intent: Intent, covered: list[str]) -> float:
+        """The confidence kept for the words left unread (:func:`.coverage.unread_factor`)."""
+        return unread_factor(self.text, intent, covered)
+
+    def between(self, start: int, end: int) -> str:
+        """The question's words from ``start`` to ``end``."""
+        return self.text[start:end]
+
+    @cached_property
+    def number_spans(self) -> list[tuple[int, int]]:
+        return [(c.span.start, c.span.end) for c in self.parsed.constraints if isinstance(c, NumericConstraint)]
+
+
+def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion | None = None) -> Reading:
+    """Read ``question`` (``parsed``: its parse, when a batch already made it)."""
+    parsed = parsed or parse_question(question, currency=currency)
+    numbers = [(c.span.start, c.span.end) for c in parsed.constraints if isinstance(c, NumericConstraint)]
+    return Reading(
+        question,
+        parsed,
+        time_order=time_superlative(question),
+        difference=difference_asked(question),
+        comparative=comparative(question, numbers),
+        asked_attribute=asked_attribute(question),
+        named_unit=named_unit(question),
+        dimensions=dimension_hint(question),
+        subject_end=subject_end(question),
+        product_noun=bool(general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}),
+    )
