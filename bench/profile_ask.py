@@ -63,6 +63,7 @@ import dualgraph.lexicon.mining as lexicon_mining_mod  # noqa: E402
 import dualgraph.models.factory as factory_mod  # noqa: E402
 import dualgraph.pipeline.index_store as index_store_mod  # noqa: E402
 import dualgraph.query.interpret.compiler as compiler_mod  # noqa: E402
+import dualgraph.query.read.reading as reading_mod  # noqa: E402
 import dualgraph.query.sparql.safety as safety_mod  # noqa: E402
 import dualgraph.stores.oxigraph as oxigraph_mod  # noqa: E402
 import dualgraph.tkg.retrieval as retrieval_mod  # noqa: E402
@@ -188,22 +189,11 @@ def install(prof: Profiler) -> None:
     w(compiler_mod, "scope_entries", "skg.ground.scope_entries")
     for method in ("numeric", "feature", "value", "date", "attribute", "date_order"):
         w(Grounder, method, "skg.ground.constraints")
-    w(compiler_mod, "coverage_caps", "skg.coverage")
-    w(compiler_mod, "unread_factor", "skg.coverage")
-    # the question's phrase readers the compiler calls between grounding steps
-    for name in (
-        "comparative",
-        "difference_asked",
-        "time_superlative",
-        "relative_phrase",
-        "asked_attribute",
-        "named_unit",
-        "dimension_hint",
-        "date_event",
-        "sentence_word",
-        "means_of",
-    ):
-        w(compiler_mod, name, "skg.phrases")
+    w(reading_mod, "read_question", "skg.read")
+    w(reading_mod.Reading, "coverage_caps", "skg.coverage")
+    w(reading_mod.Reading, "unread_factor", "skg.coverage")
+    w(compiler_mod, "means_of", "skg.phrases")
+    w(compiler_mod, "date_event", "skg.phrases")
     for name in ("where_clauses", "select_query", "relative_blocks"):
         w(compiler_mod, name, "skg.emit")
     w(compiler_mod, "check_query", "skg.check_query")
