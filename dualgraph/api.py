@@ -31,6 +31,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by ``import dualgraph``
     from dualgraph.answer.engine import AskConfig, EngineSpec, QAEngine
     from dualgraph.answer.record import AnswerRecord
+    from dualgraph.budget import WorkBudget
+    from dualgraph.budget.engine import IsolatedEngine
+    from dualgraph.budget.worker import BudgetedWorker
     from dualgraph.config import IndexConfig
     from dualgraph.models.base import Embedder
     from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, BulkReport
@@ -45,6 +48,10 @@ __all__ = ["DualGraph", "format_answer", "format_explanation"]
 SearchMode = Literal["vote", "exhaustive", "naive"]
 T = TypeVar("T")
 
+QUERY_GRACE_S = 0.5
+"""Seconds past a SPARQL query's own timeout before its worker is killed: a query the store stops
+by itself (at its next row) ends without costing a new worker."""
+
 
 class DualGraph:
     """A catalog's index (Symbolic KG + Textual KG) and everything one does with it.
@@ -56,12 +63,20 @@ class DualGraph:
     (``config=``), with ``strategy`` and ``market`` as shortcuts.
 
     What each call costs: :meth:`open` reads nothing; :meth:`sparql` opens the read-only
-    store (milliseconds); :meth:`ask`, :meth:`ask_many` and :meth:`explain` open the
-    answering engine on first use (seconds: the embedder, the pattern index, the Textual
-    KG), then take milliseconds a question; :meth:`search` loads the Textual KG and the
-    embedder on first use; :meth:`build` indexes (minutes for thousands of products);
-    :meth:`ask_file` answers a whole questions file (on Ray Data when it pays);
-    :meth:`serve` runs Ray Serve until stopped.
+    store (milliseconds, plus a worker process's start: a second or so); :meth:`ask`,
+    :meth:`ask_many` and :meth:`explain` open the answering engine on first use (seconds: the
+    embedder, the pattern index, the Textual KG), then take milliseconds a question;
+    :meth:`search` loads the Textual KG and the embedder on first use; :meth:`build` indexes
+    (minutes for thousands of products); :meth:`ask_file` answers a whole questions file (on
+    Ray Data when it pays); :meth:`serve` runs Ray Serve until stopped.
+
+    Every question and every SPARQL query runs under a budget (``AskConfig.budget``,
+    :class:`~dualgraph.budget.WorkBudget`: a deadline and 1 GB of memory by default) in a worker
+    process that is killed past it, so a runaway query or reading ends with its work: a
+    question gets an error record naming the budget (``over_budget``), a query raises
+    :class:`~dualgraph.budget.DeadlineExceeded` (a ``QueryTimeout``) or
+    :class:`~dualgraph.budget.MemoryExceeded`. :attr:`engine` and :attr:`store` are the
+    in-process ones, for callers that want them; they are not bounded.
 
     A tiny catalog, indexed in a temporary folder, then asked, queried and searched:
 
@@ -131,6 +146,8 @@ class DualGraph:
         self._textual: TextualKG | None = None
         self._embedder: Embedder | None = None
         self._retrievers: dict[tuple, Any] = {}
+        self._answers: IsolatedEngine | None = None  # the engine in a budgeted worker (ask and its kin)
+        self._queries: BudgetedWorker | None = None  # the store in a budgeted worker (sparql)
 
     # -- making one -------------------------------------------------------------------------------
 
@@ -225,9 +242,23 @@ class DualGraph:
         return self._manifest
 
     @property
+    def budget(self) -> WorkBudget:
+        """The budget of each question and SPARQL query (``config.budget``; read without importing the engine)."""
+        if self._given is not None:
+            return self._given.budget
+        from dualgraph.budget import WorkBudget
+
+        return WorkBudget()
+
+    @property
     def loaded(self) -> tuple[str, ...]:
-        """The parts opened so far, of ``'store'``, ``'engine'``, ``'textual'``."""
-        parts = (("store", self._store), ("engine", self._engine), ("textual", self._textual))
+        """The parts opened so far, of ``'store'``, ``'engine'``, ``'textual'`` (in this process or in
+        the budgeted workers that answer questions and queries)."""
+        parts = (
+            ("store", self._store or self._queries),
+            ("engine", self._engine or self._answers),
+            ("textual", self._textual),
+        )
         return tuple(name for name, part in parts if part is not None)
 
     @property
@@ -253,8 +284,10 @@ class DualGraph:
 
     @property
     def engine(self) -> QAEngine:
-        """The answering engine (:class:`~dualgraph.answer.engine.QAEngine`), opened on first use:
-        seconds (the embedder, the pattern index, the Textual KG)."""
+        """The answering engine (:class:`~dualgraph.answer.engine.QAEngine`) in this process, opened on
+        first use: seconds (the embedder, the pattern index, the Textual KG). Its calls are not
+        bounded by the budget; :meth:`ask` and its kin use a budgeted worker's engine instead
+        (unless ``config.budget.isolate`` is off, when they use this one)."""
         with self._lock:
             self._check_open()
             if self._engine is None:
@@ -286,8 +319,30 @@ class DualGraph:
     def prepare(self) -> DualGraph:
         """Open the engine and do its per-index work now (seconds to a minute on a large catalog)
         rather than in the first questions: for a process that will answer many. Answers do not change."""
-        self.engine.prepare()
+        self._answerer().prepare()
         return self
+
+    def open_engine(self) -> DualGraph:
+        """Open what answers questions now rather than at the first question (the engine, in its
+        budgeted worker unless ``config.budget.isolate`` is off), raising what opening raises:
+        :class:`FileNotFoundError`, a :class:`~dualgraph.stores.base.StoreError`,
+        :class:`~dualgraph.pipeline.index_check.IndexDamaged`."""
+        self._answerer()
+        return self
+
+    def _answerer(self) -> QAEngine | IsolatedEngine:
+        """What answers :meth:`ask` and its kin: the engine in a budgeted worker, opened on first use
+        (or, with ``config.budget.isolate`` off, the in-process :attr:`engine`)."""
+        if not self.config.budget.isolate:
+            return self.engine
+        with self._lock:
+            self._check_open()
+            if self._answers is None:
+                from dualgraph.budget.engine import IsolatedEngine
+
+                spec = self.engine_spec()
+                self._answers = _open_checked(self.index_dir, "engine", lambda: IsolatedEngine(spec).open())
+            return self._answers
 
     def ask(self, question: str, *, strategy: str | None = None) -> AnswerRecord:
         """Answer one question: an :class:`~dualgraph.answer.record.AnswerRecord` (``answer``,
@@ -295,9 +350,10 @@ class DualGraph:
 
         ``strategy`` replaces the configured one for this question. The first call opens the
         engine (seconds); for many questions :meth:`ask_many` is faster (one batch). A question
-        the engine refuses (empty, too long, not valid Unicode) gets a record with ``error`` set.
+        the engine refuses (empty, too long, not valid Unicode) gets a record with ``error`` set,
+        and so does one that runs past its budget (``over_budget`` says which: its work was stopped).
         """
-        return self.engine.answer(question, strategy=strategy)
+        return self._answerer().answer(question, strategy=strategy)
 
     def ask_many(
         self, questions: Iterable[str] | Mapping[str, str], *, strategy: str | None = None, batch_size: int = 16
@@ -307,7 +363,9 @@ class DualGraph:
         ``questions``: texts (record ids ``"0"``, ``"1"``, ...) or a mapping of id to text. The
         engine works on a batch at once (one embedding call for its phrases, shared compiler
         work), as bulk answering and the server do, and as they do, a question that makes a
-        batch fail gets its own error record instead of failing the others.
+        batch fail gets its own error record instead of failing the others. A batch runs under
+        one question's budget; past it, its questions are answered again one by one, each under
+        its own.
         """
         from dualgraph.pipeline.bulk_answer import answer_items
 
@@ -319,7 +377,7 @@ class DualGraph:
             items = [(str(i), q) for i, q in enumerate(questions)]
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
-        engine = self.engine
+        engine = self._answerer()
         name = strategy or self.config.strategy
         out: list[AnswerRecord] = []
         for start in range(0, len(items), batch_size):
@@ -346,6 +404,10 @@ class DualGraph:
         :class:`~dualgraph.pipeline.bulk_answer.BulkAnswerConfig`), each opening its own engine
         from :meth:`engine_spec`; the index folder must be one every worker sees. Returns the
         run's report. SIGTERM and Ctrl-C stop it with the Ray it started shut down.
+
+        Each engine answers in a budgeted worker (``config.budget``): a question past its
+        deadline or memory budget gets an error record saying which (``over_budget``) and the run
+        goes on; a resumed run keeps that record unless ``bulk.retry_over_budget``.
         """
         from dualgraph.pipeline.bulk_answer import bulk_answer
         from dualgraph.pipeline.index_check import check_readable
@@ -353,8 +415,13 @@ class DualGraph:
 
         check_readable(self.index_dir, "engine")  # once here, not as a traceback from every worker
         spec = self.engine_spec()
+        factory: Callable[[], Any] = spec
+        if spec.config.budget.isolate:
+            from dualgraph.budget.engine import IsolatedEngineFactory
+
+            factory = IsolatedEngineFactory(spec)
         with ray_session():
-            return bulk_answer(questions, out, engine_factory=spec, strategy=spec.config.strategy, config=bulk)
+            return bulk_answer(questions, out, engine_factory=factory, strategy=spec.config.strategy, config=bulk)
 
     # -- the graphs themselves --------------------------------------------------------------------
 
@@ -373,6 +440,12 @@ class DualGraph:
         running past ``timeout`` seconds raises :class:`~dualgraph.stores.base.QueryTimeout`;
         other failures :class:`~dualgraph.stores.base.StoreError` (all three are StoreErrors).
 
+        On the embedded store the query runs in a worker process holding the store (started on
+        first use), which is killed when the query runs past ``timeout`` (and :data:`QUERY_GRACE_S`
+        more) or grows past ``config.budget.memory_mb``: :class:`~dualgraph.budget.DeadlineExceeded`
+        (a QueryTimeout) or :class:`~dualgraph.budget.MemoryExceeded` (a StoreError) then says the
+        work has ended. A SPARQL server's queries run there, under its own limits and ``timeout``.
+
         >>> import tempfile
         >>> try:
         ...     DualGraph(tempfile.mkdtemp()).sparql('INSERT DATA { skg:x skg:hasName "x" }')
@@ -380,26 +453,53 @@ class DualGraph:
         ...     print(type(e).__name__, e)
         QueryRefused INSERT DATA refused: queries are read-only (use insert_where or bulk_load to write)
         """
+        from dualgraph.budget import DeadlineExceeded
+        from dualgraph.budget.hosts import runs_here, user_query
         from dualgraph.stores.guard import read_query
 
-        form = read_query(query).form  # the stores' own check, on the parsed query
-        store = self.store
-        out: dict[str, Any]
-        if form == "ASK":
-            return {"head": {}, "boolean": store.ask(query, timeout_s=timeout)}
-        if form in ("CONSTRUCT", "DESCRIBE"):
-            triples = store.construct(query, max_rows=max_rows, timeout_s=timeout)
-            out = {"triples": list(triples[:max_rows])}
-            cut = len(triples) > max_rows
-        else:
-            out = store.select(query, max_rows=max_rows, timeout_s=timeout)
-            cut = len(out["results"]["bindings"]) > max_rows
-            if cut:
-                out["results"]["bindings"] = out["results"]["bindings"][:max_rows]
-        if cut:
-            out["truncated"] = True  # outside the W3C keys, which have no such flag
-            out["max_rows"] = max_rows
-        return out
+        read_query(query)  # the stores' own check, on the parsed query: a refused one starts nothing
+        budget = self.budget
+        if not budget.isolate or (self._queries is None and not runs_here(self.index_dir)):
+            # a SPARQL server's queries run there, under its limits and the client's timeout
+            return user_query(self.store, query, timeout=timeout, max_rows=max_rows)
+        worker = self._query_worker()
+        deadline = timeout + QUERY_GRACE_S if timeout is not None else budget.deadline_s
+        try:
+            return worker.call(
+                "sparql", query, timeout, max_rows, deadline_s=deadline, memory_mb=budget.memory_mb, what="the query"
+            )
+        except DeadlineExceeded:
+            raise DeadlineExceeded("the query", timeout if timeout is not None else deadline or 0.0) from None
+
+    def _query_worker(self) -> BudgetedWorker:
+        """The read-only store in a budgeted worker, started on first use (the index glanced at first)."""
+        with self._lock:
+            self._check_open()
+            if self._queries is None:
+                from dualgraph.budget.hosts import StoreOpener
+                from dualgraph.budget.worker import BudgetedWorker
+
+                given, budget = self._given, self.budget
+                opener = StoreOpener(
+                    self.index_dir,
+                    store_url=given.store_url if given is not None else None,
+                    allow_insecure_auth=given.allow_insecure_auth if given is not None else False,
+                    market=self.market,
+                )
+                worker = BudgetedWorker(
+                    opener, name="store", open_timeout_s=budget.open_timeout_s, check_every_s=budget.check_every_s
+                )
+
+                def opened() -> BudgetedWorker:
+                    try:
+                        worker.wait_ready()
+                    except BaseException:
+                        worker.close()
+                        raise
+                    return worker
+
+                self._queries = _open_checked(self.index_dir, "store", opened)
+            return self._queries
 
     def search(self, text: str, *, k: int = 5, entities: int = 10, mode: SearchMode = "vote") -> Retrieval:
         """The Textual KG's entities and chunks for a text, as ``dualgraph search`` finds them: a
@@ -493,9 +593,13 @@ class DualGraph:
         with self._lock:
             self._closed = True
             engine, store = self._engine, self._store
+            workers = [w for w in (self._answers, self._queries) if w is not None]
             self._engine = self._store = self._textual = self._embedder = None
+            self._answers = self._queries = None
             self._retrievers.clear()
         try:
+            for worker in workers:
+                worker.close()
             if engine is not None:
                 engine.close()
         finally:

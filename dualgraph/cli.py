@@ -50,11 +50,12 @@ def _cmd_index(args: argparse.Namespace) -> int:
 
 
 # Exit statuses of `dualgraph sparql` beyond 0 (done) and 2 (refused, malformed, store down).
-SPARQL_TRUNCATED, SPARQL_TIMED_OUT = 3, 4
+SPARQL_TRUNCATED, SPARQL_TIMED_OUT, SPARQL_OVER_MEMORY = 3, 4, 5
 
 
 def _cmd_sparql(args: argparse.Namespace) -> int:
     from dualgraph.api import DualGraph
+    from dualgraph.budget import MemoryExceeded
     from dualgraph.stores.base import QueryTimeout, StoreError
 
     query = args.query
@@ -70,18 +71,27 @@ def _cmd_sparql(args: argparse.Namespace) -> int:
     from dualgraph.pipeline.index_check import IndexDamaged
 
     cap = args.max_rows
-    store_flags = None
-    if args.sparql_url or args.allow_insecure_auth:
+    graph = DualGraph(args.index, market=args.market)
+    try:
+        budget = _budget(args)
+    except ValueError as e:
+        print(f"dualgraph sparql: {e}", file=sys.stderr)
+        return 2
+    if args.sparql_url or args.allow_insecure_auth or budget != graph.budget:
         from dualgraph.answer.engine import AskConfig
 
-        store_flags = AskConfig(store_url=args.sparql_url, allow_insecure_auth=args.allow_insecure_auth)
+        flags = AskConfig(store_url=args.sparql_url, allow_insecure_auth=args.allow_insecure_auth, budget=budget)
+        graph = DualGraph(args.index, market=args.market, config=flags)
     try:
         # no index check first: a store whose first index run stopped half-way can still be read
-        with DualGraph(args.index, market=args.market, config=store_flags) as graph:
+        with graph:
             out = graph.sparql(query, timeout=args.timeout, max_rows=cap)
     except QueryTimeout as e:
         print(f"dualgraph sparql: {e} (--timeout {args.timeout})", file=sys.stderr)
         return SPARQL_TIMED_OUT
+    except MemoryExceeded as e:
+        print(f"dualgraph sparql: {e} (--memory-mb {args.memory_mb})", file=sys.stderr)
+        return SPARQL_OVER_MEMORY
     except (StoreError, IndexDamaged) as e:
         print(f"dualgraph sparql: {e}", file=sys.stderr)
         return 2
@@ -194,6 +204,45 @@ def _ask_config(args: argparse.Namespace, *, many: bool = False):
         batch_threads=getattr(args, "batch_threads", 1),
         store_url=args.sparql_url,
         allow_insecure_auth=args.allow_insecure_auth,
+        budget=_budget(args),
+    )
+
+
+def _budget_arguments(parser: argparse.ArgumentParser, *, deadline: bool = True) -> None:
+    from dualgraph.budget import DEFAULT_DEADLINE_S, DEFAULT_MEMORY_MB
+
+    if deadline:
+        parser.add_argument(
+            "--deadline",
+            type=float,
+            default=DEFAULT_DEADLINE_S,
+            help=f"seconds a question (or a batch of them) may run before its work is stopped and it gets an "
+            f"error record saying so (default {DEFAULT_DEADLINE_S:g}; 0: no deadline)",
+        )
+    parser.add_argument(
+        "--memory-mb",
+        type=int,
+        default=DEFAULT_MEMORY_MB,
+        help=f"megabytes of memory a {'question' if deadline else 'query'} may add to the worker process that runs "
+        f"it before its work is stopped (default {DEFAULT_MEMORY_MB}; 0: no budget)",
+    )
+    parser.add_argument(
+        "--no-isolate",
+        action="store_true",
+        help="run in this process, with no worker to stop: no deadline nor memory budget is enforced "
+        "(for measuring and debugging)",
+    )
+
+
+def _budget(args: argparse.Namespace):
+    """The WorkBudget the budget flags ask for (ValueError for a bad value)."""
+    from dualgraph.budget import DEFAULT_DEADLINE_S, WorkBudget
+
+    deadline = getattr(args, "deadline", DEFAULT_DEADLINE_S)  # `sparql` has none: its --timeout is the deadline
+    return WorkBudget(
+        isolate=not args.no_isolate,
+        deadline_s=deadline if deadline else None,
+        memory_mb=args.memory_mb if args.memory_mb else None,
     )
 
 
@@ -266,6 +315,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
             batch_size=args.batch_size,
             concurrency=args.concurrency,
             resume=not args.no_resume,
+            retry_over_budget=args.retry_over_budget,
             progress=not args.no_progress,
         )
         # no index check first: the workers' engines report a missing index (and a finished file opens none)
@@ -281,7 +331,7 @@ def _cmd_ask(args: argparse.Namespace) -> int:
         return 0
     try:
         graph = DualGraph.open(args.index, config=config)
-        _ = graph.engine  # opened here: a store or market it cannot open is reported as before
+        graph.open_engine()  # opened here: a store or market it cannot open is reported as before
     except (FileNotFoundError, StoreError, ValueError, IndexDamaged) as e:
         print(f"dualgraph ask: {e}", file=sys.stderr)
         return 2
@@ -482,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
         '"truncated": true, stderr says so and the exit status is 3',
     )
     sq.add_argument("--market", help="see one market's products and prices only (default: all markets)")
+    _budget_arguments(sq, deadline=False)
     _store_arguments(sq)
     sq.set_defaults(func=_cmd_sparql)
 
@@ -564,11 +615,18 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument("--batch-size", type=int, default=8, help="bulk: questions per engine call")
     ak.add_argument("--concurrency", type=int, help="bulk: engine actors on Ray")
     ak.add_argument("--no-resume", action="store_true", help="bulk: overwrite OUT instead of resuming it")
+    ak.add_argument(
+        "--retry-over-budget",
+        action="store_true",
+        help="bulk, resuming: answer again the questions stopped past their deadline or memory budget "
+        "(kept by default: raise --deadline or --memory-mb first)",
+    )
     ak.add_argument("--no-progress", action="store_true", help="bulk: no progress bar")
     ak.add_argument("--llm-url", help="an OpenAI-compatible server: LLM SPARQL, router, agent and answer text")
     ak.add_argument("--llm-model", help="model name sent to the LLM server")
     ak.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     _question_cap_argument(ak)
+    _budget_arguments(ak)
     _in_memory_argument(ak, "3,000,000 with --questions, 0 for one question")
     _store_arguments(ak)
     ak.set_defaults(func=_cmd_ask)
@@ -599,6 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--llm-model", help="model name sent to the LLM server")
     sv.add_argument("--llm-api-key-env", help="name of the environment variable holding the LLM API key")
     _question_cap_argument(sv)
+    _budget_arguments(sv)
     _in_memory_argument(sv, "3,000,000")
     sv.add_argument(
         "--batch-threads",

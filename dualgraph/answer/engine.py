@@ -24,6 +24,7 @@ from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
 from dualgraph.answer.text_reader import fold
 from dualgraph.answer.writer import LLMWriter, template_text
+from dualgraph.budget import WorkBudget
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.models.factory import LLMConfig
 from dualgraph.query.interpret.fitted import reader_config
@@ -111,6 +112,13 @@ class AskConfig(BaseModel):
         description="What answers name: catalog products "
         "(listings/variants), product ranges, or 'auto' (ranges when the "
         "catalog's pages offer option pickers, i.e. 'Variant features' specs).",
+    )
+    budget: WorkBudget = Field(
+        default_factory=WorkBudget,
+        description="The deadline and memory budget of each question (or batch of them) and each user SPARQL "
+        "query, enforced by running them in a worker process that is killed past either (dualgraph.budget): "
+        "DualGraph.ask/ask_many/explain/sparql, bulk runs and the server. A QAEngine opened directly runs "
+        "in the caller's process and is not bounded.",
     )
 
 

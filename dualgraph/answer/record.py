@@ -12,7 +12,7 @@ rest is evidence and cost, so an answer can be checked and a run's price measure
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -79,6 +79,11 @@ class AnswerRecord(BaseModel):
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens spent on this answer")
     latency_s: float = Field(0.0, description="wall-clock seconds to answer")
     error: str | None = Field(None, description="why no answer could be produced (the run goes on); null on success")
+    over_budget: Literal["deadline", "memory"] | None = Field(
+        None,
+        description="the budget the question ran past, its work stopped there ('error' says more); null otherwise. "
+        "A resumed bulk run keeps such a record unless asked to retry it (--retry-over-budget)",
+    )
     question_escaped: str | None = Field(
         None,
         description="the question exactly as given, with backslash escapes, when it was not valid Unicode "
@@ -103,7 +108,13 @@ class AnswerRecord(BaseModel):
 
 
 def error_record(
-    qid: str, question: str, strategy: str, error: BaseException | str, *, latency_s: float = 0.0
+    qid: str,
+    question: str,
+    strategy: str,
+    error: BaseException | str,
+    *,
+    latency_s: float = 0.0,
+    over_budget: Literal["deadline", "memory"] | None = None,
 ) -> AnswerRecord:
     """The record of a question whose answering raised: the run records it and goes on.
 
@@ -111,4 +122,12 @@ def error_record(
     'ValueError: boom'
     """
     text = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-    return AnswerRecord(id=qid, question=question, strategy=strategy, error=text, latency_s=latency_s, answer="")
+    return AnswerRecord(
+        id=qid,
+        question=question,
+        strategy=strategy,
+        error=text,
+        latency_s=latency_s,
+        answer="",
+        over_budget=over_budget,
+    )

@@ -6,7 +6,11 @@ process, the only writer, which appends each finished batch to OUT (flushed and 
 so a crash loses at most the batches in flight; a rerun resumes from OUT. A successful
 run ends by rewriting OUT in question order.
 
-A question whose answering raises becomes an error record and the run goes on. An
+A question whose answering raises becomes an error record and the run goes on; so does one
+that runs past its budget (``AskConfig.budget``: the engine answers in a worker that is killed
+past the deadline or the memory budget, see :mod:`dualgraph.budget.engine`), whose record says
+which budget (``over_budget``). A resumed run answers error records again, but keeps over-budget
+ones unless ``retry_over_budget``: the same question would only run into its budget again. An
 engine that returns the wrong records (missing, foreign, duplicated or reordered ids,
 another strategy) is a bug, not a question failure: the run stops with
 :class:`~dualgraph.pipeline.stage.ContractError`, keeping what was written.
@@ -131,7 +135,15 @@ class BulkAnswerConfig(BaseModel):
         True, description="Keep the answers already in OUT and answer only the rest; False overwrites OUT."
     )
     retry_errors: bool = Field(
-        True, description="When resuming, answer again the questions whose record in OUT has an error."
+        True,
+        description="When resuming, answer again the questions whose record in OUT has an error (except "
+        "those stopped past a budget: see retry_over_budget).",
+    )
+    retry_over_budget: bool = Field(
+        False,
+        description="When resuming, also answer again the questions whose record in OUT says they ran past "
+        "their deadline or memory budget (over_budget); off: those records are kept, since the same question "
+        "would run into the same budget (raise the budget and set this to try them again).",
     )
     ordered: bool = Field(
         True,
@@ -149,6 +161,14 @@ class BulkReport(BaseModel):
     errors: int = Field(..., description="questions that got an error record in this run")
     skipped_resumed: int = Field(..., description="questions whose record in OUT was kept (not run again)")
     retried_errors: int = Field(0, description="error records found in OUT and answered again")
+    over_budget: int = Field(
+        0, description="questions of this run stopped past their deadline or memory budget (counted in errors)"
+    )
+    kept_over_budget: int = Field(
+        0,
+        description="over-budget records found in OUT and kept, not run again (counted in skipped_resumed; "
+        "retry_over_budget runs them)",
+    )
     foreign_ids: int = Field(
         0, description="records in OUT whose id is not in the questions file (dropped by the ordered rewrite)"
     )
@@ -163,16 +183,24 @@ class BulkReport(BaseModel):
     latency_max_s: float = Field(0.0, description="slowest question in this run")
 
 
-def answer_items(engine: Engine, items: list[Item], *, strategy: str) -> list[AnswerRecord]:
+def answer_items(
+    engine: Engine, items: list[Item], *, strategy: str, gone: Sequence[Any] | None = None
+) -> list[AnswerRecord]:
     """Answer a batch, isolating failures: if the batch call raises, each question is tried alone.
 
     Returns one checked record per item, in order; a question that still raises gets an
     error record. A contract violation by the engine raises :class:`ContractError`.
+    ``gone``: one flag (``is_set()``) per item, handed to an engine that takes them (a
+    :class:`~dualgraph.budget.engine.IsolatedEngine`: it stops work nobody waits for).
     """
     if not items:
         return []
+
+    def extra(flags: Sequence[Any] | None) -> dict[str, Any]:
+        return {"gone": list(flags)} if flags is not None else {}
+
     try:
-        return _checked(engine.answer_batch(list(items), strategy=strategy), items, strategy)
+        return _checked(engine.answer_batch(list(items), strategy=strategy, **extra(gone)), items, strategy)
     except ContractError:
         raise
     except Exception as batch_error:
@@ -180,10 +208,13 @@ def answer_items(engine: Engine, items: list[Item], *, strategy: str) -> list[An
             qid, question = items[0]
             return [error_record(qid, question, strategy, batch_error)]
     out = []
-    for qid, question in items:
+    for i, (qid, question) in enumerate(items):
         t0 = time.perf_counter()
+        alone = extra([gone[i]] if gone is not None else None)
         try:
-            out += _checked(engine.answer_batch([(qid, question)], strategy=strategy), [(qid, question)], strategy)
+            out += _checked(
+                engine.answer_batch([(qid, question)], strategy=strategy, **alone), [(qid, question)], strategy
+            )
         except ContractError:
             raise
         except Exception as e:
@@ -259,6 +290,7 @@ def bulk_answer(
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     kept, retried, foreign = _prepare_out(out, questions, strategy, config)
+    kept_over = sum(1 for qid, _ in questions if qid in kept and kept[qid].over_budget is not None)
     pending = [(qid, q) for qid, q in questions if qid not in kept]
     skipped = len(questions) - len(pending)
     # Ray Data carries questions as Arrow strings, which must be valid UTF-8: a question that is not
@@ -309,6 +341,8 @@ def bulk_answer(
         errors=errors,
         skipped_resumed=skipped,
         retried_errors=retried,
+        over_budget=sum(r.over_budget is not None for r in done),
+        kept_over_budget=kept_over,
         foreign_ids=foreign,
         elapsed_s=round(elapsed, 3),
         questions_per_s=round(len(done) / elapsed, 3) if elapsed > 0 else 0.0,
@@ -344,11 +378,14 @@ def _prepare_out(
     kept: dict[str, AnswerRecord] = {}
     retried = changed = 0
     for qid, record in log.records.items():
+        same = qid in text and (record.question_escaped or record.question) == (safe_text(text[qid])[1] or text[qid])
         if qid not in text:
             kept[qid] = record  # not ours to judge: the ordered rewrite drops it, a plain append keeps it
-        elif record.error is not None and config.retry_errors:
+        elif record.over_budget is not None and same and not config.retry_over_budget:
+            kept[qid] = record  # the same question would run into the same budget again
+        elif record.error is not None and (config.retry_errors or record.over_budget is not None):
             retried += 1
-        elif (record.question_escaped or record.question) != (safe_text(text[qid])[1] or text[qid]):
+        elif not same:
             changed += 1  # the answer is to a question the file no longer asks
         else:
             kept[qid] = record

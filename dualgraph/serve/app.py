@@ -20,6 +20,14 @@ but ``/health`` must carry it (``Authorization: Bearer KEY`` or ``X-API-Key: KEY
 401. The key stays in the process that starts the service: replicas receive only its SHA-256
 digest and compare digests in constant time; the key is never logged nor returned.
 
+Each replica's engines answer in budgeted workers (``AskConfig.budget``, :mod:`dualgraph.budget`):
+an engine call runs past its deadline or memory budget only until its worker is killed, then its
+questions are answered one by one, each under its own budget, and the one at fault gets an error
+record naming the budget. When every request waiting on an engine call has had its 504, the
+call's worker is killed at once, and a question whose request has ended is not started. A
+``POST /sparql`` query runs in a budgeted worker of its own, killed at ``sparql_timeout_s`` (504)
+or past the memory budget (507): a 504 means the query has stopped.
+
     dualgraph serve --index INDEX_DIR --port 8000 [--replicas 2]
     curl -s localhost:8000/ask -d '{"question": "Which phones under 20k have 5G?"}'
 """
@@ -43,6 +51,7 @@ from dualgraph.answer.engine import EngineSpec, QAEngine
 from dualgraph.answer.question_text import safe_text
 from dualgraph.answer.record import error_record
 from dualgraph.answer.strategies import STRATEGIES
+from dualgraph.budget.engine import IsolatedEngine
 from dualgraph.pipeline.bulk_answer import answer_items
 from dualgraph.serve.config import API_KEY_ENV, ServeConfig
 from dualgraph.serve.models import (
@@ -63,6 +72,18 @@ from dualgraph.serve.stats import StatsBook, merge_snapshots
 __all__ = ["API_KEY_ENV", "ServeConfig", "app_builder", "build_app", "run"]
 
 _OPEN_PATHS = ("/health",)  # answered without a key: liveness probes carry none
+QUERY_GRACE_S = 0.5  # past a /sparql query's timeout before its worker is killed (the store may stop it first)
+
+Item = tuple[str, str, str, tuple[str | None, str], threading.Event]
+"""A question in a replica's batch: id, text, strategy, engine key, and the flag set when its request ended."""
+
+
+def open_engine(spec: EngineSpec) -> QAEngine | IsolatedEngine:
+    """A replica's engine for ``spec``: prepared, in a budgeted worker that restarts at once after a
+    kill (unless ``spec.config.budget.isolate`` is off: then in the replica's own process)."""
+    if spec.config.budget.isolate:
+        return IsolatedEngine(spec, prepare=True, respawn="eager").open()
+    return spec()
 
 
 def _authorised(headers: Mapping[str, str], digest: bytes | None) -> bool:
@@ -326,8 +347,10 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             sys.setswitchinterval(config.gil_switch_interval_s)  # a replica is a process of its own
             self.spec = spec
             self.markets = index_markets(Path(spec.index_dir))
-            self.engines: OrderedDict[tuple[str | None, str], QAEngine] = OrderedDict()
-            self.engines[self._key(None, None)] = spec()
+            self.engines: OrderedDict[tuple[str | None, str], QAEngine | IsolatedEngine] = OrderedDict()
+            self.engines[self._key(None, None)] = open_engine(spec)
+            self.queries: Any = None  # the store in a budgeted worker, for POST /sparql (opened on first use)
+            self.sparql_local: bool | None = None  # whether /sparql queries run in that worker (decided once)
             self.started = time.monotonic()
             self.reporter = _reporter(config.stats_window)
             self.reporter.connect()
@@ -338,18 +361,28 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             self.sparql_busy = asyncio.Semaphore(1)
             self.engine_load = 0  # questions admitted to the engine and not yet answered (one event loop: no lock)
 
+        def __del__(self) -> None:
+            # Serve's graceful shutdown of a replica: its workers go with it (they would also end by
+            # themselves within a second of the replica's process)
+            for part in [*getattr(self, "engines", {}).values(), getattr(self, "queries", None)]:
+                try:
+                    if part is not None:
+                        part.close()
+                except Exception:
+                    pass
+
         # -- engines ------------------------------------------------------------------------------
 
         def _key(self, market: str | None, names: str | None) -> tuple[str | None, str]:
             return (market or self.spec.config.market, names or self.spec.config.names)
 
-        def _engine(self, key: tuple[str | None, str]) -> QAEngine:
+        def _engine(self, key: tuple[str | None, str]) -> QAEngine | IsolatedEngine:
             """The engine for (market, names), opened on first use; past max_engines the least recently
             used one is closed (never the service's default one)."""
             engine = self.engines.get(key)
             if engine is None:
                 cfg = self.spec.config.model_copy(update={"market": key[0], "names": key[1]})
-                engine = EngineSpec(index_dir=self.spec.index_dir, config=cfg)()
+                engine = open_engine(EngineSpec(index_dir=self.spec.index_dir, config=cfg))
                 self.engines[key] = engine
                 default = self._key(None, None)
                 while len(self.engines) > config.max_engines:
@@ -358,10 +391,10 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             self.engines.move_to_end(key)
             return engine
 
-        def _answer_now(self, items: list[tuple[str, str, str, tuple[str | None, str]]]) -> list[dict[str, Any]]:
+        def _answer_now(self, items: list[Item]) -> list[dict[str, Any]]:
             out: dict[int, dict[str, Any]] = {}
             groups: dict[tuple[str, tuple[str | None, str]], list[int]] = {}
-            for i, (_, _, strategy, key) in enumerate(items):
+            for i, (_, _, strategy, key, _) in enumerate(items):
                 groups.setdefault((strategy, key), []).append(i)
             for (strategy, key), idx in groups.items():
                 batch = [(items[i][0], items[i][1]) for i in idx]
@@ -370,8 +403,10 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                 except Exception as e:  # an engine that cannot open answers its questions with errors
                     records = [error_record(q, text, strategy, f"cannot open the engine: {e}") for q, text in batch]
                 else:
-                    # bulk answering's batch call: a question that breaks the batch gets its own error record
-                    records = answer_items(engine, batch, strategy=strategy)
+                    # bulk answering's batch call: a question that breaks the batch gets its own error record;
+                    # a budgeted engine also stops the work nobody waits for any more
+                    gone = [items[i][4] for i in idx] if isinstance(engine, IsolatedEngine) else None
+                    records = answer_items(engine, batch, strategy=strategy, gone=gone)
                 self.reporter.book.batch(len(batch))
                 self.reporter.book.answered(len(batch), sum(r.error is not None for r in records))
                 for i, r in zip(idx, records):
@@ -380,7 +415,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             return [out[i] for i in range(len(items))]
 
         @serve.batch(max_batch_size=config.max_batch_size, batch_wait_timeout_s=config.batch_wait_s)
-        async def answer(self, items: list[tuple[str, str, str, tuple[str | None, str]]]) -> list[dict[str, Any]]:
+        async def answer(self, items: list[Item]) -> list[dict[str, Any]]:
             return await asyncio.get_running_loop().run_in_executor(self.pool, self._answer_now, items)
 
         def _check(self, ask: AskRequest) -> tuple[str, tuple[str | None, str]]:
@@ -408,11 +443,13 @@ def _deployment(config: ServeConfig, digest: bytes | None):
         async def _one(self, ask: AskRequest, strategy: str, key) -> tuple[int, dict[str, Any]]:
             """One admitted question's record (see :meth:`_admit`)."""
             qid = safe_text(ask.id)[0]
+            gone = threading.Event()  # set when this request has had its 504: its work is not wanted
             try:
                 record = await asyncio.wait_for(
-                    self.answer((qid, ask.question, strategy, key)), config.request_timeout_s
+                    self.answer((qid, ask.question, strategy, key, gone)), config.request_timeout_s
                 )
             except TimeoutError:
+                gone.set()
                 late = error_record(
                     qid, ask.question, strategy, f"timeout: no answer within {config.request_timeout_s} s"
                 )
@@ -511,14 +548,83 @@ def _deployment(config: ServeConfig, digest: bytes | None):
             """Requests, errors, latency percentiles and batch sizes, over all replicas."""
             return await asyncio.get_running_loop().run_in_executor(None, self.reporter.merged)
 
+        def _query_store(self) -> Any:
+            """What runs /sparql queries, made on first use: the store in a budgeted worker, or (no
+            isolation, or a SPARQL server) a store in this process: the default engine's own if it
+            holds one, else one opened here."""
+            if self.queries is None:
+                from dualgraph.budget.hosts import StoreOpener
+                from dualgraph.budget.worker import BudgetedWorker
+
+                cfg, budget = self.spec.config, self.spec.config.budget
+                opener = StoreOpener(
+                    Path(self.spec.index_dir),
+                    store_url=cfg.store_url,
+                    allow_insecure_auth=cfg.allow_insecure_auth,
+                    market=cfg.market,
+                )
+                if self._query_worker_wanted():
+                    worker = BudgetedWorker(
+                        opener,
+                        name="store",
+                        respawn="eager",
+                        open_timeout_s=budget.open_timeout_s,
+                        check_every_s=budget.check_every_s,
+                    )
+                    worker.wait_ready()
+                    self.queries = worker
+                else:
+                    own = self.engines[self._key(None, None)].store
+                    self.queries = own if own is not None else opener().store
+            return self.queries
+
+        def _query_worker_wanted(self) -> bool:
+            """Queries run in a budgeted worker when isolation is on and the store is the embedded
+            one (a SPARQL server runs them itself, under its limits and the client's timeout)."""
+            from dualgraph.budget.hosts import runs_here
+
+            if self.sparql_local is None:
+                self.sparql_local = self.spec.config.budget.isolate and runs_here(self.spec.index_dir)
+            return self.sparql_local
+
+        def _run_query(self, form: str, query: str) -> Any:
+            """A checked SELECT (a QueryResult) or ASK (a bool), in the query worker under
+            sparql_timeout_s and the memory budget, or in this process without isolation."""
+            from dualgraph.budget import DeadlineExceeded
+            from dualgraph.query.sparql.safety import run_select
+
+            store = self._query_store()
+            timeout = config.sparql_timeout_s
+            if not self._query_worker_wanted():
+                if form == "ASK":
+                    return store.ask(query, timeout_s=timeout)
+                return run_select(store, query, row_cap=config.sparql_max_rows, timeout_s=timeout)
+            limits = {
+                "deadline_s": timeout + QUERY_GRACE_S,
+                "memory_mb": self.spec.config.budget.memory_mb,
+                "what": "the query",
+            }
+            try:
+                if form == "ASK":
+                    return store.call("ask", query, timeout, **limits)
+                return store.call("select_capped", query, config.sparql_max_rows, timeout, **limits)
+            except DeadlineExceeded:
+                raise DeadlineExceeded("the query", timeout) from None
+
         if config.sparql_endpoint:
 
-            @api.post("/sparql", response_model=SparqlReply, responses={**bad, 429: {"model": ErrorReply}})
+            @api.post(
+                "/sparql",
+                response_model=SparqlReply,
+                responses={**bad, 429: {"model": ErrorReply}, 504: {"model": ErrorReply}, 507: {"model": ErrorReply}},
+            )
             async def sparql(self, body: SparqlRequest):
-                """Run a read-only SELECT or ASK over the index's store, capped in length, rows and time.
-                Read-only is decided on the parsed query, as for `dualgraph sparql`: updates, SERVICE
-                calls and engine pragmas are refused however they are spelled."""
-                from dualgraph.query.sparql.safety import check_query, run_select
+                """Run a read-only SELECT or ASK over the index's store, capped in length, rows, time and
+                memory. Read-only is decided on the parsed query, as for `dualgraph sparql`: updates, SERVICE
+                calls and engine pragmas are refused however they are spelled. A query past its time gets
+                HTTP 504, past its memory budget HTTP 507; either way it has stopped."""
+                from dualgraph.budget import MemoryExceeded, WorkerDied
+                from dualgraph.query.sparql.safety import check_query
                 from dualgraph.stores.base import QueryTimeout, StoreError
                 from dualgraph.stores.guard import QueryRefused
 
@@ -527,30 +633,23 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                         {"error": f"the query is {len(body.query)} characters; at most {config.sparql_max_chars}"},
                         status_code=413,
                     )
-                store = self.engines[self._key(None, None)].store
-                if store is None:
-                    return JSONResponse({"error": "this engine has no store to query"}, status_code=503)
                 if self.sparql_busy.locked():
                     return JSONResponse({"error": "a query is running; try again shortly"}, status_code=429)
                 loop = asyncio.get_running_loop()
                 async with self.sparql_busy:
                     try:
                         form = check_query(body.query)
-                        if form == "ASK":
-                            answer = await loop.run_in_executor(
-                                self.sparql_pool, lambda: store.ask(body.query, timeout_s=config.sparql_timeout_s)
-                            )
-                            return SparqlReply(boolean=answer)
-                        if form != "SELECT":
+                        if form not in ("ASK", "SELECT"):
                             raise QueryRefused(f"{form} refused: this endpoint runs SELECT and ASK queries only")
-                        res = await loop.run_in_executor(
-                            self.sparql_pool,
-                            lambda: run_select(
-                                store, body.query, row_cap=config.sparql_max_rows, timeout_s=config.sparql_timeout_s
-                            ),
-                        )
+                        res = await loop.run_in_executor(self.sparql_pool, self._run_query, form, body.query)
+                        if form == "ASK":
+                            return SparqlReply(boolean=res)
                     except QueryTimeout as e:
                         return JSONResponse({"error": str(e)}, status_code=504)
+                    except MemoryExceeded as e:
+                        return JSONResponse({"error": str(e)}, status_code=507)
+                    except WorkerDied as e:
+                        return JSONResponse({"error": f"the query failed: {e}"}, status_code=500)
                     except QueryRefused as e:
                         return JSONResponse({"error": str(e)}, status_code=400)
                     except StoreError as e:
