@@ -567,7 +567,7 @@ def _deployment(config: ServeConfig, digest: bytes | None):
                     worker = BudgetedWorker(
                         opener,
                         name="store",
-                        respawn="eager",
+                        respawn="lazy",  # a store opens in a second; nothing runs after a 504 meanwhile
                         open_timeout_s=budget.open_timeout_s,
                         check_every_s=budget.check_every_s,
                     )

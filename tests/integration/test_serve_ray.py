@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -174,6 +176,27 @@ def test_the_sparql_endpoint_is_off_by_default(service):
     assert http_json(service + "/sparql", {"query": "ASK {}"})[0] == 404
 
 
+def store_workers_busy_over(seconds: float) -> float:
+    """CPU seconds the Serve replicas and budgeted store workers on this machine use over the next
+    ``seconds`` (a query left running would be in one of them)."""
+
+    def workers() -> dict[int, float]:
+        found = {}
+        for entry in os.listdir("/proc"):
+            try:
+                command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+                stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, NotADirectoryError):
+                continue
+            if (b"dualgraph.budget.child" in command and b"store" in command) or b"ServeReplica" in command[0]:
+                found[int(entry)] = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
+        return found
+
+    before = workers()
+    time.sleep(seconds)
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in workers().items())
+
+
 def test_the_sparql_endpoint_runs_capped_read_only_queries(service):
     sparql = service + "/open/sparql"
     count = f"SELECT (COUNT(DISTINCT ?p) AS ?n) {{ ?p a <{O.PRODUCT}> }}"
@@ -203,6 +226,7 @@ def test_the_sparql_endpoint_runs_capped_read_only_queries(service):
     slow = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
     status, body = http_json(sparql, {"query": slow})
     assert status == 504 and "timed out" in body["error"]
+    assert store_workers_busy_over(1.0) < 0.5  # the 504 means the query has stopped, not that it was left behind
     status, body = http_json(sparql, {"query": count})  # the store still answers after the timeout
     assert status == 200
 
