@@ -154,12 +154,16 @@ class BudgetedWorker:
             conn, proc = self._conn, self._proc
             assert conn is not None and proc is not None
             end = time.monotonic() + self.open_timeout_s
-            while not conn.poll(min(1.0, max(0.0, end - time.monotonic()))):
-                if proc.poll() is not None:
-                    break
-                if time.monotonic() >= end:
-                    self._kill()
-                    raise WorkerDied(f"the {self.name} worker did not open within {self.open_timeout_s:g} s")
+            try:
+                while not conn.poll(min(1.0, max(0.0, end - time.monotonic()))):
+                    if proc.poll() is not None:
+                        break
+                    if time.monotonic() >= end:
+                        self._kill()
+                        raise WorkerDied(f"the {self.name} worker did not open within {self.open_timeout_s:g} s")
+            except (KeyboardInterrupt, SystemExit):
+                self._kill()
+                raise
             message = self._receive()
             if message[0] == "failed":
                 self._discard()
@@ -210,24 +214,28 @@ class BudgetedWorker:
             start_mem = private_memory(proc.pid) or 0
             limit = start_mem + memory_mb * _MB if memory_mb is not None else None
             t0 = time.monotonic()
-            conn.send(("call", method, args, kwargs))
-            while True:
-                waited = time.monotonic() - t0
-                wait = self.check_every_s if deadline_s is None else min(self.check_every_s, deadline_s - waited)
-                if conn.poll(max(0.0, wait)):
-                    break
-                if proc.poll() is not None:
-                    break  # _receive says how it ended
-                if deadline_s is not None and time.monotonic() - t0 >= deadline_s:
-                    self._stopped()
-                    raise DeadlineExceeded(what, deadline_s)
-                used = private_memory(proc.pid)
-                if limit is not None and used is not None and used > limit:
-                    self._stopped()
-                    raise MemoryExceeded(what, memory_mb or 0, used_mb=(used - start_mem) // _MB)
-                if cancelled is not None and cancelled():
-                    self._stopped()
-                    raise Abandoned(f"{what} was abandoned by everyone waiting for it; its work was stopped")
+            try:
+                conn.send(("call", method, args, kwargs))
+                while True:
+                    waited = time.monotonic() - t0
+                    wait = self.check_every_s if deadline_s is None else min(self.check_every_s, deadline_s - waited)
+                    if conn.poll(max(0.0, wait)):
+                        break
+                    if proc.poll() is not None:
+                        break  # _receive says how it ended
+                    if deadline_s is not None and time.monotonic() - t0 >= deadline_s:
+                        self._stopped()
+                        raise DeadlineExceeded(what, deadline_s)
+                    used = private_memory(proc.pid)
+                    if limit is not None and used is not None and used > limit:
+                        self._stopped()
+                        raise MemoryExceeded(what, memory_mb or 0, used_mb=(used - start_mem) // _MB)
+                    if cancelled is not None and cancelled():
+                        self._stopped()
+                        raise Abandoned(f"{what} was abandoned by everyone waiting for it; its work was stopped")
+            except (KeyboardInterrupt, SystemExit):
+                self._kill()  # its reply would answer the next call: the child goes with the call
+                raise
             kind, value, dirty = self._receive()
             if dirty:  # a store query the call gave up on still runs in the child: end it with the child
                 self._stopped()

@@ -85,8 +85,10 @@ class ServeConfig(BaseModel):
     request_timeout_s: float = Field(
         120.0,
         gt=0,
-        description="Seconds a request may take; after that it gets HTTP 504 with an error record "
-        "(the engine finishes the batch in the background).",
+        description="Seconds a request may take; after that it gets HTTP 504 with an error record. The "
+        "question's own work runs under AskConfig.budget (--deadline, --memory-mb): an engine call whose "
+        "requests have all had their 504 is stopped at once; one that others still wait for goes on, within "
+        "its budget, for them.",
     )
     body_timeout_s: float = Field(
         10.0,
@@ -117,7 +119,10 @@ class ServeConfig(BaseModel):
     sparql_max_chars: int = Field(4000, ge=10, description="Longest SPARQL query accepted (HTTP 413 beyond).")
     sparql_max_rows: int = Field(1000, ge=1, description="Most rows returned; the reply says when it was cut.")
     sparql_timeout_s: float = Field(
-        5.0, gt=0, description="Seconds a query may run; after that HTTP 504 and the query is stopped."
+        5.0,
+        gt=0,
+        description="Seconds a query may run; after that HTTP 504, and the query is stopped (on the embedded "
+        "store its worker process is killed; past AskConfig.budget.memory_mb, HTTP 507 the same way).",
     )
 
     # -- stats -----------------------------------------------------------------------------------------

@@ -215,6 +215,44 @@ def test_a_question_past_its_deadline_or_abandoned_is_stopped_and_the_rest_answe
     assert children() == []
 
 
+RAY_CHILD = r"""
+import json, sys
+from pathlib import Path
+from stand_in import StandInEngines
+from dualgraph.answer.engine import AskConfig, EngineSpec
+from dualgraph.budget import WorkBudget
+from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
+root = Path(sys.argv[1])
+texts = {f"q{i}": ("the hog question" if i == 4 else f"question {i}") for i in range(8)}
+(root / "questions.json").write_text(json.dumps({k: {"question": v} for k, v in texts.items()}))
+spec = EngineSpec(index_dir=root, config=AskConfig(strategy="skg", budget=WorkBudget(memory_mb=64, deadline_s=20)))
+config = BulkAnswerConfig(runner="ray", concurrency=1, batch_size=4, progress=False)
+report = bulk_answer(root / "questions.json", root / "answers.jsonl", engine_factory=StandInEngines(spec, root / "log"),
+                     strategy="skg", config=config)
+print(report.model_dump_json())
+"""
+
+
+@pytest.mark.ray
+def test_a_bulk_run_on_ray_actors_stops_the_question_past_its_budget(tmp_path):
+    """The actors each run their engine in a worker of their own; a fresh local Ray in a child
+    process, whose workers import the stand-in from PYTHONPATH as the budgeted workers do."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS",)}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), str(STAND_IN), env.get("PYTHONPATH")) if p)
+    done = subprocess.run(
+        [sys.executable, "-c", RAY_CHILD, str(tmp_path)], cwd=root, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (report["answered"], report["errors"], report["over_budget"], report["runner"]) == (7, 1, 1, "ray")
+    records = {r["id"]: r for r in map(json.loads, (tmp_path / "answers.jsonl").read_text().splitlines())}
+    assert records["q4"]["over_budget"] == "memory" and records["q0"]["answer"] == "QUESTION 0"
+    assert asked(tmp_path / "log").count("open") >= 2  # the worker killed past the budget was replaced
+
+
 def test_the_worker_ends_when_its_parent_does(stand_in, tmp_path):
     """A parent killed outright (say, by the OOM killer) leaves no worker behind."""
     code = (
