@@ -54,7 +54,8 @@ class IsolatedEngine:
     """``spec``'s engine in a :class:`~dualgraph.budget.worker.BudgetedWorker`, under ``spec.config.budget``.
 
     ``prepare``: the worker does the engine's per-index work when it opens (bulk runs, the
-    server). ``respawn``: after a kill, open the next worker at once (``"eager"``) or on the next
+    server); without it, the first questions do what they need of it, within their budget, and
+    every worker after a kill prepares at open. ``respawn``: after a kill, open the next worker at once (``"eager"``) or on the next
     question (``"lazy"``). Opening is deferred to the first question unless :meth:`open` is called.
     ``opener``: what the worker serves, in place of ``spec``'s engine (anything picklable whose
     result has ``answer_batch(items, strategy)``: tests use a stand-in).
@@ -130,11 +131,13 @@ class IsolatedEngine:
                 cancelled=(lambda: all(g.is_set() for g in gone)) if gone is not None else None,
             )
         except OverBudget as e:
+            self._prepare_next()
             if single:
                 return [over_budget_record(items[0][0], items[0][1], name, e, time.perf_counter() - t0)]
         except Abandoned:
             return [error_record(q, text, name, ABANDONED) for q, text in items]
         except WorkerDied as e:
+            self._prepare_next()
             if single:
                 return [error_record(items[0][0], items[0][1], name, e, latency_s=time.perf_counter() - t0)]
         # the batch as a whole went past a budget (or took its worker down): each question alone
@@ -142,6 +145,14 @@ class IsolatedEngine:
         for i, item in enumerate(items):
             out += self.answer_batch([item], strategy=name, gone=[gone[i]] if gone is not None else None)
         return out
+
+    def _prepare_next(self) -> None:
+        """After a kill, the next worker does the engine's per-index work when it opens: an engine
+        opened lazily does it in its first questions, inside their budget, where on a large catalog it
+        could be what ran the budget out (and would again, in every fresh worker)."""
+        opener = self.worker.opener
+        if isinstance(opener, EngineOpener) and not opener.prepare:
+            self.worker.opener = EngineOpener(opener.spec, prepare=True)
 
     def close(self) -> None:
         self.worker.close()

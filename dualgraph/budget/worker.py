@@ -10,7 +10,9 @@ the object it serves; each :meth:`BudgetedWorker.call` then names one of that ob
 While a call runs, this process polls the socket and, every ``check_every_s``, the deadline and
 the child's private memory (resident pages less file-backed ones, from ``/proc``): past either,
 the child gets SIGKILL, is reaped, and the call raises :class:`~dualgraph.budget.DeadlineExceeded`
-or :class:`~dualgraph.budget.MemoryExceeded`. The next call starts a fresh child (``respawn="eager"``
+or :class:`~dualgraph.budget.MemoryExceeded`. A child that, between calls, holds more than one
+memory budget over what it held once open (calls each within budget that kept what they took) is
+replaced after the call that brought it there. The next call starts a fresh child (``respawn="eager"``
 starts it at once, so it opens while nothing waits). A child whose call left a store query
 running in a background thread (a timed-out sort keeps going) says so in its reply, and is
 replaced the same way: no work outlives the call that started it. The child also ends by itself
@@ -99,6 +101,7 @@ class BudgetedWorker:
         self._proc: subprocess.Popen | None = None
         self._conn: Connection | None = None
         self._ready = False
+        self._opened_mem = 0  # the child's private memory once open: the baseline its idle size is held to
         self._lock = threading.RLock()
         self._closed = False
         self.kills = 0  # children killed for a budget (or a stray query), over this worker's life
@@ -169,6 +172,7 @@ class BudgetedWorker:
                 self._discard()
                 raise message[1]
             self._ready = True
+            self._opened_mem = private_memory(proc.pid) or 0
 
     def close(self) -> None:
         """Stop the child (asked to close first, killed if it does not within 2 s). Idempotent."""
@@ -237,7 +241,12 @@ class BudgetedWorker:
                 self._kill()  # its reply would answer the next call: the child goes with the call
                 raise
             kind, value, dirty = self._receive()
+            held = private_memory(proc.pid)
             if dirty:  # a store query the call gave up on still runs in the child: end it with the child
+                self._stopped()
+            elif memory_mb is not None and held is not None and held > self._opened_mem + memory_mb * _MB:
+                # calls within their budget each, but the child keeps what they took (a leak, a cache, an
+                # allocator that does not give back): replaced before it holds more than one budget over its open
                 self._stopped()
             if kind == "raised":
                 raise value

@@ -215,6 +215,18 @@ def test_a_question_past_its_deadline_or_abandoned_is_stopped_and_the_rest_answe
     assert children() == []
 
 
+def test_a_worker_that_keeps_what_its_questions_took_is_replaced(stand_in, tmp_path):
+    """Each call within its budget, but the memory kept between calls adds up: the worker goes
+    once it holds more than one budget over what it held when it opened."""
+    opener, log = stand_in
+    with IsolatedEngine(spec(tmp_path, memory_mb=64), opener=opener).open() as engine:
+        first = engine.worker.pid
+        assert engine.answer("keep this").answer == "KEEP THIS" and engine.worker.pid == first  # 40 MB held
+        assert engine.answer("keep that").answer == "KEEP THAT"  # 80 MB held: over 64, replaced
+        assert engine.worker.kills == 1 and not alive(first)
+        assert engine.answer("fresh").answer == "FRESH" and asked(log).count("open") == 2
+
+
 RAY_CHILD = r"""
 import json, sys
 from pathlib import Path

@@ -86,3 +86,17 @@ def test_an_over_budget_record_changed_since_is_answered_again(tmp_path: Path):
     config = BulkAnswerConfig(runner="inline", progress=False, retry_errors=False)
     bulk_answer(questions, out, engine_factory=lambda: engine, strategy="skg", config=config)
     assert engine.asked == ["b"]
+
+
+def test_after_a_kill_the_next_engine_worker_prepares_at_open(tmp_path: Path):
+    """A lazily opened engine does its per-index work in its first questions, inside their budget;
+    once a worker was killed, the next one does it at open, outside any budget."""
+    from dualgraph.answer.engine import AskConfig, EngineSpec
+    from dualgraph.budget.engine import IsolatedEngine
+    from dualgraph.budget.hosts import EngineOpener
+
+    engine = IsolatedEngine(EngineSpec(index_dir=tmp_path, config=AskConfig()))  # starts nothing yet
+    assert isinstance(engine.worker.opener, EngineOpener) and engine.worker.opener.prepare is False
+    assert not engine.worker.started
+    engine._prepare_next()
+    assert engine.worker.opener == EngineOpener(engine.spec, prepare=True)
