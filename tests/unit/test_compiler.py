@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from dualgraph.corpus.model import Variant
+from dualgraph.lexicon.pattern import fill
 from dualgraph.lexicon.patterns import Pattern, PatternIndex, collect_patterns
 from dualgraph.query.ground.grounder import norm_tokens, token_match
 from dualgraph.query.interpret.compiler import Compiler
@@ -394,8 +395,9 @@ def test_feature_negation_and_only(compiler):
 
 def test_prose_fallback_is_low_confidence(compiler):
     gr = compiler.grounder.feature(FeatureConstraint(Span(0, 9, "hologram"), "holographic projector"), [])
-    # no entity on the invented catalog's pages is named so: nothing to constrain by, said as unread
-    assert gr.kind == "prose" and not gr.resolved and "names it" in gr.note
+    assert gr.kind == "prose" and gr.confidence < 0.5 and "skg:mentions" in gr.snippet
+    # no entity on the invented catalog's pages is named so: the condition holds for no product
+    assert "VALUES ?s { }" in fill(gr.snippet, "?s", "?v") and "CONTAINS" not in gr.snippet
 
 
 @pytest.fixture
@@ -434,8 +436,10 @@ def test_several_prose_phrases_join_without_a_blow_up(paged_compiler):
     # three unread phrases and two page phrases used to be joined mention by mention inside the query
     q = "phones with cheap with a holographic projector with a big with a solar charger that has warp drive"
     compiled = paged_compiler.compile(q)
-    assert compiled.sparql.count("skg:mentions") == 2 and "CONTAINS" not in compiled.sparql
-    assert {"cheap", "big", "warp drive"} <= {u.casefold() for u in compiled.unread}
+    # two phrases the pages name, and the ones they do not as one block no product meets (equal
+    # conditions are emitted once); no name is searched for inside the query
+    assert compiled.sparql.count("skg:mentions") == 3 and "CONTAINS" not in compiled.sparql
+    assert compiled.sparql.count("{ }") == 1
     assert paged_compiler.answer(q, compiled=compiled).error is None
 
 

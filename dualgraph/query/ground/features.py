@@ -374,8 +374,16 @@ class FeatureGrounder(NumberGrounder):
         # name was tested, and one short question grew past 20 GB on 20 products
         entities = self.mentioned_entities(phrase)
         if not entities:
+            # a condition no page states is still a condition: no product is shown to meet it, and
+            # "none" is the credible answer (an empty VALUES block, which the store answers at once)
             trace.append(f"{phrase!r}: no feature or value in the specs, and no entity on the pages is named so")
-            return Grounding(source, "prose", resolved=False, note="nothing on the pages names it")
+            return Grounding(
+                source,
+                "prose",
+                snippet="VALUES {s} { } ?p skg:mentions {s} .",
+                confidence=0.4,
+                note="nothing on the pages names it",
+            )
         if len(entities) > PROSE_ENTITY_CAP:
             trace.append(
                 f"{phrase!r}: names more than {PROSE_ENTITY_CAP} entities on the pages: too vague to constrain"
