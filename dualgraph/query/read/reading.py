@@ -122,19 +122,23 @@ class Reading:
 
     @cached_property
     def number_spans(self) -> list[tuple[int, int]]:
-        return [(c.span.start, c.span.end) for c in self.parsed.constraints if isinstance(c, NumericConstraint)]
+        return number_spans(self.parsed)
+
+
+def number_spans(parsed: ParsedQuestion) -> list[tuple[int, int]]:
+    """The spans of the question's numeric clauses: words inside them are no comparison of their own."""
+    return [(c.span.start, c.span.end) for c in parsed.constraints if isinstance(c, NumericConstraint)]
 
 
 def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion | None = None) -> Reading:
     """Read ``question`` (``parsed``: its parse, when a batch already made it)."""
     parsed = parsed or parse_question(question, currency=currency)
-    numbers = [(c.span.start, c.span.end) for c in parsed.constraints if isinstance(c, NumericConstraint)]
     return Reading(
         question,
         parsed,
         time_order=time_superlative(question),
         difference=difference_asked(question),
-        comparative=comparative(question, numbers),
+        comparative=comparative(question, number_spans(parsed)),
         asked_attribute=asked_attribute(question),
         named_unit=named_unit(question),
         dimensions=dimension_hint(question),
