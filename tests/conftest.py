@@ -11,7 +11,9 @@ _TIER_BY_FOLDER = {"unit": "unit", "integration": "integration", "e2e": "e2e", "
 
 # Session-scoped servers and runtimes: the tests that share one are kept on one xdist worker
 # (--dist loadgroup), so a parallel run starts each of them once, not once per worker, and two
-# local Ray or Spark runtimes never fight over the two cores.
+# local Ray or Spark runtimes never fight over the two cores. Every other test is kept with the
+# rest of its module, so a module-scoped fixture (an index built, a service started) is set up
+# once, on one worker.
 _SHARED_FIXTURE_GROUPS = {
     "virtuoso": "virtuoso",
     "endpoint_store": "virtuoso",
@@ -38,7 +40,27 @@ def _lanes(item: pytest.Item) -> set[str]:
     return lanes
 
 
+# The order in which a parallel run hands out its groups: the long shared runtimes first, the
+# many short unit modules last, so the workers finish together (longest work first).
+_GROUP_RANK = {"ray": 0, "llamacpp": 1, "spark": 2, "virtuoso": 3, "oxigraph-server": 3}
+_TIER_RANK = {"e2e": 4, "integration": 5, "unit": 6}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if _loadgroup(config):
+        # hand the groups out in the order collection leaves them (below), not by test count
+        config.option.loadscopereorder = False
+
+
+def _loadgroup(config: pytest.Config) -> bool:
+    # the workers see --dist as "no" and xdist's own flag instead
+    return getattr(config.option, "loadgroup", False) or getattr(config.option, "dist", "no") == "loadgroup"
+
+
+# tryfirst: xdist reads the xdist_group marks in its own hook of this name, which must see them
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    ranks = {}
     for item in items:
         lanes = _lanes(item)
         for lane in sorted(lanes):
@@ -47,11 +69,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         # --junitxml keeps user properties: scripts/test_lanes.py sums the run's time by lane from them
         item.user_properties.append(("lanes", ",".join(sorted(lanes))))
         group = _group(item)
-        if group:
-            item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(group))
+        rel = Path(str(item.fspath)).resolve().relative_to(TESTS)
+        ranks[item] = _GROUP_RANK.get(group, _TIER_RANK.get(rel.parts[0], 7))
+    if _loadgroup(config):
+        order = {item: i for i, item in enumerate(items)}
+        items.sort(key=lambda item: (ranks[item], order[item]))
 
 
-def _group(item: pytest.Item) -> str | None:
+# (pytest registers only names that start with pytest_; specname says which hook)
+@pytest.hookimpl(trylast=True, specname="pytest_collection_modifyitems")
+def pytest_collection_modifyitems_name_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put the group into the node id (``path::test@group``), which is how xdist's loadgroup
+    scheduler reads it, where xdist itself could not: pytest-xdist 3.8 writes the suffix into an
+    attribute that pytest 9.2 no longer reads (pytest-dev/pytest-xdist#1386), and every test would
+    go to whichever worker is free. Checked by tests/unit/test_xdist_groups.py."""
+    if not getattr(config.option, "loadgroup", False):  # set on the workers of a loadgroup run
+        return
+    for item in items:
+        if "@" in item.nodeid.rsplit("]", 1)[-1]:
+            continue  # xdist did it (a release with the fix)
+        ident = f"{item.nodeid}@{item.get_closest_marker('xdist_group').args[0]}"
+        if hasattr(item, "_id"):  # pytest >= 9.2: a structured id, parsed back from the string
+            item._id = type(item._id).parse(ident)
+        else:
+            item._nodeid = ident
+
+
+def _group(item: pytest.Item) -> str:
     if item.get_closest_marker("ray") or item.get_closest_marker("serve"):
         return "ray"
     if item.get_closest_marker("spark"):
@@ -59,7 +104,7 @@ def _group(item: pytest.Item) -> str | None:
     for name in getattr(item, "fixturenames", ()):
         if name in _SHARED_FIXTURE_GROUPS:
             return _SHARED_FIXTURE_GROUPS[name]
-    return None
+    return Path(str(item.fspath)).stem  # test module names are unique across tests/
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from dualgraph.models.factory import EmbedderConfig, ModelsConfig
 from dualgraph.pipeline.faults import KILL_POINTS
 from dualgraph.pipeline.index import build_index
 from reliability_tools.kill_points import (
@@ -21,12 +22,16 @@ from reliability_tools.kill_points import (
     with_tkg_config,
 )
 
+STATIC = ModelsConfig(embedder=EmbedderConfig(kind="static"))
+
 
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     return {
         "skg": prepare(tmp_path_factory.mktemp("skg"), skg_only_config()),
-        "tkg": prepare(tmp_path_factory.mktemp("tkg"), with_tkg_config()),
+        # the static embedder: the Textual KG and the pattern index are built all the same, and each
+        # killed run starts without torch
+        "tkg": prepare(tmp_path_factory.mktemp("tkg"), with_tkg_config().model_copy(update={"models": STATIC})),
     }
 
 

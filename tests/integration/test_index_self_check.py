@@ -2,8 +2,8 @@
 verifies it; ``dualgraph check`` reports a missing or corrupt part, ``dualgraph index`` rebuilds
 it (and says so) and the read paths refuse a damaged index in one line.
 
-One small index of four phones is built once (inline, MiniLM, no progress); each case damages
-a copy of it, on the real Oxigraph store, FAISS, bm25s, Parquet and SQLite files.
+One small index of four phones is built once (inline, the static embedder, no progress); each case
+damages a copy of it, on the real Oxigraph store, FAISS, bm25s, Parquet and SQLite files.
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ from dualgraph.cli import main
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.models.factory import EmbedderConfig, ModelsConfig
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.index_check import STORE_PART, IndexDamaged, check_index, read_manifest
 
-INLINE = IndexConfig(runner="inline", progress=False)
+# the static embedder: the index has its FAISS and vectors as with MiniLM, and every open (a
+# budget worker for each question) goes without torch
+INLINE = IndexConfig(runner="inline", progress=False, models=ModelsConfig(embedder=EmbedderConfig(kind="static")))
 NAMES = "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n } ORDER BY ?n"
 QUESTION = "Which phones have a battery of at least 5000 mAh?"
 ROOT = Path(__file__).resolve().parents[2]
