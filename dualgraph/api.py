@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by
     from dualgraph.config import IndexConfig
     from dualgraph.models.base import Embedder
     from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, BulkReport
+    from dualgraph.pipeline.generations import Lease
     from dualgraph.pipeline.index_check import PartCheck, Reader
     from dualgraph.serve.config import ServeConfig
     from dualgraph.stores.base import SparqlStore
@@ -131,6 +132,7 @@ class DualGraph:
         self._textual: TextualKG | None = None
         self._embedder: Embedder | None = None
         self._retrievers: dict[tuple, Any] = {}
+        self._lease: Lease | None = None
 
     # -- making one -------------------------------------------------------------------------------
 
@@ -221,8 +223,23 @@ class DualGraph:
     def manifest(self) -> dict[str, Any]:
         """What the last index run wrote (``manifest.json``): counts, timings, model usage."""
         if self._manifest is None:
-            self._manifest = json.loads((self.index_dir / "manifest.json").read_text(encoding="utf-8"))
+            self._manifest = json.loads((self.generation / "manifest.json").read_text(encoding="utf-8"))
         return self._manifest
+
+    @property
+    def generation(self) -> Path:
+        """The directory this graph reads: the index's generation that was current when the first
+        part was opened (``INDEX/generations/gNNNNNN``), held until :meth:`close` so that an index
+        run publishing a newer one meanwhile does not delete it; the index directory itself for an
+        index built before generations. Every part (store, engine, Textual KG) comes from it, so
+        they always belong together; open the index again to read a newer one."""
+        with self._lock:
+            self._check_open()
+            if self._lease is None:
+                from dualgraph.pipeline.generations import lease
+
+                self._lease = lease(self.index_dir)
+            return self._lease.dir
 
     @property
     def loaded(self) -> tuple[str, ...]:
@@ -240,15 +257,17 @@ class DualGraph:
 
                 given = self._given
 
+                where = self.generation
+
                 def opened() -> SparqlStore:
                     config = index_store_config(
-                        self.index_dir,
+                        where,
                         url=given.store_url if given is not None else None,
                         allow_insecure_auth=given.allow_insecure_auth if given is not None else False,
                     )
-                    return open_store(config, self.index_dir, read_only=True, market=self.market)
+                    return open_store(config, where, read_only=True, market=self.market)
 
-                self._store = _open_checked(self.index_dir, "store", opened)
+                self._store = _open_checked(where, "store", opened)
             return self._store
 
     @property
@@ -260,9 +279,8 @@ class DualGraph:
             if self._engine is None:
                 from dualgraph.answer.engine import QAEngine
 
-                self._engine = _open_checked(
-                    self.index_dir, "engine", lambda: QAEngine.open(self.index_dir, self.config)
-                )
+                where = self.generation
+                self._engine = _open_checked(where, "engine", lambda: QAEngine.open(where, self.config))
             return self._engine
 
     def engine_spec(self, *, serving: bool = False) -> EngineSpec:
@@ -351,8 +369,9 @@ class DualGraph:
         from dualgraph.pipeline.index_check import check_readable
         from dualgraph.pipeline.ray_session import ray_session
 
-        check_readable(self.index_dir, "engine")  # once here, not as a traceback from every worker
-        spec = self.engine_spec()
+        where = self.generation  # held through the run: every worker reads this generation
+        check_readable(where, "engine")  # once here, not as a traceback from every worker
+        spec = self.engine_spec().model_copy(update={"index_dir": where})
         with ray_session():
             return bulk_answer(questions, out, engine_factory=spec, strategy=spec.config.strategy, config=bulk)
 
@@ -433,12 +452,13 @@ class DualGraph:
         if self._textual is None:
             from dualgraph.tkg.loader import TextualKG
 
-            self._textual = _open_checked(self.index_dir, "text", lambda: TextualKG.open(self.index_dir))
+            where = self.generation
+            self._textual = _open_checked(where, "text", lambda: TextualKG.open(where))
         if self._embedder is None:
             from dualgraph.models.factory import build_models, index_models
 
             # the (cached) embedder the index was built with, so texts land in the same vector space
-            self._embedder, _ = build_models(index_models(self.index_dir).model_copy(update={"llm": None}))
+            self._embedder, _ = build_models(index_models(self.generation).model_copy(update={"llm": None}))
         return self._textual, self._embedder
 
     # -- checking ---------------------------------------------------------------------------------
@@ -492,15 +512,19 @@ class DualGraph:
         any later call but :meth:`close` raises :class:`RuntimeError`."""
         with self._lock:
             self._closed = True
-            engine, store = self._engine, self._store
-            self._engine = self._store = self._textual = self._embedder = None
+            engine, store, held = self._engine, self._store, self._lease
+            self._engine = self._store = self._textual = self._embedder = self._lease = None
             self._retrievers.clear()
         try:
             if engine is not None:
                 engine.close()
         finally:
-            if store is not None:
-                store.close()
+            try:
+                if store is not None:
+                    store.close()
+            finally:
+                if held is not None:
+                    held.release()
 
     def __enter__(self) -> DualGraph:
         return self

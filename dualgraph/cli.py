@@ -38,11 +38,12 @@ def _cmd_index(args: argparse.Namespace) -> int:
     )
     from dualgraph.api import DualGraph
     from dualgraph.corpus.markets import MarketError
+    from dualgraph.pipeline.generations import IndexBusy
     from dualgraph.stores.base import StoreError
 
     try:  # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
         graph = DualGraph.build(args.dataset, args.index, config=config, market=args.market)
-    except (StoreError, FileNotFoundError, MarketError) as e:
+    except (StoreError, FileNotFoundError, MarketError, IndexBusy) as e:
         print(f"dualgraph index: {e}", file=sys.stderr)
         return 2
     print(json.dumps(graph.manifest, indent=2, ensure_ascii=False))

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from dualgraph.pipeline.generations import index_root, lease, resolve
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic
 from dualgraph.pipeline.state import IndexState, journal_path
 
@@ -255,8 +256,18 @@ def check_part(root: Path, rel: str, entry: dict[str, Any], *, deep: bool) -> Pa
 
 def check_index(index_dir: str | Path) -> list[PartCheck]:
     """Verify every part of the index at ``index_dir`` against its manifest, reading every byte;
-    one result a part, in the manifest's order. Reads only: nothing is written or repaired."""
-    root = Path(index_dir)
+    one result a part, in the manifest's order. Reads only: nothing is written or repaired.
+
+    The generation readers see now is checked (held meanwhile, so no index run deletes it); an
+    index run that stopped before publishing the next one damages nothing readers see, and is
+    not listed."""
+    with lease(index_dir) as held:
+        return _check_generation(held.dir)
+
+
+def _check_generation(
+    root: Path, *, store_url: str | None = None, allow_insecure_auth: bool = False
+) -> list[PartCheck]:
     if not (root / "manifest.json").is_file():
         return [PartCheck("manifest.json", "missing", "not an index directory: run `dualgraph index`")]
     manifest = read_manifest(root)
@@ -306,17 +317,19 @@ def _read_parts(root: Path, reader: Reader) -> dict[str, dict[str, Any]]:
 
 def check_readable(index_dir: str | Path, reader: Reader) -> None:
     """Raise :class:`IndexDamaged` when a part ``reader`` opens is missing or not the size the
-    manifest records: a glance (no checksums), done before each part is opened."""
-    root = Path(index_dir)
+    manifest records: a glance (no checksums), done before each part is opened. ``index_dir`` is
+    read as one generation (:func:`~dualgraph.pipeline.generations.resolve`): the manifest and
+    the parts it lists come from the same one, whatever an index run publishes meanwhile."""
+    root = resolve(index_dir)
     problems = [c for rel, e in _read_parts(root, reader).items() if (c := check_part(root, rel, e, deep=False)).broken]
     if problems:
-        raise IndexDamaged(root, problems)
+        raise IndexDamaged(index_root(root), problems)
 
 
 def diagnose(index_dir: str | Path, reader: Reader) -> IndexDamaged | None:
     """After opening what ``reader`` needs failed: the damaged parts, found by checksums (None:
     every part is as recorded, so the failure has another cause)."""
-    root = Path(index_dir)
+    root = resolve(index_dir)
     problems = []
     for rel, entry in _read_parts(root, reader).items():
         if entry.get("kind") == "store":
@@ -326,7 +339,7 @@ def diagnose(index_dir: str | Path, reader: Reader) -> IndexDamaged | None:
             found = check_part(root, rel, entry, deep=True)
         if found.broken:
             problems.append(found)
-    return IndexDamaged(root, problems) if problems else None
+    return IndexDamaged(index_root(root), problems) if problems else None
 
 
 # -- `dualgraph index` ---------------------------------------------------------------------------
