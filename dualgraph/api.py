@@ -463,12 +463,14 @@ class DualGraph:
 
     # -- checking ---------------------------------------------------------------------------------
 
-    def check(self) -> list[PartCheck]:
+    def check(self, *, store_url: str | None = None, allow_insecure_auth: bool = False) -> list[PartCheck]:
         """Verify every part of the index against its manifest, as ``dualgraph check`` does: one
         :class:`~dualgraph.pipeline.index_check.PartCheck` a part (``part``, ``status`` of ok,
         missing, corrupt or absent, ``why``; ``broken`` when missing or corrupt). Reads every
         byte (checksums, the store's counts): seconds a gigabyte. Writes and repairs nothing;
-        ``dualgraph index`` (or :meth:`build`) rebuilds what is broken.
+        ``dualgraph index`` (or :meth:`build`) rebuilds what is broken. An index whose store is a
+        SPARQL server gets one more line: the server answers and holds the manifest's products
+        (``store_url``/``allow_insecure_auth`` as for reading it; default the graph's settings).
 
         The parts :meth:`ask`, :meth:`search` and :meth:`sparql` open are glanced at (present,
         of the recorded size) before they are opened; a damaged one raises
@@ -477,7 +479,12 @@ class DualGraph:
         from dualgraph.pipeline.index_check import check_index
 
         self._check_open()
-        return check_index(self.index_dir)
+        given = self._given
+        return check_index(
+            self.index_dir,
+            store_url=store_url or (given.store_url if given is not None else None),
+            allow_insecure_auth=allow_insecure_auth or (given.allow_insecure_auth if given is not None else False),
+        )
 
     # -- serving ----------------------------------------------------------------------------------
 

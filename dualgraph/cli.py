@@ -363,7 +363,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from dualgraph.api import DualGraph
 
     with DualGraph(args.index) as graph:
-        found = graph.check()
+        found = graph.check(store_url=args.sparql_url, allow_insecure_auth=args.allow_insecure_auth)
     for c in found:
         if not args.problems or c.broken:
             print(c.line())
@@ -494,6 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--index", required=True, help="index directory")
     ck.add_argument("--problems", action="store_true", help="print only the parts that are missing or corrupt")
+    _store_arguments(ck)
     ck.set_defaults(func=_cmd_check)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")
