@@ -19,6 +19,29 @@ Sections, each with what was tried and what came of it:
 * hostile questions: over-long, empty, control characters, lone surrogates; each must give
   one error record.
 
+Issue 34's probes (bounded work, self-healing indexes), on the bench catalog (the test
+fixture phones plus phones with invisible characters in a spec key; the full tier adds 20
+Smartprix listings when the shared data is here):
+
+* index generations (``reliability_tools.index_probes``): a reader process opening the
+  index in a loop through re-indexes must see one whole generation every time; a re-index
+  SIGKILLed half-way leaves the old index readable and resumes to a clean run's store;
+* index parts: each part deleted and corrupted in turn (a few in the quick tier, every
+  one in the full tier): ``check`` names it, the next run rebuilds it;
+* asked in a capped child (``reliability_tools.capped``): an unprivileged child on a
+  read-only copy checks, queries, searches and answers; unreadable questions get no
+  product list; a spec key hiding a zero-width character is the real entry; questions
+  joining 2 to 9 phrases (``reliability_tools.joined_questions``) each under 1 GB above the
+  open index and a deadline, killed past either, never run unbounded;
+* runaway sparql: a cartesian product with ORDER BY past ``--timeout``, under the same cap;
+* store credentials (``reliability_tools.service_probes``): a store URL edited in the
+  index while the password is set; a loopback listener records every request;
+* slow clients (full tier): 64 slow clients against Ray Serve while /health is polled;
+* hostile tables (``reliability_tools.table_probes``): nesting, columns, cell size, pruning.
+
+A case that fails while it waits on work not landed yet (per-question memory and time
+budgets, issue 34.1 and 34.2) is reported as "no (open: ...)" and does not fail the run.
+
 The exit status is 1 when any figure is off (a crash, a loss, a leak, a kill point that does
 not resume, a fault that ends otherwise, a probe that passes), so CI can run the quick tier.
 """
@@ -275,10 +298,8 @@ def questions_section(work: Path, tier: str) -> Section:
     from dualgraph.answer.engine import AskConfig, EngineSpec
     from dualgraph.pipeline.answer_files import read_answers
     from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, bulk_answer
-    from dualgraph.pipeline.index import build_index
 
-    kill_points.write_v1(work / "ds")
-    build_index(work / "ds", work / "ix", IndexConfig(runner="inline", progress=False))
+    index = bench_index()
     good = "Which phones have at least 5000 mAh?"
     hostile_questions = {
         "good": (good, None),
@@ -292,7 +313,7 @@ def questions_section(work: Path, tier: str) -> Section:
     path = work / "questions.json"
     # json.dumps escapes the lone surrogate, as a client's file would carry it
     path.write_text(json.dumps({k: {"question": q} for k, (q, _) in hostile_questions.items()}), encoding="utf-8")
-    spec = EngineSpec(index_dir=work / "ix", config=AskConfig(strategy="skg"))
+    spec = EngineSpec(index_dir=index, config=AskConfig(strategy="skg"))
     report = bulk_answer(
         path,
         work / "out.jsonl",
@@ -325,12 +346,206 @@ def questions_section(work: Path, tier: str) -> Section:
     }
 
 
+# -- issue 34: bounded work, self-healing indexes -------------------------------------------------
+
+OPEN_BUDGETS = "open: issue 34.1 (per-question memory budget, being built)"
+OPEN_SPARQL = "open: issue 34.2 (a timed-out query is stopped, being built)"
+_SHARED: dict[str, Any] = {}
+
+
+def bench_index() -> Path:
+    """The index the question probes share, built on first use: the fixture phones (imported with
+    ``import-table``) and four phones with invisible characters in their battery key, with the
+    Textual KG and patterns; the full tier adds 20 Smartprix listings (where the issue measured
+    its runaway questions) when the shared data is here.
+
+    The quick tier embeds with the static table distilled from MiniLM (no torch in the child that
+    answers: it opens in seconds, not the half minute importing sentence-transformers takes); the
+    full tier with MiniLM itself, as ``dualgraph index`` does by default."""
+    if "index" not in _SHARED:
+        from dualgraph.pipeline.index import build_index
+        from reliability_tools import bench_catalog
+
+        root: Path = _SHARED["root"] / "bench-catalog"
+        expected = bench_catalog.fixture_catalog(root / "ds")
+        config = IndexConfig(runner="inline", progress=False)
+        if _SHARED["tier"] == "quick":
+            embedder = config.models.embedder.model_copy(update={"kind": "static"})
+            config = config.model_copy(update={"models": config.models.model_copy(update={"embedder": embedder})})
+        else:
+            _SHARED["smartprix"] = bench_catalog.smartprix_catalog(root / "ds", 20)
+        build_index(root / "ds", root / "ix", config)
+        _SHARED["index"], _SHARED["expected"] = root / "ix", expected
+    return _SHARED["index"]
+
+
+def generations_section(work: Path, tier: str) -> Section:
+    """A reader during re-indexes, and re-indexes killed half-way (issue 34.3, 34.6)."""
+    from dualgraph.pipeline.faults import KILL_POINTS
+    from reliability_tools import index_probes
+
+    points = ("load",) if tier == "quick" else tuple(sorted(set(KILL_POINTS) - kill_points.TKG_POINTS - {"reconcile"}))
+    cases = [index_probes.reader_during_reindex(work / "reader", runs=2 if tier == "quick" else 6)]
+    cases += index_probes.killed_reindex(work / "killed", points)
+    return {"ok": all(c[2] for c in cases), "cases": cases}
+
+
+def parts_section(work: Path, tier: str) -> Section:
+    """Each part of an index deleted and corrupted in turn (issue 34.4): named by ``check``,
+    rebuilt by the next run. The quick tier damages a few parts of a small index without the
+    Textual KG; the full tier every part of the bench index."""
+    from dualgraph.pipeline.index import build_index
+    from reliability_tools import index_probes
+
+    if tier == "quick":
+        kill_points.write_v1(work / "ds")
+        config = kill_points.skg_only_config()
+        built, dataset = work / "ix", work / "ds"
+        build_index(dataset, built, config)
+    else:
+        built = bench_index()
+        dataset, config = built.parent / "ds", IndexConfig(runner="inline", progress=False)
+    cases = index_probes.part_damage(built, dataset, config, work / "damaged", every_part=tier == "full")
+    return {"ok": all(c[2] for c in cases), "parts_damaged": len(cases), "cases": cases}
+
+
+UNREADABLE = ("{{{{", "the the the", "有什么手机电池大吗")
+
+
+def asked_section(work: Path, tier: str) -> Section:
+    """A child process, unprivileged, on a read-only copy of the bench index (issue 34.6): it
+    checks, queries, searches and answers; then unreadable questions (34.8), spec keys and a
+    question with invisible characters (34.7), and questions joining 2 to 9 phrases (34.1), each
+    under a memory cap of 1 GB above the open index and a deadline. Memory cases that fail wait
+    for the per-question budgets and are reported so."""
+    from reliability_tools import bench_catalog, index_probes
+    from reliability_tools.capped import CappedAsker, Outcome
+    from reliability_tools.joined_questions import FROM_THE_ISSUE, joined_questions
+
+    index = bench_index()
+    prefix = index_probes.unprivileged_prefix()
+    ro = index_probes.read_only_copy(index, work / "read-only")
+    cases: list[tuple] = []
+    deadline = 30.0 if tier == "quick" else 60.0
+
+    def line(o: Outcome) -> str:
+        r = o.result
+        if "crash" in r or r.get("error"):
+            got = r.get("crash") or r.get("error")
+        elif "answer" in r:
+            got = "no product list" if r["answer"] is None else f"{len(r['answer'])} products"
+        elif "rows" in r:
+            got = f"{r['rows']} rows"
+        else:
+            got = f"exit {r.get('exit')}" if "exit" in r else "no reply"
+        conf = f", confidence {r['confidence']:.2f}" if isinstance(r.get("confidence"), float) else ""
+        return f"{o.status} in {o.seconds:.1f} s, +{o.peak_mb:.0f} MB; {got}{conf}"
+
+    try:
+        with CappedAsker(ro, cap_mb=1024, deadline_s=deadline, prefix=prefix or []) as asker:
+            who = "an unprivileged process" if prefix is not None else "root (no way to drop privileges here)"
+            for kind, text in (
+                ("check", ""),
+                ("sparql", "SELECT ?p WHERE { ?p a skgt:Product }"),
+                ("search", "fast charging"),
+                ("ask", "Which phones have 5G?"),
+            ):
+                o = asker.ask(text, kind)
+                r = o.result
+                ok = o.bounded and (r.get("exit") == 0 if kind == "check" else bool(r.get("rows") or r.get("answer")))
+                cases.append((f"read-only index, {who}: {kind}", line(o), ok and prefix is not None))
+
+            for text in UNREADABLE:
+                o = asker.ask(text)
+                r = o.result
+                listed = r.get("answer") or []
+                conf = r.get("confidence") or 0.0
+                cases.append((f"unreadable question {text!r}", line(o), o.bounded and not listed and conf < 0.5))
+
+            five = _SHARED["expected"]["5000"]
+            zw = {n for n in bench_catalog.INVISIBLE_KEYS}
+            hidden = bench_catalog.HIDDEN
+            for text in (
+                "Which phones have a 5000 mAh battery?",
+                f"Which phones have a 50{hidden}00 mAh bat\u200btery{bench_catalog.TAG}?",
+            ):
+                o = asker.ask(text)
+                got = set(o.result.get("answer") or [])
+                ok = o.bounded and got & zw == five & zw
+                cases.append((f"zero-width keys: {text!a}", line(o) + f"; of the four: {sorted(got & zw)}", ok))
+
+            questions = list(FROM_THE_ISSUE[:1]) if tier == "quick" else list(FROM_THE_ISSUE)
+            if tier == "full":
+                questions += [q["question"] for q in joined_questions(300, seed=34)]
+            over = 0
+            for text in questions:
+                o = asker.ask(text)
+                over += o.status != "done"
+                cases.append((f"joined phrases: {text[:90]}", line(o), o.bounded, OPEN_BUDGETS))
+    finally:
+        index_probes.writable_again(ro)
+    memory = [c for c in cases if len(c) > 3]
+    return {
+        "ok": all(c[2] or len(c) > 3 for c in cases),
+        "engine_opens": asker.starts,
+        "joined_questions": len(memory),
+        "bounded": sum(c[2] for c in memory),
+        "over_cap_or_deadline": over,
+        "cases": cases,
+    }
+
+
+def sparql_section(work: Path, tier: str) -> Section:
+    """A runaway query (34.2): must end at its timeout and stay under 1 GB."""
+    from reliability_tools import service_probes
+
+    row = service_probes.runaway_sparql(bench_index(), timeout_s=3.0, cap_mb=1024)
+    return {"ok": True, "cases": [(*row, OPEN_SPARQL)]}
+
+
+def credentials_section(work: Path, tier: str) -> Section:
+    """A store URL edited in the index while the password is in the environment (34.5)."""
+    from reliability_tools import service_probes
+
+    cases = service_probes.tampered_store_url(work)
+    return {"ok": all(c[2] for c in cases), "commands": len(cases), "cases": cases}
+
+
+def slow_clients_section(work: Path, tier: str) -> Section:
+    """64 slow clients against Ray Serve while /health is polled (34.3): full tier only."""
+    if tier == "quick":
+        return {"ok": True, "skipped": "full tier only (starting Ray Serve takes most of a minute)"}
+    from reliability_tools import service_probes
+
+    cases = service_probes.slow_clients(bench_index())
+    return {"ok": all(c[2] for c in cases), "cases": cases}
+
+
+def tables_section(work: Path, tier: str) -> Section:
+    """Hostile tables for import-table (34.9), each import in a child under 1 GB."""
+    from reliability_tools import table_probes
+
+    sizes = {"columns": 20_000, "cell_chars": 2_000_000, "depth": 100_000}
+    if tier == "full":
+        sizes = {"columns": 1_000_000, "cell_chars": 20_000_000, "depth": 1_000_000}
+    # the quick tier's small tables in this process (no start-up per import); the full tier's in children
+    cases = table_probes.hostile_tables(work, **sizes, child=tier == "full")
+    return {"ok": all(c[2] for c in cases), "cases": cases}
+
+
 SECTIONS: dict[str, Callable[[Path, str], Section]] = {
     "hostile dataset": hostile_section,
     "kill points": kill_section,
     "guard probes": guard_section,
     "store faults": store_faults_section,
     "hostile questions": questions_section,
+    "index generations": generations_section,
+    "index parts": parts_section,
+    "asked in a capped child": asked_section,
+    "runaway sparql": sparql_section,
+    "store credentials": credentials_section,
+    "slow clients": slow_clients_section,
+    "hostile tables": tables_section,
 }
 
 
@@ -340,6 +555,14 @@ def render(results: dict[str, Section], tier: str, seconds: float) -> str:
     out.append("|---|---|---|")
     for name, r in results.items():
         figures = ", ".join(f"{k} {_short(v)}" for k, v in r.items() if k not in ("ok", "table", "rows", "cases"))
+        if "cases" in r:
+            held = sum(bool(c[2]) for c in r["cases"])
+            waiting = sum(1 for c in r["cases"] if not c[2] and len(c) > 3 and c[3])
+            figures = (
+                f"{held} of {len(r['cases'])} cases held"
+                + (f" ({waiting} open)" if waiting else "")
+                + (f", {figures}" if figures else "")
+            )
         out.append(f"| {name} | {'yes' if r.get('ok') else '**NO**'} | {figures} |")
     out += ["", f"Total {seconds:.0f} s.", ""]
     h = results.get("hostile dataset")
@@ -352,10 +575,21 @@ def render(results: dict[str, Section], tier: str, seconds: float) -> str:
         out.append("")
     for name, r in results.items():
         if "cases" in r:
-            out += [f"## {name[0].upper() + name[1:]}", "", "| case | outcome | ok |", "|---|---|---|"]
-            out += [f"| {c} | {o} | {_yn(ok)} |" for c, o, ok in r["cases"]]
+            out += [f"## {name[0].upper() + name[1:]}", "", "| case | outcome | held |", "|---|---|---|"]
+            out += [f"| {_cell(c[0])} | {_cell(c[1])} | {_held(c)} |" for c in r["cases"]]
             out.append("")
     return "\n".join(out)
+
+
+def _held(case: tuple) -> str:
+    """yes; **NO**; or, for a case that waits on work not done yet, no and what it waits on."""
+    if case[2]:
+        return "yes"
+    return f"no ({case[3]})" if len(case) > 3 and case[3] else "**NO**"
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _yn(v: bool) -> str:
@@ -380,6 +614,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     results: dict[str, Section] = {}
     with tempfile.TemporaryDirectory(prefix="dg-reliability-") as tmp:
+        _SHARED.update(root=Path(tmp), tier=args.tier)
+        (Path(tmp) / "bench-catalog").mkdir()
         for name, fn in SECTIONS.items():
             if args.only and name not in args.only:
                 continue

@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # heavy modules: imported by the calls that need them, not by
     from dualgraph.config import IndexConfig
     from dualgraph.models.base import Embedder
     from dualgraph.pipeline.bulk_answer import BulkAnswerConfig, BulkReport
+    from dualgraph.pipeline.generations import Lease
     from dualgraph.pipeline.index_check import PartCheck, Reader
     from dualgraph.serve.config import ServeConfig
     from dualgraph.stores.base import SparqlStore
@@ -148,6 +149,7 @@ class DualGraph:
         self._retrievers: dict[tuple, Any] = {}
         self._answers: IsolatedEngine | None = None  # the engine in a budgeted worker (ask and its kin)
         self._queries: BudgetedWorker | None = None  # the store in a budgeted worker (sparql)
+        self._lease: Lease | None = None
 
     # -- making one -------------------------------------------------------------------------------
 
@@ -238,7 +240,7 @@ class DualGraph:
     def manifest(self) -> dict[str, Any]:
         """What the last index run wrote (``manifest.json``): counts, timings, model usage."""
         if self._manifest is None:
-            self._manifest = json.loads((self.index_dir / "manifest.json").read_text(encoding="utf-8"))
+            self._manifest = json.loads((self.generation / "manifest.json").read_text(encoding="utf-8"))
         return self._manifest
 
     @property
@@ -249,6 +251,21 @@ class DualGraph:
         from dualgraph.budget import WorkBudget
 
         return WorkBudget()
+
+    @property
+    def generation(self) -> Path:
+        """The directory this graph reads: the index's generation that was current when the first
+        part was opened (``INDEX/generations/gNNNNNN``), held until :meth:`close` so that an index
+        run publishing a newer one meanwhile does not delete it; the index directory itself for an
+        index built before generations. Every part (store, engine, Textual KG) comes from it, so
+        they always belong together; open the index again to read a newer one."""
+        with self._lock:
+            self._check_open()
+            if self._lease is None:
+                from dualgraph.pipeline.generations import lease
+
+                self._lease = lease(self.index_dir)
+            return self._lease.dir
 
     @property
     def loaded(self) -> tuple[str, ...]:
@@ -271,15 +288,17 @@ class DualGraph:
 
                 given = self._given
 
+                where = self.generation
+
                 def opened() -> SparqlStore:
                     config = index_store_config(
-                        self.index_dir,
+                        where,
                         url=given.store_url if given is not None else None,
                         allow_insecure_auth=given.allow_insecure_auth if given is not None else False,
                     )
-                    return open_store(config, self.index_dir, read_only=True, market=self.market)
+                    return open_store(config, where, read_only=True, market=self.market)
 
-                self._store = _open_checked(self.index_dir, "store", opened)
+                self._store = _open_checked(where, "store", opened)
             return self._store
 
     @property
@@ -293,9 +312,8 @@ class DualGraph:
             if self._engine is None:
                 from dualgraph.answer.engine import QAEngine
 
-                self._engine = _open_checked(
-                    self.index_dir, "engine", lambda: QAEngine.open(self.index_dir, self.config)
-                )
+                where = self.generation
+                self._engine = _open_checked(where, "engine", lambda: QAEngine.open(where, self.config))
             return self._engine
 
     def engine_spec(self, *, serving: bool = False) -> EngineSpec:
@@ -340,8 +358,9 @@ class DualGraph:
             if self._answers is None:
                 from dualgraph.budget.engine import IsolatedEngine
 
-                spec = self.engine_spec()
-                self._answers = _open_checked(self.index_dir, "engine", lambda: IsolatedEngine(spec).open())
+                where = self.generation  # the worker reads the generation this graph holds
+                spec = self.engine_spec().model_copy(update={"index_dir": where})
+                self._answers = _open_checked(where, "engine", lambda: IsolatedEngine(spec).open())
             return self._answers
 
     def ask(self, question: str, *, strategy: str | None = None) -> AnswerRecord:
@@ -413,8 +432,9 @@ class DualGraph:
         from dualgraph.pipeline.index_check import check_readable
         from dualgraph.pipeline.ray_session import ray_session
 
-        check_readable(self.index_dir, "engine")  # once here, not as a traceback from every worker
-        spec = self.engine_spec()
+        where = self.generation  # held through the run: every worker reads this generation
+        check_readable(where, "engine")  # once here, not as a traceback from every worker
+        spec = self.engine_spec().model_copy(update={"index_dir": where})
         factory: Callable[[], Any] = spec
         if spec.config.budget.isolate:
             from dualgraph.budget.engine import IsolatedEngineFactory
@@ -479,9 +499,9 @@ class DualGraph:
                 from dualgraph.budget.hosts import StoreOpener
                 from dualgraph.budget.worker import BudgetedWorker
 
-                given, budget = self._given, self.budget
+                given, budget, where = self._given, self.budget, self.generation
                 opener = StoreOpener(
-                    self.index_dir,
+                    where,
                     store_url=given.store_url if given is not None else None,
                     allow_insecure_auth=given.allow_insecure_auth if given is not None else False,
                     market=self.market,
@@ -498,7 +518,7 @@ class DualGraph:
                         raise
                     return worker
 
-                self._queries = _open_checked(self.index_dir, "store", opened)
+                self._queries = _open_checked(where, "store", opened)
             return self._queries
 
     def search(self, text: str, *, k: int = 5, entities: int = 10, mode: SearchMode = "vote") -> Retrieval:
@@ -533,22 +553,25 @@ class DualGraph:
         if self._textual is None:
             from dualgraph.tkg.loader import TextualKG
 
-            self._textual = _open_checked(self.index_dir, "text", lambda: TextualKG.open(self.index_dir))
+            where = self.generation
+            self._textual = _open_checked(where, "text", lambda: TextualKG.open(where))
         if self._embedder is None:
             from dualgraph.models.factory import build_models, index_models
 
             # the (cached) embedder the index was built with, so texts land in the same vector space
-            self._embedder, _ = build_models(index_models(self.index_dir).model_copy(update={"llm": None}))
+            self._embedder, _ = build_models(index_models(self.generation).model_copy(update={"llm": None}))
         return self._textual, self._embedder
 
     # -- checking ---------------------------------------------------------------------------------
 
-    def check(self) -> list[PartCheck]:
+    def check(self, *, store_url: str | None = None, allow_insecure_auth: bool = False) -> list[PartCheck]:
         """Verify every part of the index against its manifest, as ``dualgraph check`` does: one
         :class:`~dualgraph.pipeline.index_check.PartCheck` a part (``part``, ``status`` of ok,
         missing, corrupt or absent, ``why``; ``broken`` when missing or corrupt). Reads every
         byte (checksums, the store's counts): seconds a gigabyte. Writes and repairs nothing;
-        ``dualgraph index`` (or :meth:`build`) rebuilds what is broken.
+        ``dualgraph index`` (or :meth:`build`) rebuilds what is broken. An index whose store is a
+        SPARQL server gets one more line: the server answers and holds the manifest's products
+        (``store_url``/``allow_insecure_auth`` as for reading it; default the graph's settings).
 
         The parts :meth:`ask`, :meth:`search` and :meth:`sparql` open are glanced at (present,
         of the recorded size) before they are opened; a damaged one raises
@@ -557,7 +580,12 @@ class DualGraph:
         from dualgraph.pipeline.index_check import check_index
 
         self._check_open()
-        return check_index(self.index_dir)
+        given = self._given
+        return check_index(
+            self.index_dir,
+            store_url=store_url or (given.store_url if given is not None else None),
+            allow_insecure_auth=allow_insecure_auth or (given.allow_insecure_auth if given is not None else False),
+        )
 
     # -- serving ----------------------------------------------------------------------------------
 
@@ -592,9 +620,9 @@ class DualGraph:
         any later call but :meth:`close` raises :class:`RuntimeError`."""
         with self._lock:
             self._closed = True
-            engine, store = self._engine, self._store
+            engine, store, held = self._engine, self._store, self._lease
             workers = [w for w in (self._answers, self._queries) if w is not None]
-            self._engine = self._store = self._textual = self._embedder = None
+            self._engine = self._store = self._textual = self._embedder = self._lease = None
             self._answers = self._queries = None
             self._retrievers.clear()
         try:
@@ -603,8 +631,12 @@ class DualGraph:
             if engine is not None:
                 engine.close()
         finally:
-            if store is not None:
-                store.close()
+            try:
+                if store is not None:
+                    store.close()
+            finally:
+                if held is not None:
+                    held.release()
 
     def __enter__(self) -> DualGraph:
         return self

@@ -38,11 +38,12 @@ def _cmd_index(args: argparse.Namespace) -> int:
     )
     from dualgraph.api import DualGraph
     from dualgraph.corpus.markets import MarketError
+    from dualgraph.pipeline.generations import IndexBusy
     from dualgraph.stores.base import StoreError
 
     try:  # SIGTERM/SIGINT end the run with Ray shut down (a rerun resumes where it stopped)
         graph = DualGraph.build(args.dataset, args.index, config=config, market=args.market)
-    except (StoreError, FileNotFoundError, MarketError) as e:
+    except (StoreError, FileNotFoundError, MarketError, IndexBusy) as e:
         print(f"dualgraph index: {e}", file=sys.stderr)
         return 2
     print(json.dumps(graph.manifest, indent=2, ensure_ascii=False))
@@ -412,7 +413,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from dualgraph.api import DualGraph
 
     with DualGraph(args.index) as graph:
-        found = graph.check()
+        found = graph.check(store_url=args.sparql_url, allow_insecure_auth=args.allow_insecure_auth)
     for c in found:
         if not args.problems or c.broken:
             print(c.line())
@@ -544,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ck.add_argument("--index", required=True, help="index directory")
     ck.add_argument("--problems", action="store_true", help="print only the parts that are missing or corrupt")
+    _store_arguments(ck)
     ck.set_defaults(func=_cmd_check)
 
     it = sub.add_parser("import-table", help="a CSV/Parquet/JSON Lines catalog + column mapping -> a dataset directory")

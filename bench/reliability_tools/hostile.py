@@ -786,10 +786,11 @@ def collect_index_evidence(index_dir: str | os.PathLike, marker: str) -> dict[st
     """
     from contextlib import closing
 
-    from dualgraph.pipeline.index_store import load_store_config, open_store
+    from dualgraph.pipeline.generations import resolve
+    from dualgraph.pipeline.index_store import index_store_config, open_store
     from dualgraph.pipeline.layout import IndexLayout
 
-    layout = IndexLayout(Path(index_dir))
+    layout = IndexLayout(resolve(index_dir))  # the generation readers see, every file of it once
     manifest = json.loads(layout.manifest.read_text("utf-8")) if layout.manifest.is_file() else {}
     quarantine = (
         [json.loads(line) for line in layout.quarantine.read_text("utf-8").splitlines() if line.strip()]
@@ -797,7 +798,8 @@ def collect_index_evidence(index_dir: str | os.PathLike, marker: str) -> dict[st
         else []
     )
     needle = marker.casefold()
-    with closing(open_store(load_store_config(layout.root), layout.root, read_only=True)) as store:
+    # through the readers' check: a store.json naming a server nobody named gets no password
+    with closing(open_store(index_store_config(layout.root), layout.root, read_only=True)) as store:
         res = store.select("SELECT DISTINCT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n }")
         names = {b["n"]["value"] for b in res["results"]["bindings"]}
         hits = store.select(
@@ -806,7 +808,9 @@ def collect_index_evidence(index_dir: str | os.PathLike, marker: str) -> dict[st
             + ")) }"
         )
         texts = [b["o"]["value"] for b in hits["results"]["bindings"]]
-    for path in sorted(layout.root.rglob("*")):
+    shared_cache = layout.root / "cache"  # a link to the index's cache in a generation: not walked by rglob
+    extra = sorted(shared_cache.rglob("*")) if shared_cache.is_symlink() else []
+    for path in sorted(layout.root.rglob("*")) + extra:
         if not path.is_file() or layout.store in path.parents:
             continue
         if path.suffix == ".parquet":

@@ -169,19 +169,52 @@ def align_index(
     ``embedder``/``llm``: the index's own models unless given. ``out_dir``: where the embeddings,
     heads, judge and report go (default ``INDEX/align``; a dry run elsewhere leaves the index as it
     was). ``graph``: node pairs written by the Spark job (``jobs/spark_node2vec_graph.py``) instead
-    of the in-process export. Returns the report (also saved as ``report.json`` there)."""
+    of the in-process export. Returns the report (also saved as ``report.json`` there).
+
+    A run that writes builds the index's next generation and publishes it at the end, as an
+    index run does (:mod:`dualgraph.pipeline.generations`): readers meanwhile see the index as it
+    was, and a failed run leaves it so. A dry run reads the current generation. The store is the
+    one ``store.json`` names, opened through the same check as every reader's (a password goes
+    only to an endpoint the user named: :func:`~dualgraph.pipeline.index_store.index_store_config`)."""
+    from dualgraph.pipeline.generations import lease, resolve, unshare, writing
+
+    root = Path(index_dir)
+    if not write:
+        with lease(root) as held:
+            out = Path(out_dir) if out_dir is not None else held.dir / ALIGN_DIR
+            if out_dir is None:
+                unshare(out)  # its files may be shared with another generation's
+            return _align(held.dir, config, use_ray, progress, False, embedder, llm, out, graph)
+    allowed = {(root / ALIGN_DIR).resolve(), (resolve(root) / ALIGN_DIR).resolve()}
+    if out_dir is not None and Path(out_dir).resolve() not in allowed:
+        # a later index run re-reads the accepted pairs from INDEX/align to keep the pattern aliases
+        raise ValueError(f"a run that writes keeps its files in {root / ALIGN_DIR}, not {out_dir}")
+    with writing(root, purpose="align") as gen:
+        unshare(gen.dir / ALIGN_DIR, gen.dir / "patterns")  # rewritten here, shared with the last generation
+        report = _align(gen.dir, config, use_ray, progress, True, embedder, llm, gen.dir / ALIGN_DIR, graph)
+        gen.publish()
+    return report
+
+
+def _align(
+    index_dir: Path,
+    config: AlignConfig | None,
+    use_ray: bool,
+    progress: bool,
+    write: bool,
+    embedder,
+    llm,
+    out_dir: Path,
+    graph: str | Path | None,
+) -> dict[str, Any]:
+    """:func:`align_index` on one generation's directory, ``out_dir`` settled."""
     from dualgraph.align.candidates import mutual_best
     from dualgraph.align.graph_export import export_graph
     from dualgraph.align.node2vec import run_node2vec
     from dualgraph.models.factory import build_models, index_models
-    from dualgraph.pipeline.index_store import load_store_config, open_store
+    from dualgraph.pipeline.index_store import index_store_config, open_store
 
     config = config or AlignConfig()
-    index_dir = Path(index_dir)
-    out_dir = Path(out_dir) if out_dir is not None else index_dir / ALIGN_DIR
-    if write and out_dir.resolve() != (index_dir / ALIGN_DIR).resolve():
-        # a later index run re-reads the accepted pairs from INDEX/align to keep the pattern aliases
-        raise ValueError(f"a run that writes keeps its files in {index_dir / ALIGN_DIR}, not {out_dir}")
     out_dir.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"config": config.model_dump(mode="json"), "seconds": {}}
     secs = report["seconds"]
@@ -189,7 +222,7 @@ def align_index(
     if embedder is None:
         embedder, index_llm = build_models(index_models(index_dir))
         llm = llm if llm is not None else index_llm
-    with closing(open_store(load_store_config(index_dir), index_dir, read_only=not write)) as store:
+    with closing(open_store(index_store_config(index_dir), index_dir, read_only=not write)) as store:
         t = time.perf_counter()
         if graph is not None:
             from dualgraph.align.graph_export import read_graph

@@ -18,8 +18,13 @@ __all__ = ["apply_to_patterns"]
 
 def apply_to_patterns(index_dir: Path, embedder, pairs: list[dict[str, Any]]) -> dict[str, int]:
     """Rewrite the index's pattern index with ``pairs`` as aliases: names re-indexed (BM25), the
-    dense vectors kept (a pattern's sentence does not change)."""
-    src = Path(index_dir) / "patterns"
+    dense vectors kept (a pattern's sentence does not change). ``index_dir``: a generation's
+    directory, or an index directory (its current generation is rewritten in place; ``dualgraph
+    align`` writes a new generation instead)."""
+    from dualgraph.pipeline.generations import resolve
+
+    # the folder itself, not the index directory's link to it: the save renames folders
+    src = resolve(index_dir) / "patterns"
     index = PatternIndex.load(src, embedder)
     patterns, changed = annotate(index.patterns, pairs)
     lexical = LexicalIndex.build([p.pattern_id for p in patterns], [p.lexical_text for p in patterns])

@@ -240,13 +240,16 @@ class QAEngine:
         from dualgraph.lexicon.patterns import PatternIndex
         from dualgraph.models.base import TokenMeter
         from dualgraph.models.factory import build_models, index_models
+        from dualgraph.pipeline.generations import lease
         from dualgraph.pipeline.index_store import index_store_config, open_store
         from dualgraph.query.interpret.compiler import Compiler
 
         config = config or AskConfig()
         if config.strategy not in STRATEGIES:
             raise ValueError(f"unknown strategy {config.strategy!r}; choose one of {', '.join(STRATEGIES)}")
-        index = Path(index_dir)
+        # the generation readers see now, held until the engine closes (pipeline.generations)
+        held = lease(index_dir)
+        index = held.dir
         if not (index / "manifest.json").is_file():
             raise FileNotFoundError(
                 f"{index} is not an index directory (no manifest.json): run `dualgraph index` first"
@@ -331,7 +334,7 @@ class QAEngine:
             kit,
             config=config,
             writer=writer,
-            closers=[symbolic.close, store.close],
+            closers=[symbolic.close, store.close, held.release],
             meter=meter,
             names=names,
             vocabulary=compiler.vocabulary,

@@ -1,7 +1,8 @@
 """A persistent response cache for models: re-indexing unchanged text costs nothing.
 
 One SQLite file in WAL mode (several processes may read and write it at once; writers
-wait on a busy timeout). Every entry is keyed by ``(model name, prompt version,
+wait on a busy timeout). Where the file cannot be written (an index on a read-only
+directory or mount) it is read as it is and nothing new is stored. Every entry is keyed by ``(model name, prompt version,
 sha256 of the exact input)``: changing the model or bumping a prompt's version misses,
 and nothing is ever looked up by similarity. Two wrappers keep the protocol of what they
 wrap: :class:`CachedEmbedder` and :class:`CachedLLM`.
@@ -9,6 +10,7 @@ wrap: :class:`CachedEmbedder` and :class:`CachedLLM`.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -82,17 +84,36 @@ class ResponseCache:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._pid = -1
+        self.read_only = False  # True once the file turned out not to be writable: nothing is stored
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self) -> sqlite3.Connection | None:
+        """The process's connection; None when there is no cache to read (read-only, and no file)."""
         # A connection must not cross a fork (Ray workers, multiprocessing): reopen per process.
-        if self._conn is None or self._pid != os.getpid():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for a cache
-            conn.executescript(_SCHEMA)
+        if self._pid != os.getpid():
+            conn = None
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False, isolation_level=None)
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for a cache
+                conn.executescript(_SCHEMA)
+                self.read_only = False
+            except (OSError, sqlite3.OperationalError) as e:
+                if conn is not None:
+                    conn.close()
+                if not _unwritable(e):
+                    raise
+                conn = self._read_only_connection()
             self._conn, self._pid = conn, os.getpid()
         return self._conn
+
+    def _read_only_connection(self) -> sqlite3.Connection | None:
+        """The file as it is, without the WAL's side files a reader would have to create."""
+        self.read_only = True
+        if not self.path.is_file():
+            return None
+        uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
 
     def get(self, table: str, model: str, version: str, digests: list[str]) -> dict[str, Any]:
         """The stored values among ``digests`` (missing ones are absent)."""
@@ -100,15 +121,22 @@ class ResponseCache:
         found: dict[str, Any] = {}
         with self._lock:
             conn = self._connection()
+            if conn is None:
+                return found
             column = "vector" if table == "embeddings" else "result"
             for i in range(0, len(digests), _CHUNK):
                 chunk = digests[i : i + _CHUNK]
                 marks = ",".join("?" * len(chunk))
-                rows = conn.execute(
-                    f"SELECT digest, {column} FROM {table} WHERE model=? AND version=? AND digest IN ({marks})",
-                    (model, version, *chunk),
-                )
-                found.update(rows.fetchall())
+                try:
+                    rows = conn.execute(
+                        f"SELECT digest, {column} FROM {table} WHERE model=? AND version=? AND digest IN ({marks})",
+                        (model, version, *chunk),
+                    ).fetchall()
+                except sqlite3.OperationalError:
+                    if not self.read_only:
+                        raise
+                    return found  # a read-only file without this table: nothing cached
+                found.update(rows)
         return found
 
     def put(self, table: str, model: str, version: str, values: dict[str, Any]) -> None:
@@ -118,28 +146,46 @@ class ResponseCache:
         table = _table(table)
         with self._lock:
             conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
+            if conn is None or self.read_only:
+                return  # a read-only index: answers are not remembered
             try:
-                conn.executemany(
-                    f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)",
-                    [(model, version, d, v) for d, v in values.items()],
-                )
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    conn.executemany(
+                        f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)",
+                        [(model, version, d, v) for d, v in values.items()],
+                    )
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.OperationalError as e:
+                if not _unwritable(e):
+                    raise
+                # opened (the WAL's side files were there) but not writable: read it as it is from now on
+                conn.close()
+                self._conn = self._read_only_connection()
 
     def close(self) -> None:
         with self._lock:
             if self._conn is not None and self._pid == os.getpid():
                 self._conn.close()
-            self._conn = None
+            self._conn, self._pid = None, -1
 
     def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path}  # a pickled cache (e.g. sent to a Ray worker) reopens the file
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         ResponseCache.__init__(self, state["path"])
+
+
+def _unwritable(error: BaseException) -> bool:
+    """Whether opening the cache failed because its file or folder cannot be written."""
+    if isinstance(error, OSError):
+        return error.errno in (errno.EACCES, errno.EPERM, errno.EROFS)
+    text = str(error).lower()
+    return "readonly" in text or "read-only" in text or "unable to open" in text
 
 
 def _table(name: str) -> str:

@@ -26,6 +26,7 @@ from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
+from dualgraph.pipeline.generations import CACHE, Generation, unshare, writing
 from dualgraph.pipeline.index_check import open_checked_state, record_parts, repair_before_index
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.index_store import open_store, save_store_config
@@ -152,11 +153,23 @@ def build_index(
     config = config or IndexConfig()
     market = check_market(market)  # a bad code fails the run before anything is written
     started = time.time()
-    meter = TokenMeter()
     root = Path(dataset_dir).resolve()
     if not root.is_dir():
         raise FileNotFoundError(f"dataset directory not found: {root}")
-    layout = IndexLayout(Path(index_dir).resolve())
+    # built beside the generation readers see, published at the end by one rename; a killed run
+    # leaves the old index as it was and resumes in the generation it left (pipeline.generations)
+    with writing(Path(index_dir).resolve()) as gen:
+        manifest = _build_generation(root, gen, config, market, started)
+        removed = gen.publish()
+    if removed:
+        log.info("dualgraph index: removed the old generations %s", ", ".join(removed))
+    return manifest
+
+
+def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: str, started: float) -> dict[str, Any]:
+    """The body of :func:`build_index`, writing into the generation ``gen``."""
+    meter = TokenMeter()
+    layout = IndexLayout(gen.dir)
     layout.create()
     rules = load_rules(config.rules_path)
     state, repaired = open_checked_state(layout)
@@ -176,7 +189,7 @@ def build_index(
     fault_point("scan")
     previous = {k: v["hash"] for k, v in mine.items() if v.get("loaded")}
     # One response cache per index unless configured: re-indexing unchanged text costs nothing.
-    models = config.models.model_copy(update={"cache_dir": config.cache_dir or layout.root / "cache"})
+    models = config.models.model_copy(update={"cache_dir": config.cache_dir or gen.root / CACHE})
     config = config.model_copy(update={"models": models})
     salt = CONVERTER_VERSION
     if config.tkg.enabled:
@@ -281,7 +294,7 @@ def build_index(
         # Nothing to load (no specs, or unreadable): recorded so reruns skip it.
         state.record(
             {
-                state_key(market, r["meta_path"]): _doc_state(r, loaded=r["status"] == "ok")
+                state_key(market, r["meta_path"]): _doc_state(r, loaded=r["status"] == "ok", root=gen.root)
                 for r in rows
                 if r["status"] in ("ok", "quarantined") and not r["shard_path"]
             }
@@ -305,7 +318,7 @@ def build_index(
             loaded_quads += store.bulk_load(group, format="nquads", progress=bar.update)
             fault_point("load")
             docs = [r for path in group for r in shards[path]]
-            state.record({state_key(market, r["meta_path"]): _doc_state(r, loaded=True) for r in docs})
+            state.record({state_key(market, r["meta_path"]): _doc_state(r, loaded=True, root=gen.root) for r in docs})
             fault_point("record")
         bar.close()
         t_load = time.time() - t0
@@ -348,6 +361,8 @@ def build_index(
         lazy = _LazyModels(config, meter)
         if config.tkg.enabled and state.stale["tkg"]:
             specs.release(above=SPEC_TABLES_HELD_BYTES)
+            # the text graph's files are shared with the last generation until now: some are rewritten in place
+            unshare(*(layout.tkg / p for p in os.listdir(layout.tkg) if p != "shards"))
             tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
             fault_point("tkg")
             release_free_memory()  # the merge's and the text graph's Python objects are gone
@@ -356,6 +371,7 @@ def build_index(
             from dualgraph.lexicon.patterns import build_pattern_index
 
             # the spec statistics from the converter's tables, not from queries over the whole store
+            unshare(layout.root / "patterns")
             patterns_report = build_pattern_index(
                 store, lazy.embedder, layout.root / "patterns", progress=config.progress, specs=specs.tables
             )
@@ -367,6 +383,7 @@ def build_index(
             from dualgraph.lexicon.mining import mine_index
 
             # page words beside spec values, read once here rather than by every question-answering process
+            unshare(layout.tkg / "prose_lexicon.json")
             lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs.tables)
         fault_point("checkpoint")
         state.checkpoint()
@@ -384,7 +401,9 @@ def build_index(
     reprocessed = sorted(r["doc_id"] for r in rows if r["status"] == "ok")
     manifest = {
         "dataset": str(root),
-        "index": str(layout.root),
+        "index": str(gen.root),
+        # which generation of the index this is, and what starting it from the last one cost
+        "generation": gen.report(),
         "market": market,
         "documents": {
             "total": len(rows),
@@ -686,8 +705,11 @@ def _market_counts(docs: dict[str, dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
+def _doc_state(row: Row, *, loaded: bool, root: Path) -> dict[str, Any]:
     market = row.get("market") or O.DEFAULT_MARKET
+    # the shard where readers find it whichever generation is current (INDEX/skg -> current/skg),
+    # not in the generation that wrote it, which a later run deletes
+    shard = str(root / "skg" / "shards" / Path(row["shard_path"]).name) if row.get("shard_path") else ""
     return {
         "doc_id": row["doc_id"],
         "market": market,
@@ -695,7 +717,7 @@ def _doc_state(row: Row, *, loaded: bool) -> dict[str, Any]:
         "hash": row["content_hash"],
         "loaded": loaded,
         "products": int(row.get("n_products") or 0),
-        "shard": row.get("shard_path") or "",
+        "shard": shard,
         "tkg_shard": row.get("tkg_shard") or "",
         "product_iris": [iri for iri, _ in json.loads(row.get("products_json") or "[]")],
         # what its files stat as: the next run takes it as unchanged without reading it (corpus.stamps)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from dualgraph.pipeline.generations import index_root, lease, resolve
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic
 from dualgraph.pipeline.state import IndexState, journal_path
 
@@ -253,10 +254,27 @@ def check_part(root: Path, rel: str, entry: dict[str, Any], *, deep: bool) -> Pa
 # -- `dualgraph check` ---------------------------------------------------------------------------
 
 
-def check_index(index_dir: str | Path) -> list[PartCheck]:
+def check_index(
+    index_dir: str | Path, *, store_url: str | None = None, allow_insecure_auth: bool = False
+) -> list[PartCheck]:
     """Verify every part of the index at ``index_dir`` against its manifest, reading every byte;
-    one result a part, in the manifest's order. Reads only: nothing is written or repaired."""
-    root = Path(index_dir)
+    one result a part, in the manifest's order. Reads only: nothing is written or repaired.
+
+    An index whose store is a SPARQL server gets one more result: whether the server answers and
+    holds the products the manifest counts (:func:`check_endpoint`; ``store_url`` and
+    ``allow_insecure_auth`` as for every reader, see
+    :func:`~dualgraph.pipeline.index_store.index_store_config`).
+
+    The generation readers see now is checked (held meanwhile, so no index run deletes it); an
+    index run that stopped before publishing the next one damages nothing readers see, and is
+    not listed."""
+    with lease(index_dir) as held:
+        return _check_generation(held.dir, store_url=store_url, allow_insecure_auth=allow_insecure_auth)
+
+
+def _check_generation(
+    root: Path, *, store_url: str | None = None, allow_insecure_auth: bool = False
+) -> list[PartCheck]:
     if not (root / "manifest.json").is_file():
         return [PartCheck("manifest.json", "missing", "not an index directory: run `dualgraph index`")]
     manifest = read_manifest(root)
@@ -265,10 +283,37 @@ def check_index(index_dir: str | Path) -> list[PartCheck]:
         why = "lists no parts (written before indexes recorded them): run `dualgraph index` once"
         return [PartCheck("manifest.json", "corrupt" if not manifest else "missing", why)]
     out = [check_part(root, rel, entry, deep=True) for rel, entry in parts.items()]
+    if not _embedded_store(root):
+        out.append(check_endpoint(root, manifest, url=store_url, allow_insecure_auth=allow_insecure_auth))
     journal = journal_path(root / STATE_PART)
     if journal.is_file():
         out.append(PartCheck(journal.name, "corrupt", "the last index run did not finish: run `dualgraph index`"))
     return out
+
+
+def check_endpoint(
+    root: Path, manifest: dict[str, Any], *, url: str | None = None, allow_insecure_auth: bool = False
+) -> PartCheck:
+    """The remote store of the index at ``root``: it must answer (one try, no retries: a check
+    reports, it does not wait out an outage) and hold as many products as the manifest counts.
+    The part is named ``store <query URL>``; the password goes only where every reader sends it."""
+    from dualgraph.pipeline.index_store import index_store_config, open_store
+
+    try:
+        config = index_store_config(root, url=url, allow_insecure_auth=allow_insecure_auth)
+    except Exception as e:  # a store.json that cannot be read, or a URL nobody named: refused, said in one line
+        return PartCheck("store.json", "corrupt", _first_line(e))
+    part = f"store {config.query_url}"
+    config = config.model_copy(update={"retry_attempts": 1, "timeout_s": min(config.timeout_s, 30.0)})
+    try:
+        with closing(open_store(config, root, read_only=True)) as store:
+            found = int(store.select(_PRODUCTS)["results"]["bindings"][0]["n"]["value"])
+    except Exception as e:  # down, refused, not SPARQL: the one line says which
+        return PartCheck(part, "missing", f"does not answer: {_first_line(e)}")
+    want = manifest.get("products")
+    if isinstance(want, int) and found != want:
+        return PartCheck(part, "corrupt", f"holds {found} products, the manifest says {want}")
+    return PartCheck(part, "ok", f"{found} products")
 
 
 # -- the read paths ------------------------------------------------------------------------------
@@ -306,17 +351,19 @@ def _read_parts(root: Path, reader: Reader) -> dict[str, dict[str, Any]]:
 
 def check_readable(index_dir: str | Path, reader: Reader) -> None:
     """Raise :class:`IndexDamaged` when a part ``reader`` opens is missing or not the size the
-    manifest records: a glance (no checksums), done before each part is opened."""
-    root = Path(index_dir)
+    manifest records: a glance (no checksums), done before each part is opened. ``index_dir`` is
+    read as one generation (:func:`~dualgraph.pipeline.generations.resolve`): the manifest and
+    the parts it lists come from the same one, whatever an index run publishes meanwhile."""
+    root = resolve(index_dir)
     problems = [c for rel, e in _read_parts(root, reader).items() if (c := check_part(root, rel, e, deep=False)).broken]
     if problems:
-        raise IndexDamaged(root, problems)
+        raise IndexDamaged(index_root(root), problems)
 
 
 def diagnose(index_dir: str | Path, reader: Reader) -> IndexDamaged | None:
     """After opening what ``reader`` needs failed: the damaged parts, found by checksums (None:
     every part is as recorded, so the failure has another cause)."""
-    root = Path(index_dir)
+    root = resolve(index_dir)
     problems = []
     for rel, entry in _read_parts(root, reader).items():
         if entry.get("kind") == "store":
@@ -326,7 +373,7 @@ def diagnose(index_dir: str | Path, reader: Reader) -> IndexDamaged | None:
             found = check_part(root, rel, entry, deep=True)
         if found.broken:
             problems.append(found)
-    return IndexDamaged(root, problems) if problems else None
+    return IndexDamaged(index_root(root), problems) if problems else None
 
 
 # -- `dualgraph index` ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from dualgraph.corpus.markets import MarketError, check_market
+from dualgraph.pipeline.generations import Lease, lease, resolve
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.skg import ontology as O
 from dualgraph.stores.base import SparqlStore, StoreError
@@ -58,14 +59,37 @@ def open_store(
     """
     if profile is not None:
         config = config.model_copy(update={"profile": profile})
-    store = open_backend(config, IndexLayout(Path(index_dir)).store, read_only=read_only, in_memory=in_memory)
-    if market is not None:
-        try:
-            restrict_to_market(store, check_market(market))
-        except (MarketError, StoreError) as e:
-            store.close()
-            raise StoreError(str(e)) from e
+    # the generation readers see now, held while its files are read (pipeline.generations): an
+    # index run that publishes a newer one meanwhile deletes this one only once it is let go
+    held = lease(index_dir)
+    try:
+        store = open_backend(config, IndexLayout(held.dir).store, read_only=read_only, in_memory=in_memory)
+        if market is not None:
+            try:
+                restrict_to_market(store, check_market(market))
+            except (MarketError, StoreError) as e:
+                store.close()
+                raise StoreError(str(e)) from e
+    except BaseException:
+        held.release()
+        raise
+    if held.held and read_only and not in_memory and config.kind == "oxigraph":
+        _release_on_close(store, held)
+    else:
+        held.release()  # a copy in memory, a server, or a writer: nothing of the files is read later
     return store
+
+
+def _release_on_close(store: SparqlStore, held: Lease) -> None:
+    close = store.close
+
+    def close_and_release() -> None:
+        try:
+            close()
+        finally:
+            held.release()
+
+    store.close = close_and_release  # type: ignore[method-assign]
 
 
 def save_store_config(config: StoreConfig, index_dir: str | Path) -> None:
@@ -78,7 +102,7 @@ def load_store_config(index_dir: str | Path) -> StoreConfig:
 
     ``store.json`` is data in the index, which whoever can write the index may edit: what only
     the user may decide (the password, sending it in clear) is refused there, never read."""
-    path = Path(index_dir) / STORE_FILE
+    path = resolve(index_dir) / STORE_FILE
     if not path.is_file():
         return StoreConfig()
     data = json.loads(path.read_text(encoding="utf-8"))

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("SPARQLWrapper", reason="the `endpoint` extra is not installed")
 
 from dualgraph.config import IndexConfig, StoreConfig
+from dualgraph.pipeline.generations import CURRENT, NEXT
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.stores.base import StoreError
@@ -32,5 +33,8 @@ def test_a_dead_store_fails_before_any_document_is_converted(tmp_path):
         build_index(tmp_path / "ds", tmp_path / "ix", config)
     assert time.perf_counter() - started < 10
     assert url.rsplit("/", 1)[0] in str(err.value) and "3 attempts" in str(err.value)
-    # nothing was converted: no shard written, no document recorded
-    assert not any(IndexLayout(tmp_path / "ix").shards.iterdir())
+    # nothing was converted: no shard written in the generation the run started (left for the
+    # next run to resume, never published), no document recorded
+    left = tmp_path / "ix" / NEXT
+    assert left.is_symlink() and not (tmp_path / "ix" / CURRENT).exists()
+    assert not any(IndexLayout(left.resolve()).shards.iterdir())

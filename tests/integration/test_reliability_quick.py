@@ -1,4 +1,6 @@
-"""The quick tier of bench/reliability.py runs in CI: every figure of its report must hold."""
+"""The quick tier of bench/reliability.py runs in CI: every figure of its report must hold, except
+the cases it marks open (issue 34.1 and 34.2: per-question budgets being built elsewhere), which it
+reports as not held."""
 
 from __future__ import annotations
 
@@ -24,7 +26,18 @@ def test_quick_reliability_report_has_no_crash_loss_leak_or_failed_resume(tmp_pa
     )
     report = out.read_text(encoding="utf-8") if out.is_file() else "(no report)"
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:] + report[:3000]
-    summary = [line for line in report.splitlines() if line.startswith("| ") and " | " in line][:7]
-    sections = {line.split(" | ")[0].strip("| ") for line in summary[1:]}
+    head = report.split("\n## ", 1)[0]  # the summary table, one row a section
+    sections = {line.split(" | ")[0].strip("| ") for line in head.splitlines() if line.startswith("| ")}
     assert {"hostile dataset", "kill points", "guard probes", "store faults", "hostile questions"} <= sections
+    # issue 34: generations, damaged parts, the read-only child, credentials, tables (slow clients: full tier)
+    assert {
+        "index generations",
+        "index parts",
+        "asked in a capped child",
+        "runaway sparql",
+        "store credentials",
+        "slow clients",
+        "hostile tables",
+    } <= sections
+    # a case that waits on work not landed yet says "no (open: ...)"; every other case must hold
     assert "**NO**" not in report
