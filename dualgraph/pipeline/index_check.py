@@ -41,7 +41,6 @@ STATE_PART = "state.json"
 _FILE_ROOTS = ("state.json", "models.json", "store.json", "skg/catalog.nq", "skg/shards", "tkg", "patterns")
 # content-addressed: a shard's name is a hash of what it holds, so its checksum never changes
 _IMMUTABLE = ("skg/shards/", "tkg/shards/")
-_SQLITE_HEADER = b"SQLite format 3\x00"
 _PRODUCTS = "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a skgt:Product }"
 
 Status = Literal["ok", "missing", "corrupt", "absent"]
@@ -225,18 +224,17 @@ def _check_sqlite(root: Path, rel: str, *, deep: bool) -> PartCheck:
     path = root / rel
     if not path.is_file():
         return PartCheck(rel, "absent", "a cache, filled again on use")
-    with open(path, "rb") as fh:
-        head = fh.read(len(_SQLITE_HEADER))
-    if head != _SQLITE_HEADER and (head or path.stat().st_size):
-        return PartCheck(rel, "corrupt", "not an SQLite database")
-    if not deep:
-        return PartCheck(rel, "ok")
+    # Read only through SQLite, never with open(): closing any descriptor of the file drops every
+    # POSIX lock this process holds on it, so an engine here with the cache open loses its WAL lock,
+    # another process's last connection deletes the -wal and -shm files under it, and every later
+    # connection in this process fails with "disk I/O error". SQLite keeps its descriptors of a
+    # locked file open until the locks go. immutable: no lock taken, no -shm or -wal created.
     try:
-        # immutable: no lock, no -shm or -wal file created; a check must not write
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)) as db:
-            found = db.execute("PRAGMA quick_check").fetchall()
+            db.execute("PRAGMA schema_version").fetchone()  # the header: "file is not a database"
+            found = db.execute("PRAGMA quick_check").fetchall() if deep else [("ok",)]
     except sqlite3.Error as e:
-        return PartCheck(rel, "corrupt", f"SQLite: {e}")
+        return PartCheck(rel, "corrupt", f"not an SQLite database ({e})")
     if found != [("ok",)]:
         return PartCheck(rel, "corrupt", f"SQLite quick_check: {'; '.join(str(r[0]) for r in found[:3])}")
     return PartCheck(rel, "ok")
