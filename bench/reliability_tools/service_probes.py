@@ -160,7 +160,8 @@ def runaway_sparql(index: Path, *, timeout_s: float = 3.0, cap_mb: float = 1024,
     start, peak, base, status = time.monotonic(), 0.0, None, "ended"
     while proc.poll() is None:
         try:
-            rss = ps.memory_info().rss / 2**20
+            # the query runs in the CLI's budget worker: the whole tree is what the machine pays
+            rss = sum(x.memory_info().rss for x in [ps, *ps.children(recursive=True)]) / 2**20
         except psutil.Error:
             break
         base = rss if base is None else min(base, rss)
