@@ -129,7 +129,9 @@ def test_health_and_ask_answer_under_slow_clients_and_slow_bodies_are_cut(servic
             time.sleep(0.3)
         status, body = http_json(f"http://127.0.0.1:{service}/ask", {"question": "Which phones have 5G?"})
         assert status == 200 and body["error"] is None and body["answer_list"]
-        assert max(latencies) < 1.0, latencies
+        # blocked behind the slow clients, /health would wait for their cut at BODY_TIMEOUT_S at least;
+        # the margin below it is for a loaded CI machine (a second was flaky there)
+        assert max(latencies) < BODY_TIMEOUT_S - 0.5, latencies
         # the 408s are due at BODY_TIMEOUT_S; on a loaded machine the replies take a while to land
         deadline = time.monotonic() + BODY_TIMEOUT_S + 15.0
         time.sleep(BODY_TIMEOUT_S + 2.0)
@@ -140,8 +142,8 @@ def test_health_and_ask_answer_under_slow_clients_and_slow_bodies_are_cut(servic
             assert c["got"].startswith(b"HTTP/1.1 408"), c["got"][:80]
             assert b"did not arrive within" in c["got"]
             # cut at the timeout, not when the client finished: its body needed a minute at this pace
-            assert c["closed_at"] is not None and c["closed_at"] < BODY_TIMEOUT_S + 2.0, c["closed_at"]
-        assert _timed_health(service) < 1.0
+            assert c["closed_at"] is not None and c["closed_at"] < BODY_TIMEOUT_S + 6.0, c["closed_at"]
+        assert _timed_health(service) < BODY_TIMEOUT_S - 0.5
     finally:
         slow.stop()
 
