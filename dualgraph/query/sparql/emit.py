@@ -6,6 +6,15 @@ tie-breaker ``?so2``/``?val2``. A condition the question states twice is written
 conjunction of one condition with itself selects the same products, while each extra join made
 the store's planning and evaluation grow faster than the question (a long pasted question
 repeating itself took minutes).
+
+A condition on a range of values is its own sub-select of the products it holds of, ``{ SELECT
+DISTINCT ?p WHERE { … FILTER(…) } }``, joined on ``?p`` alone. Written inline, the store walked
+every value row of the entry product by product beside the other conditions (about 100 ms per
+question on 1,000 products); as a sub-select the range is found once and the sets are
+intersected (10–20 ms, the same rows). A condition without a range (a brand, a category, a
+feature, named values) stays inline: there the other conditions bind ``?p`` first, and on its
+own it would scan its predicate over the whole catalogue (a text feature: 20 ms inline, 300 ms
+alone). Nothing outside a condition reads its ``?s``/``?v`` variables.
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ from dualgraph.lexicon.pattern import fill
 from dualgraph.query.ground.grounder import Grounding
 from dualgraph.query.read.model import Intent
 
-__all__ = ["select_query", "where_clauses"]
+__all__ = ["condition_block", "select_query", "where_clauses"]
 
 
 def where_clauses(products: list[str], named: list[Grounding], rest: list[Grounding]) -> tuple[list[str], list[str]]:
@@ -40,9 +49,21 @@ def where_clauses(products: list[str], named: list[Grounding], rest: list[Ground
         if gr.snippet:
             i += 1
             s, v = f"?s{i}", f"?v{i}"
-            blocks.append(fill(gr.snippet, s, v))
-            filters += [f.replace("{v}", v) for f in gr.filters]
+            block = fill(gr.snippet, s, v)
+            if gr.filters:  # a range over values: the set of products it holds of, found once
+                own = " ".join(f"FILTER({f.replace('{v}', v)})" for f in gr.filters)
+                block = condition_block(f"{block} {own}")
+            blocks.append(block)
     return blocks, filters
+
+
+def condition_block(body: str) -> str:
+    """One condition as the set of products it holds of (see the module's note on why).
+
+    >>> condition_block("?p skg:hasBrand ?s1 .")
+    '{ SELECT DISTINCT ?p WHERE { ?p skg:hasBrand ?s1 . } }'
+    """
+    return f"{{ SELECT DISTINCT ?p WHERE {{ {body} }} }}"
 
 
 def select_query(
