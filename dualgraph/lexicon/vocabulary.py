@@ -58,6 +58,28 @@ def _tokens(phrase: str) -> list[str]:
     return [t for t in re.split(r"[\s\-–/]+", phrase.casefold().strip(" .,:;")) if t]
 
 
+def name_phrase_tokens(text: str) -> list[str]:
+    """Lower-case runs of letters and digits, bracketed parts dropped: "3-seat sofa-bed (791.50)" →
+    ["3", "seat", "sofa", "bed"] (a product name and a question's words split alike)."""
+    return re.findall(r"[^\W_]+", re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", text).casefold())
+
+
+def _name_phrases(products: Sequence[str], nouns: set[str]) -> set[str]:
+    """The kinds product names state right after their first word (the maker's or the range's) when
+    the kind ends in a category noun: "corner sofa" of "HOLMSUND Corner sofa-bed", "3 seat sofa" of
+    "EKTORP 3-seat sofa" (not of "EKTORP Cover for 3-seat sofa": a cover), kept when two names or
+    more state it. A question's "corner sofas" then asks for those names, where its "corner" would
+    otherwise be taken for a maker or a product line. Only runs ending in a category noun are
+    counted, so the table stays small on a large catalog."""
+    counts: dict[str, int] = {}
+    for name in products:
+        toks = name_phrase_tokens(name)
+        found = {" ".join(toks[1 : i + 1]) for i in (2, 3) if i < len(toks) and toks[i] in nouns}
+        for phrase in found:
+            counts[phrase] = counts.get(phrase, 0) + 1
+    return {p for p, c in counts.items() if c >= 2}
+
+
 def _token_regex(tok: str, plural: bool) -> str:
     out = re.escape(tok)
     if plural and tok.isalpha() and len(tok) >= 3:
@@ -115,6 +137,7 @@ class QuestionVocabulary:
         name_tails: Iterable[str] = (),
         brands: Iterable[str] = (),
         lines: Iterable[str] = (),
+        name_phrases: Iterable[str] = (),
         embed: Callable[[list[str]], Any] | None = None,
     ) -> None:
         self._category_names = sorted({c for c in categories if c.strip()})
@@ -125,6 +148,7 @@ class QuestionVocabulary:
         self.brands = frozenset(b.casefold() for b in brands)
         # words that start product names or follow the maker ("Google Pixel"): a name, whatever else
         self.name_words = self.brands | frozenset(w.casefold() for w in lines)
+        self.name_phrases = frozenset(" ".join(name_phrase_tokens(p)) for p in name_phrases)
         self._embed = embed
         self._word_vectors: dict[str, np.ndarray] = {}
         self._families_of: tuple[str | None, list[tuple[int, int, str]]] = (None, [])
@@ -247,6 +271,7 @@ class QuestionVocabulary:
             ),
             name_tails=_name_tails(products) - skip - cat_words - brands,
             lines=common_name_words,
+            name_phrases=_name_phrases(products, cat_words),
             brands=brands,
             embed=embed,
         )
@@ -270,6 +295,24 @@ class QuestionVocabulary:
         return {w for w in out if w}
 
     # -- reading ------------------------------------------------------------------------------
+
+    def name_phrase(self, modifier: str, noun: str) -> str | None:
+        """``modifier noun`` as product names write it ("corner sofas" → "corner sofa"), when two
+        product names or more hold those words in a row; None otherwise (see :func:`_name_phrases`).
+
+        >>> v = QuestionVocabulary.of(name_phrases=["corner sofa", "3 seat sofa"])
+        >>> v.name_phrase("corner", "sofas"), v.name_phrase("3-seat", "sofa"), v.name_phrase("red", "sofas")
+        ('corner sofa', '3 seat sofa', None)
+        """
+        head = name_phrase_tokens(modifier)
+        noun_toks = name_phrase_tokens(noun)
+        if not head or not noun_toks:
+            return None
+        for tail in (noun_toks, singular(noun_toks)):
+            phrase = " ".join(head + tail)
+            if phrase in self.name_phrases:
+                return phrase
+        return None
 
     def is_category(self, word: str) -> bool:
         return self.categories.fullmatch(word) is not None

@@ -138,3 +138,74 @@ def test_the_parser_holds_no_product_domain_words():
 def _is_message(tree: ast.AST, node: ast.Constant) -> bool:
     """A string inside an f-string is a message to people (a trace line), not a word list."""
     return any(isinstance(parent, ast.JoinedStr) and node in parent.values for parent in ast.walk(tree))
+
+
+def _benches() -> QuestionVocabulary:
+    """An invented shop whose category is broad and whose names say the kind: "Garden benches"
+    holds "ORLA Corner bench", "ORLA 2-seat bench", ... and one "Corner table" elsewhere."""
+    names = [
+        "ORLA Corner bench, 120 cm",
+        "TIVA Corner bench (301.22)",
+        "ORLA 2-seat bench",
+        "MOSS 2-seat bench, outdoor",
+        "MOSS 3-seat bench",
+        "TIVA Corner table",
+        "Corner ORLA bench",  # the first word is the maker's: never a phrase of its own
+        "ORLA Cover for 3-seat bench",  # a cover: the kind follows the first word
+    ]
+    ps = [
+        Pattern("c1", "category", "", "", name="Garden benches"),
+        Pattern("c2", "category", "", "", name="Tables"),
+        *(Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)),
+    ]
+    return QuestionVocabulary.from_patterns(ps)
+
+
+def test_words_that_product_names_write_before_a_category_noun_are_a_name_phrase():
+    v = _benches()
+    assert {"corner bench", "2 seat bench"} <= v.name_phrases
+    assert not {"3 seat bench", "corner table", "orla bench"} & v.name_phrases  # one name each; a maker's word
+    assert v.name_phrase("corner", "benches") == "corner bench"
+    assert v.name_phrase("2-seat", "benches") == "2 seat bench"
+    assert v.name_phrase("3-seat", "benches") is None
+    p = parse_question("Which corner benches cost under 500?", vocabulary=v)
+    # one name mention, and the category word; "corner" is no maker
+    assert [(e.phrase, e.kind) for e in p.entities] == [("corner benches", "phrase"), ("benches", "category")]
+    p = parse_question("Which 2-seat benches are there?", vocabulary=v)
+    assert ("2-seat benches", "phrase") in [(e.phrase, e.kind) for e in p.entities]
+    # a word no two names write before the noun keeps the reading it had
+    p = parse_question("Which orla benches are there?", vocabulary=v)
+    assert ("orla", "brand") in [(e.phrase, e.kind) for e in p.entities]
+
+
+def test_a_name_phrase_grounds_on_the_kind_names_state_after_their_first_word():
+    from types import SimpleNamespace
+
+    import pyoxigraph
+
+    from dualgraph.query.ground.entities import EntityGrounder
+    from dualgraph.query.read.model import EntityRef, Span
+
+    names = [
+        "ORLA Corner bench, 120 cm",
+        "TIVA Corner bench (301.22)",
+        "ORLA Corner bench-bed",  # a bench-bed
+        "ORLA Cover for corner bench",  # a cover
+        "MOSS 2-seat bench, outdoor",
+        "MOSS 2 seat bench",
+    ]
+    stub = SimpleNamespace(
+        _by_kind={"product": [Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)]}
+    )
+    trace: list[str] = []
+    for phrase, want in [("corner benches", names[:2]), ("2-seat benches", names[4:])]:
+        g = EntityGrounder._name_kind(stub, EntityRef(Span(6, 6 + len(phrase), phrase), phrase, "phrase"), trace)
+        assert g is not None and g.name_filter and [n for n, _ in g.candidates] == want, trace
+        # the filter the store runs selects the same names (Oxigraph's regular expressions)
+        store = pyoxigraph.Store()
+        rows = store.query(
+            "SELECT ?name WHERE { VALUES ?name { " + " ".join(f'"{n}"' for n in names) + " } "
+            f"FILTER({g.name_filter}) }}"
+        )
+        assert sorted(str(r["name"].value) for r in rows) == sorted(want)
+    assert EntityGrounder._name_kind(stub, EntityRef(Span(0, 10, "bench-beds"), "bench-beds", "phrase"), []) is None

@@ -18,6 +18,7 @@ import re
 from dualgraph.lexicon.catalog_names import singular
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import line_words
+from dualgraph.lexicon.vocabulary import name_phrase_tokens
 from dualgraph.query.ground.base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit, member_of
 from dualgraph.query.ground.name_match import _heads, _norm, norm_tokens, token_match
 from dualgraph.query.read.model import EntityRef
@@ -123,7 +124,32 @@ class EntityGrounder(GrounderBase):
             return self._brand(e, trace)
         if e.kind == "category":
             return self._category(e, trace)
+        if e.kind == "phrase":
+            if (g := self._name_kind(e, trace)) is not None:
+                return g
+            e = EntityRef(e.span, e.phrase, "unknown")
         return self._named(e, trace)
+
+    def _name_kind(self, e: EntityRef, trace: list[str]) -> Grounding | None:
+        """Words names state as the product's kind, right after their first word ("corner sofas" →
+        "HOLMSUND Corner sofa", not "… Cover for corner sofa" nor "… Corner sofa-bed"): a filter
+        on those names, before any one range or product named like the words."""
+        tokens = name_phrase_tokens(e.phrase)
+        for want in (tokens, singular(tokens)):
+            # Oxigraph's regular expressions have no look-around: the end is a class or the end
+            rx = r"^\S+\s+" + r"[\s-]*".join(re.escape(w) for w in want) + r"([^\w-]|$)"
+            match = re.compile(rx, re.I).search
+            hits = [p.name or "" for p in self._by_kind.get("product", []) if match(p.name or "")]
+            if len(hits) >= 2:
+                trace.append(f"{e.phrase!r}: the kind {len(hits)} product names state after their first word")
+                return Grounding(
+                    e,
+                    "name-word",
+                    name_filter=f'REGEX(STR(?name), {_lit(rx)}, "i")',
+                    confidence=0.8,
+                    candidates=[(n, 0.8) for n in hits[:5]],
+                )
+        return None
 
     def _brand(self, e: EntityRef, trace: list[str]) -> Grounding:
         tokens = norm_tokens(e.phrase)

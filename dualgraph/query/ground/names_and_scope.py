@@ -17,7 +17,7 @@ from dualgraph.query.read.model import EntityRef, NumericConstraint
 
 __all__ = ["NAMED", "ground_names"]
 
-NAMED = ("product", "range", "unknown")
+NAMED = ("product", "range", "phrase", "unknown")
 """The entity kinds that name products (the others restrict the scope)."""
 
 

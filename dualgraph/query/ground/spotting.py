@@ -39,7 +39,7 @@ def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
 def _model_around(q: str, e: EntityRef, a: int, b: int) -> bool:
     """Whether the parser's name ``e`` holds ``a:b`` and goes on with a model number ("Lenovo Idea Tab
     A5500" around the line "Idea Tab"): then the longer name is meant."""
-    if e.kind not in ("product", "range", "unknown") or not (e.span.start <= a and b <= e.span.end):
+    if e.kind not in ("product", "range", "phrase", "unknown") or not (e.span.start <= a and b <= e.span.end):
         return False
     rest = q[e.span.start : a] + " " + q[b : e.span.end]
     return (e.span.end - e.span.start) > (b - a) and any(ch.isdigit() for ch in rest)

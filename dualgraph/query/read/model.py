@@ -68,7 +68,8 @@ class EntityRef:
 
     span: Span
     phrase: str
-    kind: Literal["product", "range", "brand", "category", "unknown"] = "unknown"
+    kind: Literal["product", "range", "brand", "category", "phrase", "unknown"] = "unknown"
+    """``phrase``: words two product names or more hold in a row ("corner sofas"), a name filter."""
 
 
 @dataclass(slots=True)

@@ -338,6 +338,20 @@ def _values(q: str, claims: _Claims, trace: list[str]) -> list[ValueConstraint]:
     return out
 
 
+def _name_phrase(q: str, cat: re.Match[str], claims: _Claims) -> EntityRef | None:
+    """A lower-case modifier before a category word that product names write with it ("corner
+    sofas", "3-seat sofas": the catalog's names say "Corner sofa", "3-seat sofa"), as one name
+    mention; its modifier is then no maker or product line. The category word stays a mention too."""
+    prev = re.search(r"(?<![\w-])([a-z0-9][a-z0-9-]*[a-z0-9]|[a-z])\s+$", q[: cat.start()])
+    if prev is None or not claims.free(*prev.span(1)):
+        return None
+    phrase = current().name_phrase(prev.group(1), cat.group())
+    if phrase is None:
+        return None
+    claims.take(*prev.span(1))
+    return EntityRef(_span(q, prev.start(1), cat.end()), q[prev.start(1) : cat.end()], "phrase")
+
+
 # "the heaviest TV without its stand": a thing left out, not what is asked about
 LEFT_OUT = re.compile(r"\b(?:without|excluding|except|minus|no)\s+(?:its|their|the|a|an|any)?\s*$", re.I)
 
@@ -347,6 +361,10 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
     for cat in current().categories.finditer(q):
         if claims.free(*cat.span()) and not LEFT_OUT.search(q[: cat.start()]):
             prev = re.search(r"(?<![\w-])([a-z][a-z0-9]+)\s+$", q[: cat.start()])
+            if (named := _name_phrase(q, cat, claims)) is not None:
+                out.append(named)
+                trace.append(f"name phrase {named.phrase!r}: product names hold these words in a row")
+                prev = None
             if (
                 prev
                 and not current().not_brand(prev.group(1))
@@ -515,7 +533,7 @@ def _unit_counted(q: str, a: int, b: int) -> bool:
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
-    names = [e for e in entities if e.kind in ("product", "range", "unknown")]
+    names = [e for e in entities if e.kind in ("product", "range", "phrase", "unknown")]
     # newest/oldest/"came out first": an ordering by date; "newer than X" with one name is a relative condition
     ts = time_superlative(q)
     if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
