@@ -21,7 +21,7 @@ import pytest
 from dualgraph import DualGraph
 from dualgraph.cli import main
 from dualgraph.config import IndexConfig
-from dualgraph.pipeline.generations import NEXT, current_generation
+from dualgraph.pipeline.generations import NEXT, collect, current_generation
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.index_check import _check_generation, check_index
 from reliability_tools import kill_points
@@ -88,7 +88,10 @@ def test_a_reader_looping_through_reindexes_never_sees_a_partial_index(datasets,
     # every read saw one whole generation: the store holds what that generation's manifest says
     assert all(n == m and n in products for _, m, n, _ in seen), [s for s in seen if s[1] != s[2]][:5]
     assert len({g for g, *_ in seen}) >= 2, "the reader never saw a re-index publish"
-    assert len(list((ix / "generations").iterdir())) == 1  # the old ones went once let go
+    # the old ones go once let go: a run's publish deletes those nobody holds; one the reader held at
+    # the last publish (a race this test does not control) goes at the next collection
+    collect(ix)
+    assert [g.name for g in (ix / "generations").iterdir()] == [current_generation(ix).name]
 
 
 def test_a_killed_reindex_leaves_the_old_index_readable_and_resumes(datasets, tmp_path):
