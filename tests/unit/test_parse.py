@@ -300,3 +300,10 @@ def test_the_attribute_a_number_is_of_wins_over_the_next_clause():
     p = parse_question("Which laptops with a display of 14 inches or larger carry a battery of at least 60 Wh?")
     nums = [c for c in p.constraints if isinstance(c, NumericConstraint)]
     assert [(c.attribute, c.op, c.unit) for c in nums] == [("display", ">=", "mm"), ("battery", ">=", "Wh")]
+
+
+def test_one_is_a_number_before_a_unit_and_a_pronoun_elsewhere():
+    assert nums(parse_question("Which shelves are deeper than one foot?")) == [(">", 304.8, None, "mm", "depth")]
+    assert nums(parse_question("Which kettles boil in under one minute?"))[0][:4] == ("<", 60.0, None, "s")
+    assert nums(parse_question("Which one of the kettles is the cheapest?")) == []
+    assert nums(parse_question("Which kettles have one handle?")) == []  # a thing counted, not a measure

@@ -438,10 +438,13 @@ def _spelled() -> re.Pattern[str]:
 
 def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
     """``q`` with numbers written as words in digits, right-aligned in the word's place so every
-    offset stays the same, and the spans rewritten ("one" is left alone: "the one with").
+    offset stays the same, and the spans rewritten. "One" is a number only before a unit of
+    measure ("one foot", "one hour"): elsewhere it is a pronoun ("the one with", "any one").
 
     >>> spelled_numbers("two or more ports, half a kilo")
     ('  2 or more ports,    0.5 kilo', [(0, 3), (19, 25)])
+    >>> spelled_numbers("deeper than one foot, the one with one port")
+    ('deeper than   1 foot, the one with one port', [(12, 15)])
     """
     spans: list[tuple[int, int]] = []
     out = list(q)
@@ -452,7 +455,15 @@ def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         out[m.start() : m.end()] = list(value.rjust(m.end() - m.start()))
         spans.append((m.start(), m.end()))
+    for m in _ONE_BEFORE_A_WORD.finditer(q):
+        if unit_word(m.group(2)):
+            out[m.start(1) : m.end(1)] = list("1".rjust(m.end(1) - m.start(1)))
+            spans.append(m.span(1))
+    spans.sort()
     return "".join(out), spans
+
+
+_ONE_BEFORE_A_WORD = re.compile(r"(?<![\w-])(one)\s+([^\W\d_]+)", re.I)
 
 
 def _comparator(
