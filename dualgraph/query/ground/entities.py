@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.lexicon.catalog_names import singular
+from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import name_phrase_tokens
@@ -64,6 +65,31 @@ whole catalog sells: no constraint (a part of it stays the beam's alternative). 
 in a shop of Smartphones (90%) and Tablets names the smartphones."""
 CATEGORY_MARGIN = 0.08
 """... together with every category within this margin of the closest ("computers": Laptops 0.68, PCs 0.60)."""
+
+
+def kind_words(name: str, stop: frozenset[str]) -> list[str]:
+    """The words a product name states its kind with, after its first word (the maker's or the
+    range's), up to a comma, a bracket, a slash or a function word of general English.
+
+    >>> stop = frozenset({"for", "with"})
+    >>> kind_words("EKTORP 3-seat sofa, Hallarp grey", stop), kind_words("EKTORP Cover for armchair", stop)
+    (['3-seat', 'sofa'], ['cover'])
+    >>> kind_words("POÄNG Armchair (191.17)", stop), kind_words("SOLO", stop)
+    (['armchair'], [])
+    """
+    out: list[str] = []
+    for word in name.split()[1:]:
+        bare = word.rstrip(",;:/")
+        if word[:1] in "(/" or not bare or bare.casefold() in stop:
+            break
+        out.append(bare.casefold())
+        if bare != word:
+            break
+    return out
+
+
+def _regex_filter(rx: str) -> str:
+    return f'REGEX(STR(?name), {_lit(rx)}, "i")'
 
 
 class EntityGrounder(GrounderBase):
@@ -134,21 +160,39 @@ class EntityGrounder(GrounderBase):
         """Words names state as the product's kind, right after their first word ("corner sofas" →
         "HOLMSUND Corner sofa", not "… Cover for corner sofa" nor "… Corner sofa-bed"): a filter
         on those names, before any one range or product named like the words."""
-        tokens = name_phrase_tokens(e.phrase)
+        found = self._kind_names(name_phrase_tokens(e.phrase), whole=True)
+        if found is None:
+            return None
+        rx, hits = found
+        trace.append(f"{e.phrase!r}: the kind {len(hits)} product names state after their first word")
+        return Grounding(
+            e, "name-word", name_filter=_regex_filter(rx), confidence=0.8, candidates=[(n, 0.8) for n in hits[:5]]
+        )
+
+    def _kind_names(self, tokens: list[str], *, whole: bool) -> tuple[str, list[str]] | None:
+        """The kinds product names state after their first word (see :func:`kind_words`) that are
+        ``tokens`` (``whole``) or end in them ("armchairs": "Armchair", "Swivel armchair"; not
+        "Armchair cover"; "cross-country bikes": not "Mountain bike"), in singular or as written,
+        and a regular expression for those names; None unless two names or more state one."""
+        if not tokens:
+            return None
+        stop = general_words("function_words")
         for want in (tokens, singular(tokens)):
-            # Oxigraph's regular expressions have no look-around: the end is a class or the end
-            rx = r"^\S+\s+" + r"[\s-]*".join(re.escape(w) for w in want) + r"([^\w-]|$)"
+            kinds: dict[str, None] = {}
+            for p in self._by_kind.get("product", []):
+                kind = kind_words(p.name or "", stop)
+                toks = name_phrase_tokens(" ".join(kind))
+                if toks and (toks == want if whole else toks[-len(want) :] == want and len(toks) <= len(want) + 2):
+                    kinds[" ".join(kind)] = None
+            if not kinds:
+                continue
+            ends = "|".join(sorted(re.escape(w) for w in stop))
+            alts = "|".join(r"\s+".join(re.escape(w) for w in k.split()) for k in sorted(kinds))
+            rx = rf"^\S+\s+(?:{alts})(?:\s*[,(/]|\s+(?:{ends})\b|$)"
             match = re.compile(rx, re.I).search
             hits = [p.name or "" for p in self._by_kind.get("product", []) if match(p.name or "")]
             if len(hits) >= 2:
-                trace.append(f"{e.phrase!r}: the kind {len(hits)} product names state after their first word")
-                return Grounding(
-                    e,
-                    "name-word",
-                    name_filter=f'REGEX(STR(?name), {_lit(rx)}, "i")',
-                    confidence=0.8,
-                    candidates=[(n, 0.8) for n in hits[:5]],
-                )
+                return rx, hits
         return None
 
     def _brand(self, e: EntityRef, trace: list[str]) -> Grounding:
@@ -215,12 +259,30 @@ class EntityGrounder(GrounderBase):
             trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
             return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
         trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
-        return Grounding(
+        whole = Grounding(
             e,
             "category",
             snippet=member_of("skg:belongs", [p.node_iri or "" for p in hits]),
             confidence=0.85,
             candidates=[(p.name or "", 1.0) for p in hits],
+        )
+        # "armchairs" of "Sofas & armchairs": a part of the category's name; where product names state
+        # it as their kind, those names, in whatever category a shop also lists them (an outdoor
+        # armchair under "Outdoor furniture"); the whole category stays the beam's alternative
+        kind = None if exact else self._kind_names(norm_tokens(e.phrase), whole=False)
+        if kind is None:
+            return whole
+        rx, names = kind
+        trace.append(
+            f"category {e.phrase!r}: a part of its category; {len(names)} product names state it as their kind"
+        )
+        return Grounding(
+            e,
+            "category",
+            name_filter=_regex_filter(rx),
+            confidence=0.8,
+            candidates=whole.candidates,
+            alternatives=[whole],
         )
 
     def _sold_everywhere(self, stems: set[str]) -> bool:
