@@ -142,8 +142,10 @@ CARTESIAN = (
 
 def runaway_sparql(index: Path, *, timeout_s: float = 3.0, cap_mb: float = 1024, grace_s: float = 2.0) -> Row:
     """``dualgraph sparql --timeout`` on a 3-way cartesian product with ORDER BY, in a child whose
-    memory is watched: it must end within ``grace_s`` of its timeout and stay under ``cap_mb``
-    above what it started with; the child is killed at the cap or at twice the grace."""
+    memory is watched with its budget worker's: it must end within ``grace_s`` of its timeout and
+    stay under ``cap_mb`` above what it started with; the child is killed at the cap or at twice
+    the grace. The worker's own budget is a quarter of the cap: what the worker holds once open
+    (the store, the imports) comes on top of that budget, and must fit in the cap too."""
     cmd = [
         sys.executable,
         "-m",
@@ -153,6 +155,8 @@ def runaway_sparql(index: Path, *, timeout_s: float = 3.0, cap_mb: float = 1024,
         str(index),
         "--timeout",
         str(timeout_s),
+        "--memory-mb",
+        str(int(cap_mb // 4)),
         CARTESIAN,
     ]
     proc = subprocess.Popen(cmd, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
