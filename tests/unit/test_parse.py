@@ -307,3 +307,17 @@ def test_one_is_a_number_before_a_unit_and_a_pronoun_elsewhere():
     assert nums(parse_question("Which kettles boil in under one minute?"))[0][:4] == ("<", 60.0, None, "s")
     assert nums(parse_question("Which one of the kettles is the cheapest?")) == []
     assert nums(parse_question("Which kettles have one handle?")) == []  # a thing counted, not a measure
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "attribute", "direction"),
+    [
+        ("Which shelf is the tallest?", "superlative", "height", "max"),
+        ("Which desk is the narrowest?", "superlative", "width", "min"),
+        ("Which is deeper, the Vela Box or the Tarn Box?", "compare", "depth", "max"),
+        ("Which is wider: the Vela Desk or the Tarn Desk?", "compare", "width", "max"),
+    ],
+)
+def test_the_extents_of_a_thing_name_their_attribute(question, kind, attribute, direction):
+    intent = parse_question(question).intent
+    assert (intent.kind, intent.attribute, intent.direction) == (kind, attribute, direction)

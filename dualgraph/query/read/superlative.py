@@ -31,6 +31,12 @@ SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, impli
     (r"heaviest", "max", "weight"),
     (r"thinnest|slimmest", "min", "thickness"),
     (r"thickest", "max", "thickness"),
+    # the extents of a thing (general English): tall → height, wide → width, deep → depth
+    (r"tallest", "max", "height"),
+    (r"widest|broadest", "max", "width"),
+    (r"deepest", "max", "depth"),
+    (r"narrowest", "min", "width"),
+    (r"shallowest", "min", "depth"),
     (r"smallest", "min", "size"),
     (r"largest|biggest", "max", "size"),
     (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
