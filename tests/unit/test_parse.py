@@ -321,3 +321,9 @@ def test_one_is_a_number_before_a_unit_and_a_pronoun_elsewhere():
 def test_the_extents_of_a_thing_name_their_attribute(question, kind, attribute, direction):
     intent = parse_question(question).intent
     assert (intent.kind, intent.attribute, intent.direction) == (kind, attribute, direction)
+
+
+def test_a_measure_then_its_extent_names_the_attribute():
+    assert nums(parse_question("Which shelves are at most 120 cm wide?")) == [("<=", 1200.0, None, "mm", "width")]
+    assert nums(parse_question("Which kettles are under 30 cm tall?")) == [("<", 300.0, None, "mm", "height")]
+    assert nums(parse_question("Which boxes are under 30 cm?"))[0][4] != "height"  # no extent said: none guessed

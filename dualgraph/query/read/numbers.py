@@ -570,7 +570,7 @@ def _find_numeric(
             continue
         if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
             op = "<="  # "a budget of 30000" is a ceiling
-        attr = attr or _measure_of_cue(q[start:end].lower())
+        attr = attr or _measure_of_cue(q[start:end].lower()) or _extent_after(q, end, used)
         dim_unit = unit
         mult = m.mult or bool(high_m and high_m.mult)
         if dim_unit is None and (attr == "price" or (mult and not attr)):
@@ -629,6 +629,29 @@ def _counted_words(
         used.append((m.end(), end))
         trace.append(f"numeric {span.text!r}: count of {noun!r} = {value}")
     return out
+
+
+# a measure then the extent it is ("120 cm wide", "70 inches tall"): general English. "long" and
+# "high" are left out: "10 hours long" is a duration, "high" goes with anything ("high res")
+_EXTENTS = {"tall": "height", "wide": "width", "broad": "width", "deep": "depth", "thick": "thickness"}
+_EXTENT_AFTER = re.compile(rf"\s+({'|'.join(_EXTENTS)})\b", re.I)
+
+
+def _extent_after(q: str, end: int, used: list[tuple[int, int]]) -> str:
+    """The attribute an extent adjective right after a measure names ("at most 120 cm wide" → width);
+    "" when none follows. The adjective is marked read.
+
+    >>> used = []
+    >>> _extent_after("desks at most 120 cm wide", 20, used), used
+    ('width', [(21, 25)])
+    >>> _extent_after("a 120 cm desk", 8, [])
+    ''
+    """
+    m = _EXTENT_AFTER.match(q, end)
+    if m is None:
+        return ""
+    used.append(m.span(1))
+    return _EXTENTS[m.group(1).casefold()]
 
 
 def _strip_mult(q: str, m: _Mention) -> float:
