@@ -334,7 +334,7 @@ class EntityGrounder(GrounderBase):
         return Grounding(
             e,
             "name-word",
-            name_filter=f'REGEX(STR(?name), {_lit(rx)}, "i")',
+            name_filter=_regex_filter(rx),
             confidence=0.7,
             candidates=[(p.name or "", 0.7) for p in hits[:5]],
         )
