@@ -539,6 +539,44 @@ def test_compare_verbs_and_ties(compiler):
     assert sorted(ans.answer_list) == ["Nova Lite", "Zenith Basic"] and ans.value == "Nova Lite"
 
 
+NAMED_CONDITION = [
+    ("Which one has NFC, the Nova Lite or the Orbit Flip7?", ("Nova Lite", "Orbit Flip7"), lambda r: r["nfc"] is True),
+    (
+        "Which one lacks NFC: the Nova Lite or the Orbit Flip7?",
+        ("Nova Lite", "Orbit Flip7"),
+        lambda r: r["nfc"] is False,
+    ),
+    (
+        "Of the Zenith Basic and the Orbit Phone 7 Pro, which supports 5G?",
+        ("Zenith Basic", "Orbit Phone 7 Pro"),
+        lambda r: r["g5"],
+    ),
+    ("Which one has 5G, the Nova Lite or the Zenith Basic?", ("Nova Lite", "Zenith Basic"), lambda r: r["g5"]),
+    (
+        "Which of the Nova Lite and the Orbit Flip7 has 5G and NFC?",
+        ("Nova Lite", "Orbit Flip7"),
+        lambda r: r["g5"] and r["nfc"] is True,
+    ),
+]
+
+
+@pytest.mark.parametrize("question,named,pred", NAMED_CONDITION, ids=[q for q, *_ in NAMED_CONDITION])
+def test_which_of_the_named_meets_a_condition(compiler, question, named, pred):
+    """Two names, a condition and nothing to rank by: the named that meet it (none, one or both), not
+    a ranking by a guessed attribute."""
+    ans = compiler.answer(question)
+    assert ans.error is None and ans.intent == "list", ans.trace
+    assert sorted(ans.answer_list) == names(lambda r: r["name"] in named and pred(r)), (ans.sparql, ans.trace)
+
+
+def test_a_ranked_attribute_is_no_condition(compiler):
+    """ "the fastest wired charging": the words the ranking measures are not also a feature to have."""
+    ans = compiler.answer("What is the fastest wired charging among Orbit phones?")
+    orbit = [r for r in CATALOG if r["name"].startswith("Orbit") and r["cat"] == "smartphones"]
+    assert ans.value == max(r["chg"] for r in orbit), ans.trace
+    assert not any("feature 'wired charging'" in t and "ranks" not in t for t in ans.trace), ans.trace
+
+
 def test_more_than_a_number_is_no_compare(compiler):
     ans = compiler.answer("nova lite and zenith basic with more than 2 GB RAM")
     assert ans.intent == "list", ans.trace

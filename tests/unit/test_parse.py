@@ -4,6 +4,7 @@ All products, brands and questions here are invented."""
 
 import pytest
 
+from dualgraph.lexicon.vocabulary import QuestionVocabulary
 from dualgraph.query.read.model import FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.query.read.parse import parse_question
 
@@ -327,3 +328,28 @@ def test_a_measure_then_its_extent_names_the_attribute():
     assert nums(parse_question("Which shelves are at most 120 cm wide?")) == [("<=", 1200.0, None, "mm", "width")]
     assert nums(parse_question("Which kettles are under 30 cm tall?")) == [("<", 300.0, None, "mm", "height")]
     assert nums(parse_question("Which boxes are under 30 cm?"))[0][4] != "height"  # no extent said: none guessed
+
+
+def test_the_words_a_ranking_measures_are_no_feature_condition():
+    """A catalog word that is both an attribute and a feature ("optical zoom"): after "the longest" it
+    is what is ranked; said again as a condition ("with optical zoom") it stays a condition."""
+    vocab = QuestionVocabulary.of(attributes=["optical zoom"], features=["optical zoom"], categories=["cameras"])
+    p = parse_question("What is the longest optical zoom among the Canon cameras?", vocabulary=vocab)
+    assert p.intent.kind == "superlative" and p.intent.attribute == "optical zoom", p.trace
+    assert not [c for c in p.constraints if isinstance(c, FeatureConstraint)], p.trace
+    p = parse_question("Which cameras have optical zoom?", vocabulary=vocab)
+    assert [c.phrase for c in p.constraints if isinstance(c, FeatureConstraint)] == ["optical zoom"], p.trace
+
+
+@pytest.mark.parametrize(
+    "question,direction",
+    [
+        ("What's the earliest year of any Leica camera listed?", "min"),
+        ("What is the latest year among the Canon cameras?", "max"),
+    ],
+)
+def test_a_ranked_year_is_an_ordering_by_date(question, direction):
+    """ "the earliest year of any …" ranks products by date, where "last year" names a time."""
+    p = parse_question(question)
+    assert p.intent.kind == "superlative" and p.intent.direction == direction, p.trace
+    assert parse_question("Which phones were released last year?").intent.kind == "list"

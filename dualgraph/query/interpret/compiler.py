@@ -421,6 +421,16 @@ class Compiler:
                 trace.append(
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
                 )
+        if (
+            intent.kind == "compare"
+            and not (intent.attribute or intent.direction or intent.difference)
+            and len(named_ok) >= 2
+            and any(gr.resolved and gr.kind != "category" for gr in w.groundings[len(w.named) + len(w.scope) :])
+        ):
+            # "Which one has an ice maker, the A or the B?": nothing to rank by, a condition to meet;
+            # the answer is the named products that meet it (none, one or both)
+            intent = out.intent = Intent("list")
+            trace.append("intent compare → list: names and a condition but nothing to rank by; the named that meet it")
         if intent.kind == "superlative" and date_event(intent.attribute) is not None and len(named_ok) >= 2:
             # "which came out first, the nova a1 or the nova b2": names the parser could not see
             intent = out.intent = Intent("compare", intent.attribute, intent.direction)

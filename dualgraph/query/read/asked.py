@@ -14,7 +14,7 @@ from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
 from dualgraph.query.read.superlative import VERB_ATTRS
 from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
 
-__all__ = ["asked_attribute", "asks_value", "blank_names", "named_unit", "same_attribute"]
+__all__ = ["asked_attribute", "asks_date", "asks_value", "blank_names", "named_unit", "same_attribute"]
 
 
 _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;:?!]*)", re.I)
@@ -73,6 +73,22 @@ def same_attribute(a: str, b: str) -> bool:
 def _stem(word: str) -> str:
     """A word without its English inflection ("charging", "charges", "charged" → "charg")."""
     return re.sub(r"(?:ing|es|ed|e|s)$", "", word) if len(word) > 4 else word
+
+
+_DATE_HEAD = re.compile(r"\s*(?:what(?:'s|\s+is|\s+was)?|which)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}(?:year|date)s?\b", re.I)
+
+
+def asks_date(question: str) -> bool:
+    """Whether a ranking by date asks for the date itself ("What's the earliest year of any X?", "In
+    what year did the first X come out?", "When was the newest X released?") rather than the product.
+
+    >>> [asks_date(q) for q in ("What's the earliest year of any Leica camera?", "When was the newest one released?",
+    ...  "Which is the newest camera?", "Among zenith phones, what is the latest release date?")]
+    [True, True, False, True]
+    """
+    lead = _LEAD_CLAUSE.match(question)
+    at = lead.end() if lead else 0
+    return bool(_DATE_HEAD.match(question, at) or _WHEN.match(question, at))
 
 
 def asks_value(question: str, attribute: str = "") -> bool:

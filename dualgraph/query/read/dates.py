@@ -385,6 +385,9 @@ _TIME_NOUN = re.compile(
     re.I,
 )
 _TOKEN = re.compile(r"\s+([\w+][\w+.-]*)")
+# "the earliest year of any X", "the newest year listed": a year ranked, where "last year" is a time
+_RANKS_YEARS = re.compile(r"(?:est|recent)$", re.I)  # a superlative ranks years; "last year" names one
+_YEAR_ORDER = re.compile(r"\s+years?(?=\s+(?:of|among|amongst|for|in\s+which|listed|on\s+record)\b|\s*[?.,]|$)", re.I)
 
 
 def _event_adjacent(q: str, lo: int, hi: int) -> re.Match[str] | None:
@@ -440,17 +443,18 @@ def time_superlative(question: str) -> TimeOrder | None:
     q = question
     taken = [(c.span.start, c.span.end) for c in find_dates(q)]
     for m in _ORDER.finditer(q):
+        ranks_years = bool(_RANKS_YEARS.search(m.group()) and _YEAR_ORDER.match(q, m.end()))
         if (
             any(a <= m.start() < b for a, b in taken)
             or re.search(r"\bat\s+the\s+$", q[: m.start()], re.I)
-            or _TIME_NOUN.match(q, m.end())  # "last year", "the first half": a time, not an order
+            or (_TIME_NOUN.match(q, m.end()) and not ranks_years)  # "last year": a time, not an order
         ):
             continue
         _, direction, how = _ORDER_SOURCES[int((m.lastgroup or "o0")[1:])]
         adjacent = _event_adjacent(q, m.start(), m.end())
         if how == "event" and adjacent is None:
             continue
-        if how == "noun" and adjacent is None and not _names_a_product(q, m.end()):
+        if how == "noun" and adjacent is None and not ranks_years and not _names_a_product(q, m.end()):
             continue
         event = _event_of(adjacent) if adjacent else (_event_of(e) if (e := _EVENT.search(q)) else "")
         return TimeOrder(direction, event, Span(m.start(), m.end(), m.group()))

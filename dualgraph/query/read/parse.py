@@ -266,6 +266,30 @@ def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> l
     return out
 
 
+def _not_the_ranked(
+    q: str, intent: Intent, features: list[FeatureConstraint], trace: list[str]
+) -> list[FeatureConstraint]:
+    """The features less the one a ranking measures: in "the longest optical zoom" the words name
+    what is ranked, not a condition every answer must have (a product stating it as a number may
+    have no yes/no of it). Said a second time ("with optical zoom, the longest optical zoom") it stays.
+
+    >>> f = FeatureConstraint(Span(16, 28, "optical zoom"), "optical zoom")
+    >>> _not_the_ranked("the longest optical zoom", Intent("superlative", "optical zoom", "max"), [f], [])
+    []
+    """
+    if intent.kind not in ("superlative", "compare", "average") or not intent.attribute:
+        return features
+    ranked = intent.attribute.casefold()
+    kept = []
+    for f in features:
+        said = len(re.findall(rf"(?i)\b{re.escape(f.phrase)}\b", q))
+        if not f.negated and f.phrase.casefold() == ranked and said == 1:
+            trace.append(f"feature {f.phrase!r} is what the {intent.kind} ranks, not a condition")
+            continue
+        kept.append(f)
+    return kept
+
+
 def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
     """General rule: lower-case noun phrases after "with"/"has"/"supports" name a feature."""
     found = []
@@ -685,6 +709,7 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
     entities = _entities(q, claims, trace)
     features += _with_phrases(q, claims, trace)
     intent = _intent(q, entities, numerics, trace)
+    features = _not_the_ranked(q, intent, features, trace)
     constraints: list[Constraint] = [*numerics, *features, *values, *dates]
     constraints.sort(key=lambda c: c.span.start)
     return ParsedQuestion(q, intent, entities, constraints, trace)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from dualgraph.query.read.asked import asks_value
+from dualgraph.query.read.asked import asks_date, asks_value
 from dualgraph.query.read.dates import date_event
 from dualgraph.query.sparql.value_answer import number, value_in_unit
 
@@ -77,7 +77,12 @@ def _read_top(store, question: str, comp: Compiled, ans: Answer) -> None:
     k = 1 if intent.kind == "compare" else max(1, intent.k)
     top = top_with_ties(ans.rows, k)
     ans.answer_list = distinct(r["name"]["value"] for r in top)
-    if intent.kind == "superlative" and top and intent.lookup and date_event(intent.attribute) is not None:
+    if (
+        intent.kind == "superlative"
+        and top
+        and (intent.lookup or asks_date(question))
+        and date_event(intent.attribute) is not None
+    ):
         ans.value = date_value(question, int(float(top[0]["value"]["value"])))
         ans.trace.append(f"the question asks for the date: {ans.value}")
     elif intent.kind == "superlative" and top and (intent.lookup or asks_value(question, intent.attribute)):
