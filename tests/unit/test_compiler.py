@@ -729,3 +729,20 @@ def test_unread_words_lower_confidence_only_when_nothing_restricts(compiler):
     assert sharp.confidence > 0.6 and sharp.answer_list, sharp.trace
     plain = compiler.answer("Which phones are in the catalog?")
     assert plain.confidence > 0.6 and plain.answer_list, plain.trace
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which phones have no IPS LCD or OLED display?",
+        "Which phones have a display other than IPS LCD and OLED?",
+    ],
+)
+def test_a_negation_covers_the_values_joined_to_it(compiler, question):
+    """ "no A or B", "other than A and B": neither value; a value matches word for word ("OLED" is in
+    "LTPO OLED", not in "Dynamic AMOLED 2X")."""
+    ans = compiler.answer(question)
+    expected = names(
+        lambda r: r["cat"] == "smartphones" and r["panel"] != "IPS LCD" and not re.search(r"\bOLED\b", r["panel"])
+    )
+    assert sorted(ans.answer_list) == expected, ans.trace

@@ -45,7 +45,6 @@ TEXT_TAKERS = {
     "ground/names_and_scope.py::_joined_categories",
     "ground/spotting.py::_model_around",
     "ground/spotting.py::apply",
-    "ground/value_words.py::spot_values",
     "interpret/compiler.py::_reading",
     "interpret/compiler.py::prefetch",
     "interpret/compiler.py::compile",

@@ -20,9 +20,10 @@ from dualgraph.lexicon.catalog_names import (
     spot_names,
 )
 from dualgraph.lexicon.patterns import Pattern
-from dualgraph.query.ground.value_words import spot_values
+from dualgraph.query.read.links import carry_negation
 from dualgraph.query.read.model import Constraint, EntityRef, FeatureConstraint, Span
 from dualgraph.query.read.parse import LEFT_OUT
+from dualgraph.query.read.value_words import ValueSpellings, spot_values
 
 __all__ = ["CatalogSpotter"]
 
@@ -52,6 +53,7 @@ class CatalogSpotter:
         """``lines``: product-line names ("Galaxy A", "Redmi Note"), spotted like product names: the
         parser would read "Galaxy A phones" as "Galaxy" and an article."""
         self.patterns = patterns
+        self.spellings = ValueSpellings(patterns)
         self.names = name_index([*(p.name or "" for p in patterns if p.kind in ("range", "product")), *lines])
         self.brands = brand_words(p.name or "" for p in patterns if p.kind == "product")
         self.heads = category_heads(p.name or "" for p in patterns if p.kind == "category")
@@ -110,7 +112,7 @@ class CatalogSpotter:
         taken += [
             m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
         ]
-        for v in spot_values(q, self.patterns, taken):
+        for v in spot_values(q, self.patterns, taken, spellings=self.spellings):
             inside = [
                 c
                 for c in constraints
@@ -122,4 +124,8 @@ class CatalogSpotter:
                 + (" (negated)" if v.negated else "")
                 + (f" (absorbs {[c.span.text for c in inside]})" if inside else "")
             )
-        return entities, constraints
+        joined = carry_negation(q, constraints)
+        for before, after in zip(constraints, joined):
+            if getattr(after, "negated", False) and not getattr(before, "negated", False):
+                trace.append(f"{after.span.text!r} is negated with the condition it is joined to")
+        return entities, joined

@@ -28,6 +28,8 @@ __all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 SCAFFOLD = general_words("question_scaffold")
 """Words of how a question is put, not of what it asks (:file:`general_words.yaml`)."""
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
+# "5000mAh", "1.5kg", "2nd", "10x": a number and its unit or suffix, read with the number or no condition
+_NUMBER_WITH_UNIT = re.compile(r"\d+(?:[.,]\d+)*(?:[^\W\d_]{1,4}|st|nd|rd|th)", re.I)
 
 
 def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] = frozenset()) -> list[str]:
@@ -46,12 +48,18 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
             or low in extra
             or low in taken
             or low.rstrip("s") in taken
-            or any(ch.isdigit() for ch in low)
             or (measured and (low in PRICE_WORDS or unit_word(low)))
         ):
             continue
-        if len(low) < 3:
+        # a number is read or a measure; a code with letters ("650B", "R600a") or a capitalised
+        # initialism ("UK") is a word like any other, and said when nothing read it
+        coded = any(ch.isdigit() for ch in low)
+        if coded and (not re.search(r"[^\W\d_]", low) or _NUMBER_WITH_UNIT.fullmatch(w)):
             continue
+        if len(low) < 3 and not (len(w) == 2 and w.isupper() and not unit_word(low)):
+            continue
+        if "-" in low and all(part in taken or part in SCAFFOLD for part in low.split("-") if part):
+            continue  # "4G-only": each part read
         out.append(low)
     return out
 

@@ -3,16 +3,26 @@
 - a versioned feature with an open end ("Bluetooth 5.0 or newer", "at least USB 3") is a number
   compared on the version (:func:`versions`);
 - a feature right after a measured number with no attribute is what the number measures ("a 3.5
-  mm audio jack"): the feature becomes the number's attribute (:func:`measured_by`).
+  mm audio jack"): the feature becomes the number's attribute (:func:`measured_by`);
+- a condition joined to a negated one ("without NFC or 5G", "outside the UK and Ireland") is
+  negated too (:func:`carry_negation`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Sequence
 
-from dualgraph.query.read.model import FeatureConstraint, NumericConstraint, Op, Span
+from dualgraph.query.read.model import Constraint, FeatureConstraint, NumericConstraint, Op, Span, ValueConstraint
 
-__all__ = ["measured_by", "versions"]
+__all__ = ["carry_negation", "measured_by", "versions"]
+
+# "or", "nor" and a comma join alternatives a negation covers; "and" only after a word that excludes
+# a set ("outside the UK and Ireland", "except A and B"), where "with no A and B" may mean "and with B"
+_JOIN_ANY = re.compile(r"\s*(?:,\s*(?:(?:or|nor)\s+)?|(?:or|nor)\s+)(?:(?:the|a|an|any)\s+)?", re.I)
+_JOIN_AND = re.compile(r"\s*,?\s*and\s+(?:(?:the|a|an|any)\s+)?", re.I)
+_EXCLUDES = re.compile(r"\b(?:outside(?:\s+of)?|except(?:\s+for)?|excluding|other\s+than|apart\s+from)\s", re.I)
 
 _VERSION = re.compile(r"(?P<name>.*?[^\W\d_])[\s-]*v?(?P<num>\d+(?:\.\d+)?)")
 _NEWER = re.compile(r"\s*(?:or|and)\s+(?:newer|later|higher|above|better|up|greater)\b|\+", re.I)
@@ -67,4 +77,32 @@ def measured_by(
             continue
         n.attribute = f.phrase
         trace.append(f"feature {f.phrase!r} after {n.span.text!r}: what the number measures")
+    return out
+
+
+def carry_negation(q: str, constraints: Sequence[Constraint]) -> list[Constraint]:
+    """``constraints`` with a feature or value right after a negated one, joined by "or"/"nor"/a
+    comma (or by "and" after "outside", "except", "excluding", "other than"), negated as well.
+
+    >>> q = "bikes for sale outside the UK and Ireland"
+    >>> cs = [ValueConstraint(Span(27, 29, "UK"), "United Kingdom", "Country", True),
+    ...       ValueConstraint(Span(34, 41, "Ireland"), "Ireland", "")]
+    >>> [c.negated for c in carry_negation(q, cs)]
+    [True, True]
+    """
+    out = list(constraints)
+    order = sorted(range(len(out)), key=lambda i: out[i].span.start)
+    for prev, cur in zip(order, order[1:]):
+        a, b = out[prev], out[cur]
+        if not isinstance(a, (FeatureConstraint, ValueConstraint)) or not isinstance(
+            b, (FeatureConstraint, ValueConstraint)
+        ):
+            continue
+        if not a.negated or b.negated:
+            continue
+        gap = q[a.span.end : b.span.start]
+        if _JOIN_ANY.fullmatch(gap) or (
+            _JOIN_AND.fullmatch(gap) and _EXCLUDES.search(q[max(0, a.span.start - 25) : a.span.start])
+        ):
+            out[cur] = dataclasses.replace(b, negated=True)
     return out

@@ -78,7 +78,8 @@ Least Most Best First Last Cheapest""".split()
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
-    r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither)|n't|\bdo\s+not|\bdoes\s+not"
+    r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither|excluding|except(?:\s+for)?"
+    r"|other\s+than)|n't|\bdo\s+not|\bdoes\s+not"
     r"|\bcannot)"
     r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
     r"|with|take|accept|fit|hold))*[\s-]+$",
@@ -96,7 +97,7 @@ _WITH = re.compile(
 _PHRASE_STOP = frozenset(
     """and or but under over below above for that which in on at from than by to with without
 less more the a an is are does do has have can within between of priced costing price budget no not non
-only just neither nor either as well also plus too""".split()
+only just neither nor either as well also plus too other except excluding""".split()
 )
 
 _COMPARATIVES: list[tuple[str, Direction, str]] = [
