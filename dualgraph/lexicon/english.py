@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["general_words", "how_adjectives"]
+__all__ = ["extent_axes", "extent_letters", "general_words", "how_adjectives"]
 
 
 @cache
@@ -32,3 +32,15 @@ def general_words(key: str) -> frozenset[str]:
 def how_adjectives() -> dict[str, str]:
     """ "how <adjective>" → the measure it asks ("heavy" → weight)."""
     return {str(k): str(v) for k, v in _general()["how_adjectives"]["map"].items()}
+
+
+@cache
+def extent_axes() -> tuple[str, ...]:
+    """The axes of a size written "a x b x c" with no names, in order (width, height, depth)."""
+    return tuple(str(w) for w in _general()["extent_axes"]["words"])
+
+
+@cache
+def extent_letters() -> dict[str, str]:
+    """The initials spec sheets name a size's axes by ("w" → width)."""
+    return {str(k): str(v) for k, v in _general()["extent_letters"]["map"].items()}

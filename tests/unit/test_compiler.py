@@ -746,3 +746,14 @@ def test_a_negation_covers_the_values_joined_to_it(compiler, question):
         lambda r: r["cat"] == "smartphones" and r["panel"] != "IPS LCD" and not re.search(r"\bOLED\b", r["panel"])
     )
     assert sorted(ans.answer_list) == expected, ans.trace
+
+
+def test_a_number_rounded_as_the_question_asks(compiler):
+    """ "to the nearest gram", "to one decimal place": the average given at that precision."""
+    weights = [r["wt"] for r in CATALOG if r["cat"] == "smartphones"]
+    mean = sum(weights) / len(weights)
+    assert mean != round(mean)  # the catalog's mean is no whole number: rounding shows
+    ans = compiler.answer("What is the average weight of a phone, to the nearest gram?")
+    assert ans.value == round(mean), ans.trace
+    ans = compiler.answer("What is the average weight of a phone, to one decimal place?")
+    assert ans.value == round(mean, 1), ans.trace

@@ -17,6 +17,7 @@ from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.pattern_index import PatternIndex
 from dualgraph.lexicon.synonyms import CatalogLexicon
 from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders
+from dualgraph.query.ground.extents import extent_patterns
 from dualgraph.query.ground.name_match import _lexical
 
 __all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding", "member_of"]
@@ -98,6 +99,8 @@ class GrounderBase:
         self._by_kind: dict[str, list[Pattern]] = {}
         for p in patterns.patterns:
             self._by_kind.setdefault(p.kind, []).append(p)
+        # the axes of sizes stored as one three-part value ("93.5 x 56 x 20 mm"): one pattern per axis
+        self._by_kind.setdefault("spec_numeric", []).extend(extent_patterns(store))
         self.total_products = len(self._by_kind.get("product", []))
 
     _lexicon: CatalogLexicon | None = None

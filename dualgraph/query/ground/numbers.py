@@ -383,7 +383,7 @@ class NumberGrounder(GrounderBase):
             if p not in also
         ]
         trace.append(
-            f"attribute {attribute!r} → {best.section} › {best.entry} [{best.unit}] lexical={lex:.2f}"
+            f"attribute {attribute!r} → {best.section} › {best.entry}{' (' + best.label + ')' if best.label else ''} [{best.unit}] lexical={lex:.2f}"
             + (f"; with {len(also)} more entries of that name" if also else "")
             + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )

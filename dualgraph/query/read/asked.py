@@ -14,7 +14,7 @@ from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
 from dualgraph.query.read.superlative import VERB_ATTRS
 from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
 
-__all__ = ["asked_attribute", "asks_date", "asks_value", "blank_names", "named_unit", "same_attribute"]
+__all__ = ["asked_attribute", "asks_date", "asks_value", "blank_names", "named_unit", "rounding", "same_attribute"]
 
 
 _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;:?!]*)", re.I)
@@ -222,3 +222,46 @@ def asked_attribute(question: str) -> str:
     # plain words the catalog may name its own way ("the annual energy consumption of X")
     plain = head.strip()
     return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""
+
+
+_PLACES = {"one": 1, "two": 2, "three": 3, "a": 1, "1": 1, "2": 2, "3": 3}
+_NEAREST = {
+    "ten": -1,
+    "tens": -1,
+    "hundred": -2,
+    "hundreds": -2,
+    "thousand": -3,
+    "thousands": -3,
+    "tenth": 1,
+    "tenths": 1,
+    "hundredth": 2,
+    "hundredths": 2,
+}
+_ROUNDING = re.compile(
+    r"\b(?:to|at)\s+(?:the\s+)?(?:nearest|closest)\s+(?:(?:whole\s+)?(?P<near>[^\W\d_]+)|(?P<step>\d+(?:\.\d+)?))"
+    r"|\b(?:to|at|with)\s+(?P<places>one|two|three|a|\d)\s+decimal(?:\s+places?|s)?\b"
+    r"|\b(?:rounded|round(?:\s+it)?)\s+(?:off\s+|up\s+|down\s+)?(?:to\s+)?(?:a\s+)?whole(?:\s+number)?\b",
+    re.I,
+)
+
+
+def rounding(question: str) -> int | None:
+    """The decimal places a question asks a number rounded to ("to the nearest gram" → 0, "to one
+    decimal place" → 1, "to the nearest hundred" → -2), else ``None``. General English: "the nearest
+    <unit>" is a whole number of that unit, whatever the unit.
+
+    >>> [rounding(q) for q in ("What is the average weight, to the nearest gram?", "… to one decimal place?",
+    ...  "… rounded to the nearest hundred?", "… to the nearest 0.5 kg?", "What is the average weight?",
+    ...  "to the nearest tenth of a second", "… rounded to a whole number")]
+    [0, 1, -2, None, None, 1, 0]
+    """
+    m = _ROUNDING.search(question)
+    if m is None:
+        return None
+    if m.group("places"):
+        return _PLACES[m.group("places").casefold()]
+    if m.group("step"):
+        step = m.group("step")
+        return None if "." in step or (step != "1" and not re.fullmatch(r"10+", step)) else 1 - len(step)
+    near = (m.group("near") or "").casefold()
+    return _NEAREST.get(near, 0)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from dualgraph.query.read.asked import asks_date, asks_value
+from dualgraph.query.read.asked import asks_date, asks_value, rounding
 from dualgraph.query.read.dates import date_event
 from dualgraph.query.sparql.value_answer import number, value_in_unit
 
@@ -52,6 +52,15 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.value = "yes" if names else "no"
     else:
         ans.answer_list = names
+    if (
+        isinstance(ans.value, (int, float))
+        and not isinstance(ans.value, bool)
+        and (places := rounding(question)) is not None
+    ):
+        was = ans.value
+        ans.value = round(was, places) if places > 0 else int(round(was, places))
+        if ans.value != was:
+            ans.trace.append(f"rounded as asked: {was} → {ans.value}")
 
 
 def _read_gap(store, question: str, comp: Compiled, ans: Answer) -> None:
