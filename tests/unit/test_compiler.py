@@ -757,3 +757,12 @@ def test_a_number_rounded_as_the_question_asks(compiler):
     assert ans.value == round(mean), ans.trace
     ans = compiler.answer("What is the average weight of a phone, to one decimal place?")
     assert ans.value == round(mean, 1), ans.trace
+
+
+def test_a_worded_value_of_one_product(compiler):
+    """ "What is the memory card slot of X?": the entry holds words, not numbers; its value is the answer
+    (a numeric entry is still answered by its number)."""
+    ans = compiler.answer("What is the memory card slot of the Orbit Phone 7?")
+    assert ans.value == EXTRA["Orbit Phone 7"]["slot"], ans.trace
+    ans = compiler.answer("What is the weight of the Nova Lite?")
+    assert ans.value == next(r["wt"] for r in CATALOG if r["name"] == "Nova Lite"), ans.trace

@@ -158,6 +158,10 @@ class GrounderBase:
         """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.ground.name_match._lexical`)."""
         return _lexical(attribute, p, self.lexicon)
 
+    def patterns_of(self, *kinds: str) -> list[Pattern]:
+        """The patterns of these kinds ("spec_numeric", "spec_value", …), the size axes included."""
+        return [p for k in kinds for p in self._by_kind.get(k, [])]
+
     def named_patterns(self) -> list[Pattern]:
         """Range and product patterns (names a question may spell out)."""
         return self._by_kind.get("range", []) + self._by_kind.get("product", [])

@@ -65,7 +65,7 @@ from typing import Any
 from dualgraph.lexicon.pattern import fill, filled
 from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
-from dualgraph.query.ground.entry_choice import scope_entries
+from dualgraph.query.ground.entry_choice import keep_in_scope, scope_entries
 from dualgraph.query.ground.features import either
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
@@ -239,6 +239,8 @@ class _Work:
     penalty: float = 1.0
     order: Grounding | None = None
     then: Grounding | None = None
+    value_entry: Any = None
+    """The value list a one-product lookup reads ("What is the sensor type of X?"), else None."""
 
 
 class Compiler:
@@ -442,8 +444,31 @@ class Compiler:
             and len(named_ok[0].products) == 1
             and (asked := reading.asked_attribute)
         ):
+            if date_event(asked) is None and (entry := self._worded_entry(asked, w)) is not None:
+                w.value_entry = entry
+                out.intent = Intent("describe", asked, lookup=True)
+                trace.append(f"intent list → value lookup: the {asked!r} of one named product, a worded value")
+                return
             out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
+
+    def _worded_entry(self, asked: str, w: _Work) -> Any:
+        """The value list (words, not numbers) that names ``asked`` better than any numeric entry the
+        products in scope hold ("sensor type": Sensor › Sensor type, not Sensor › Sensor size), else None."""
+        g = self.grounder
+        worded, _ = keep_in_scope(
+            [(p, g.lexical(asked, p)) for p in g.patterns_of("spec_value", "entry")],
+            w.in_scope,
+            pattern_of=lambda h: h[0],
+        )
+        numeric, _ = keep_in_scope(
+            [(p, g.lexical(asked, p)) for p in g.patterns_of("spec_numeric")], w.in_scope, pattern_of=lambda h: h[0]
+        )
+        if not worded:
+            return None
+        best, lex = max(worded, key=lambda h: (h[1], h[0].count))
+        beaten = max((x for _, x in numeric), default=0.0)
+        return best if lex >= 0.5 and lex > beaten else None
 
     def _relative(self, w: _Work) -> None:
         """ "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer."""
@@ -593,6 +618,8 @@ class Compiler:
 
     def _emit(self, w: _Work) -> None:
         intent, ordered, tie_broken = w.out.intent, w.order is not None, w.then is not None
+        if w.value_entry is not None and w.value_entry.entry_iri:
+            w.blocks.append(f"VALUES ?e {{ <{w.value_entry.entry_iri}> }}")  # the one entry the lookup reads
         sparql = select_query(
             intent, w.blocks, w.filters, ordered=ordered, tie_broken=tie_broken, count_ranges=self.count_ranges
         )

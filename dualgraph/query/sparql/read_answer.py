@@ -44,6 +44,11 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
             ans.value, ans.unit = value_in_unit(store, question, mean, comp.order_unit, "", None, ans.trace)
             ans.trace.append(f"average over {n} products: {ans.value}")
         ans.answer_list = None
+    elif intent.kind == "describe" and intent.lookup:  # "What is the sensor type of X?": its value(s)
+        ans.answer_list = names
+        values = distinct(r["value"]["value"] for r in rows if "value" in r)
+        ans.value = values[0] if len(values) == 1 else (values or None)
+        ans.trace.append(f"the question asks for the value: {ans.value}")
     elif intent.kind == "describe":
         ans.answer_list = names
         ans.value = names[0] if len(names) == 1 else names
