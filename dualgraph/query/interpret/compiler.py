@@ -377,7 +377,11 @@ class Compiler:
         w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
         for c in w.constraints:
             if isinstance(c, NumericConstraint):
-                hint = "" if c.attribute else hints.get(id(c)) or w.reading.hint_after(c.span.end)
+                hint = (
+                    ""
+                    if c.attribute
+                    else hints.get(id(c)) or w.reading.hint_after(c.span.end) or w.reading.verb_before(c.span.start)
+                )
                 gc = g.numeric(c, trace, hint=hint, scope=w.in_scope)
             elif isinstance(c, FeatureConstraint):
                 gc = g.feature(c, trace, scope=w.in_scope)

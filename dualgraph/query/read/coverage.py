@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
 
@@ -48,6 +48,7 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
             or low in extra
             or low in taken
             or low.rstrip("s") in taken
+            or how_adjectives().get(low) in taken  # "70 inches tall": the height was read
             or (measured and (low in PRICE_WORDS or unit_word(low)))
         ):
             continue

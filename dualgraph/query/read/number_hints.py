@@ -16,8 +16,9 @@ from typing import Any
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.read.model import NumericConstraint
+from dualgraph.query.read.superlative import VERB_ATTRS
 
-__all__ = ["attr_hint", "measure_words"]
+__all__ = ["attr_hint", "measure_words", "verb_before"]
 
 # grammar and price words; a category word after a number is caught by the caller's vocabulary
 _HINT_STOP = general_words("function_words") | general_words("price_words")
@@ -52,3 +53,25 @@ def attr_hint(q: str, end: int) -> str:
             break
         words.append(w)
     return " ".join(words[:3])
+
+
+# a comparison word between the verb and its number ("weighs under 1 kg", "holds at least 26 ft³")
+_BOUND = (
+    r"(?:(?:at\s+(?:least|most)|under|over|below|above|(?:no\s+)?(?:more|less|fewer)\s+than|up\s+to|about|around"
+    r"|roughly|nearly|almost|exactly|just|only|barely|a\s+(?:bit|little)\s+(?:more|less)\s+than)\s+)?"
+)
+
+
+def verb_before(q: str, start: int) -> str:
+    """The attribute a verb of measure right before a number names ("*weighs* under 1 kg" → weight,
+    "*holds* at least 26 cubic feet" → capacity), from the general verbs of
+    :data:`~dualgraph.query.read.superlative.VERB_ATTRS`; "" when no such verb is there.
+
+    >>> verb_before("fridges that hold at least 26 cubic feet", 18), verb_before("cameras under 1 kg", 8)
+    ('capacity', '')
+    """
+    before = q[max(0, start - 60) : start]
+    for pat, attr in VERB_ATTRS:
+        if re.search(rf"\b(?:{pat})\s+{_BOUND}$", before, re.I):
+            return attr
+    return ""

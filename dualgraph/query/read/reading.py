@@ -17,7 +17,7 @@ from dualgraph.query.read.asked import asked_attribute, named_unit
 from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.read.dates import TimeOrder, time_superlative
 from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
-from dualgraph.query.read.number_hints import attr_hint
+from dualgraph.query.read.number_hints import attr_hint, verb_before
 from dualgraph.query.read.numbers import dimension_hint
 from dualgraph.query.read.parse import comparative, difference_asked, parse_question
 from dualgraph.query.read.relative import relative_phrase
@@ -79,6 +79,11 @@ class Reading:
     def hint_after(self, end: int) -> str:
         """The words right after a number that ends at ``end`` (what it measures, when no attribute was read)."""
         return attr_hint(self.text, end)
+
+    def verb_before(self, start: int) -> str:
+        """The attribute a verb of measure right before a number starting at ``start`` names ("weighs
+        under 1 kg" → weight, "holds at least 26 cubic feet" → capacity), else ""."""
+        return verb_before(self.text, start)
 
     def relative_to(self, name_start: int) -> tuple[str, str, int] | None:
         """The comparison a product named at ``name_start`` is the reference of ("a bigger battery than

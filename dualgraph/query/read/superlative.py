@@ -50,6 +50,7 @@ VERB_ATTRS = [  # a verb right before a comparative/superlative names its attrib
     (r"weighs|weigh|weighing", "weight"),
     (r"lasts|last|lasting", "life"),  # how long a thing lasts is its life
     (r"costs|cost|costing|sells\s+for|retails\s+for", "price"),
+    (r"holds|hold|holding", "capacity"),  # what a container holds is its capacity
 ]
 _VERB_GAP = r"(?:\s+(?:the|a\s+(?:bit|little|lot)|much|even|far|slightly|any))*\s+$"
 # what money is spent: "for the least cash", "at the lowest outlay" order by the price

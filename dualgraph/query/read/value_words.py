@@ -147,6 +147,11 @@ def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]
     return out
 
 
+def _spaced(text: str) -> str:
+    """``text`` folded, hyphens read as spaces ("Bottom Freezer" and "bottom-freezer" alike)."""
+    return " ".join(re.split(r"[\s-]+", text.casefold())).strip()
+
+
 def _plain_words(question: str, patterns: list[Pattern], taken: list[tuple[int, int]]) -> list[ValueConstraint]:
     words = list(re.finditer(r"[^\W\d_][\w-]*", question))
     out: list[ValueConstraint] = []
@@ -157,16 +162,20 @@ def _plain_words(question: str, patterns: list[Pattern], taken: list[tuple[int, 
         made_of = bool(_MADE_OF.search(question[: m.start()]))
         # said of the products and ending the clause: the word is the value, whatever entry lists it
         said_of = bool(_SAID_OF.search(question[: m.start()])) and re.match(r"\s*(?:[?.,!]|$)", question[m.end() :])
+        # "bottom-freezer" is the listed "Bottom Freezer": a compound of two words or more is too
+        # particular to be a value by chance, and needs no word naming its entry
+        compound = "-" in w.strip("-")
         holders = [
             p
             for p in patterns
-            if ((p.distinct_values or 0) <= _MAX_VALUES or said_of or made_of)
-            and any(v["name"].casefold() == w for v in p.values)
+            if ((p.distinct_values or 0) <= _MAX_VALUES or said_of or made_of or compound)
+            and any(_spaced(v["name"]) == _spaced(w) for v in p.values)
         ]
         for p in sorted(holders, key=lambda p: -p.count):
             link = next((x for x in words[i + 1 : i + 3] if _names_entry(x.group(), p)), None)
             if (
                 link is not None
+                or compound
                 or (made_of and re.search(r"material", f"{p.section} {p.entry}", re.I))
                 or (said_of and not made_of)
             ):
