@@ -8,8 +8,10 @@ first" can be asked of a day, a month, a quarter and a year alike.
 
 Decisions:
 
-* Every form needs a four-digit year from 1900 to 2099; two-digit years ("15/03/21",
-  "Q3 '21") and a day and month without a year ("March 15") are not read.
+* Every form needs a four-digit year from 1900 to 2099, but one: a quarter with an elided
+  century ("Q4'08", "Q3 '21", as chip makers print launch dates), read with the POSIX pivot
+  (00-68 are 2000-2068, 69-99 are 1969-1999). Other two-digit years ("15/03/21") and a day and
+  month without a year ("March 15") are not read: there the digits may be a day or a month.
 * A bare year ("2020") or a numeric month ("03/2021") is a date only where the entry or
   section names a date ("Announced", "Release date", "Year") or a date word stands just
   before it in the same clause ("Launched in early 2020") or just after it ("2020
@@ -190,7 +192,8 @@ _RANK = {"expected": 0, "announced": 1, "released": 2, "discontinued": 3, "cance
 _BOUNDARY = re.compile(r"[;|•\n]|\.(?=\s|$)")
 _LAST_WORD = re.compile(r"([^\W\d_]+)$")
 _ABBREVIATIONS = frozenset({"exp", "approx", "est", "ca", "no", "nr", "vs", "incl", "e.g", "i.e", "appr", "ver"})
-_ANY_YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])")
+# a four-digit year, or a quarter with an elided century ("Q4'08"): every form holds one of them
+_ANY_YEAR = re.compile(r"(?<![0-9])(?:19|20)[0-9]{2}(?![0-9])|Q[1-4]\s*['’][0-9]{2}(?![0-9])", re.I)
 _SMALL_WORDS = frozenset({"in", "at", "a", "an", "as", "on", "and", "or", "to", "by", "for", "of", "the", "from"})
 _VERB_NEXT = re.compile(r"\s+[^\W\d_]")
 _UNNAMED = re.compile(r"\(\?P<\w+>")
@@ -249,6 +252,7 @@ def _patterns() -> _Forms:
             r"(?<![\w.])(?:Q(?P<q>[1-4])|(?P<q2>[1-4])Q|(?P<qw>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"
             rf"(?:\s+of)?)\s*[-/,']?\s*{y}{end}",
         ),
+        ("q_yy", r"(?<![\w.])Q(?P<q>[1-4])\s*'(?P<yy>[0-9]{2})(?![0-9])"),
         ("num_my", rf"{left}(?P<m>0?[1-9]|1[0-2])[/.-]{y}{end}"),
         ("year", rf"(?<![\w.,/$€£¥₹#+])(?<![0-9]-){y}(?![\w%°'\"]|[.,/-][0-9])"),
     )
@@ -260,7 +264,7 @@ def _patterns() -> _Forms:
     return _Forms(
         re.compile(union, re.I),
         tuple((n, rx) for n, rx in forms if n not in ("m_d_y", "m_y")),
-        tuple((n, rx) for n, rx in forms if n in ("m_d_y", "m_y", "q_y")),
+        tuple((n, rx) for n, rx in forms if n in ("m_d_y", "m_y", "q_y", "q_yy")),
     )
 
 
@@ -340,6 +344,9 @@ class _Text:
 
 def _read(form: str, m: re.Match[str], t: _Text, dated: bool, day_first: bool | None) -> _Hit | None:
     lo, hi = m.span()
+    if form == "q_yy":
+        yy = int(m["yy"])
+        return _span(2000 + yy if yy < 69 else 1900 + yy, 3 * int(m["q"]) - 2, 3 * int(m["q"]), "quarter", lo, hi)
     y = int(m["y"])
     if form in ("year", "num_my"):
         if t.unit_follows(hi) or not (dated or t.dated_by_words(lo, hi)):
@@ -434,6 +441,8 @@ def spot_dates(
     (['2020'], [])
     >>> spot_dates("03/04/2021"), spot_dates("03/04/2021", day_first=True)[0].start
     ([], datetime.date(2021, 4, 3))
+    >>> [(f.start, f.precision) for f in spot_dates("Q4'08")], spot_dates("15/03/21")
+    ([(datetime.date(2008, 10, 1), 'quarter')], [])
     """
     return list(_spot(text, entry, section, day_first))
 

@@ -65,3 +65,19 @@ def test_no_value_without_its_evidence(question):
 def test_an_initialism_two_values_share_is_no_value():
     lists = [*LISTS, _list("Colour", "Frame", ["Ultra Kind", "Blue"], 5)]
     assert [v.phrase for v in spot_values("bikes in the UK", lists, [])] == []
+
+
+def test_a_value_said_before_what_the_catalog_sells_qualifies_it():
+    """ "desktop processors": a value of a short list right before a category noun is a condition;
+    the same word elsewhere, or a value of a long list, is not taken without a link."""
+    segment = _list("Vertical segment", "Essentials", ["Desktop", "Mobile", "Server", "Embedded"], 400)
+    names = _list("Code name", "Essentials", [f"Lake {i}" for i in range(30)] + ["desktop"], 400)
+    lists = [segment, names]
+    nouns = frozenset({"processors", "processor", "cpu", "cpus"})
+
+    def spot_n(q: str):
+        return [(v.span.text, v.phrase, v.attribute) for v in spot_values(q, lists, [], nouns=nouns)]
+
+    assert spot_n("Which desktop processors have 8 cores?") == [("desktop", "desktop", "Vertical segment")]
+    assert spot_n("Which server CPUs cost under $500?") == [("server", "server", "Vertical segment")]
+    assert spot_n("Which processors suit a desktop build?") == []

@@ -19,6 +19,7 @@ from dualgraph.lexicon.catalog_names import (
     spot_categories,
     spot_names,
 )
+from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.patterns import Pattern
 from dualgraph.query.read.links import carry_negation
 from dualgraph.query.read.model import Constraint, EntityRef, FeatureConstraint, Span
@@ -58,6 +59,8 @@ class CatalogSpotter:
         self.brands = brand_words(p.name or "" for p in patterns if p.kind == "product")
         self.heads = category_heads(p.name or "" for p in patterns if p.kind == "category")
         self.category_words = set(self.heads) | {w for ws in self.heads.values() for w in ws}
+        # what the catalog sells, by the words its categories and general English name it
+        self.nouns = frozenset(singular(sorted(self.category_words | general_words("product_nouns"))))
 
     def apply(
         self, q: str, entities: list[EntityRef], constraints: list[Constraint], trace: list[str]
@@ -112,7 +115,7 @@ class CatalogSpotter:
         taken += [
             m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
         ]
-        for v in spot_values(q, self.patterns, taken, spellings=self.spellings):
+        for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=self.nouns):
             inside = [
                 c
                 for c in constraints

@@ -27,6 +27,7 @@ from dualgraph.skg import currencies
 __all__ = ["ValueSpellings", "spot_values"]
 
 _MAX_VALUES = 50
+_QUALIFIER_VALUES = 12  # a value said as an adjective comes from a short list (segments, types, kinds)
 _STOP = frozenset(
     """the and with without for from that which have has are not yes no any all other more less most
 least best good new old one two""".split()
@@ -90,12 +91,19 @@ class ValueSpellings:
 
 
 def spot_values(
-    question: str, patterns: list[Pattern], taken: list[tuple[int, int]], *, spellings: ValueSpellings | None = None
+    question: str,
+    patterns: list[Pattern],
+    taken: list[tuple[int, int]],
+    *,
+    spellings: ValueSpellings | None = None,
+    nouns: frozenset[str] = frozenset(),
 ) -> list[ValueConstraint]:
     """Value constraints for plain words outside ``taken`` that a value list names (see the module);
-    ``spellings``: :class:`ValueSpellings` of ``patterns`` when the caller keeps one."""
+    ``spellings``: :class:`ValueSpellings` of ``patterns`` when the caller keeps one; ``nouns``: the
+    words the catalog's categories are named by (singular), before which a value word qualifies
+    the products ("*desktop* processors")."""
     spellings = spellings or ValueSpellings(patterns)
-    out = _plain_words(question, spellings.values, taken)
+    out = _plain_words(question, spellings.values, taken, nouns)
     taken = taken + [(v.span.start, v.span.end) for v in out]
     out += _coded_words(question, spellings, taken)
     return sorted(out, key=lambda v: v.span.start)
@@ -152,7 +160,9 @@ def _spaced(text: str) -> str:
     return " ".join(re.split(r"[\s-]+", text.casefold())).strip()
 
 
-def _plain_words(question: str, patterns: list[Pattern], taken: list[tuple[int, int]]) -> list[ValueConstraint]:
+def _plain_words(
+    question: str, patterns: list[Pattern], taken: list[tuple[int, int]], nouns: frozenset[str] = frozenset()
+) -> list[ValueConstraint]:
     words = list(re.finditer(r"[^\W\d_][\w-]*", question))
     out: list[ValueConstraint] = []
     for i, m in enumerate(words):
@@ -165,6 +175,10 @@ def _plain_words(question: str, patterns: list[Pattern], taken: list[tuple[int, 
         # "bottom-freezer" is the listed "Bottom Freezer": a compound of two words or more is too
         # particular to be a value by chance, and needs no word naming its entry
         compound = "-" in w.strip("-")
+        # "desktop processors", "server CPUs": a value of a short list said right before what the
+        # catalog sells qualifies those products, as an adjective does
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        qualifies = nxt is not None and not question[m.end() : nxt.start()].strip() and _stem(nxt.group()) in nouns
         holders = [
             p
             for p in patterns
@@ -176,6 +190,7 @@ def _plain_words(question: str, patterns: list[Pattern], taken: list[tuple[int, 
             if (
                 link is not None
                 or compound
+                or (qualifies and (p.distinct_values or 0) <= _QUALIFIER_VALUES)
                 or (made_of and re.search(r"material", f"{p.section} {p.entry}", re.I))
                 or (said_of and not made_of)
             ):
