@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["norm_tokens", "token_match"]
+__all__ = ["joined_run", "norm_tokens", "token_match"]
 
 _MODEL_TAIL = frozenset(
     """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
@@ -30,14 +30,42 @@ def _norm(text: str) -> str:
     return "".join(norm_tokens(text))
 
 
+def _ends_well(phrase: list[str], nxt: str | None) -> bool:
+    return nxt is None or (nxt not in _MODEL_TAIL and not (nxt.isdigit() and phrase[-1].isalpha()))
+
+
 def token_match(phrase: list[str], name: list[str]) -> bool:
-    """``phrase`` occurs contiguously in ``name`` and is not followed by a model suffix."""
+    """``phrase`` occurs contiguously in ``name`` and is not followed by a model suffix; words
+    spelled together or apart match ("CompactFlash" and "Compact Flash", see :func:`joined_run`).
+
+    >>> token_match(["compactflash"], norm_tokens("Compact Flash (Type I)")), token_match(["flash"], ["flashair"])
+    (True, False)
+    """
     n = len(phrase)
     if not n:
         return False
     for i in range(len(name) - n + 1):
-        if name[i : i + n] == phrase:
-            nxt = name[i + n] if i + n < len(name) else None
-            if nxt is None or (nxt not in _MODEL_TAIL and not (nxt.isdigit() and phrase[-1].isalpha())):
-                return True
-    return False
+        if name[i : i + n] == phrase and _ends_well(phrase, name[i + n] if i + n < len(name) else None):
+            return True
+    return joined_run(phrase, name) is not None
+
+
+def joined_run(phrase: list[str], name: list[str]) -> list[str] | None:
+    """The run of ``name``'s tokens that spells ``phrase``'s letters with the words joined or split
+    otherwise ("compactflash" in compact, flash; "hyper", "threading" in hyperthreading), at token
+    boundaries on both sides; ``None`` when there is none or the tokens are the same words."""
+    target = "".join(phrase)
+    if len(target) < 4:  # "a c" and "ac": too short to tell a spelling from a chance
+        return None
+    for i in range(len(name)):
+        acc = ""
+        for j in range(i, len(name)):
+            acc += name[j]
+            if len(acc) > len(target) or not target.startswith(acc):
+                break
+            if acc == target:
+                run = name[i : j + 1]
+                if run != phrase and _ends_well(run, name[j + 1] if j + 1 < len(name) else None):
+                    return run
+                break
+    return None

@@ -766,3 +766,27 @@ def test_a_worded_value_of_one_product(compiler):
     assert ans.value == EXTRA["Orbit Phone 7"]["slot"], ans.trace
     ans = compiler.answer("What is the weight of the Nova Lite?")
     assert ans.value == next(r["wt"] for r in CATALOG if r["name"] == "Nova Lite"), ans.trace
+
+
+def test_prose_speaks_only_for_products_whose_spec_is_silent(tmp_path):
+    """A page mentioning "OLED" does not make a product whose spec row says "IPS LCD" an OLED phone;
+    the prose still answers for products with no such row."""
+    from dualgraph.skg import ontology as O
+
+    st = catalog_store(tmp_path, cases=True)
+    ids = {
+        b["n"]["value"]: b["p"]["value"]
+        for b in st.select("SELECT ?p ?n WHERE { ?p a skgt:Product ; skg:hasName ?n }")["results"]["bindings"]
+    }
+    stated = ["Nova Lite", "Kappa Grip Case"]  # an IPS LCD phone; a case with no display row at all
+    lines = []
+    for i, n in enumerate(stated):
+        lines.append(
+            f"GRAPH <{O.TEXT_GRAPH}> {{ <urn:s:{i}> <{O.STATES_FEATURE}> <urn:tf:oled> ; "
+            f'<{O.ABOUT_PRODUCT}> <{ids[n]}> . <urn:tf:oled> <{O.HAS_NAME}> "OLED" }}'
+        )
+        lines.append(f"<{ids[n]}> <{O.HAS_TEXT_FEATURE}> <urn:tf:oled> .")
+    st.update("INSERT DATA { " + " ".join(lines) + " }")
+    ans = catalog_compiler(st).answer("Which products have OLED?")
+    expected = names(lambda r: re.search(r"\bOLED\b", r["panel"])) + ["Kappa Grip Case"]
+    assert sorted(ans.answer_list) == sorted(expected), ans.trace

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from dualgraph.lexicon.pattern import Pattern
+from dualgraph.lexicon.tokens import joined_run
 from dualgraph.query.ground.base import AnyScope, Grounding, _fail, _lit
 from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
 from dualgraph.query.ground.entry_presence import present_entry
@@ -291,6 +292,12 @@ class FeatureGrounder(NumberGrounder):
                 prose = "{ " + prose + " } UNION { " + aligned.replace("{s}", "{s}c") + " }"
         else:
             prose = (aligned or "").replace("{s}", "{s}c")
+        if g.pattern is not None and g.pattern.kind == "spec_value" and g.pattern.entry_iri:
+            # a product whose spec row names another value ("Manufacturer: NVIDIA") is not made a match
+            # by its page mentioning this one ("… beats AMD's cards"): prose speaks for the silent rows
+            prose = (
+                f"{prose} FILTER NOT EXISTS {{ ?p skg:hasSpec {{s}}x . {{s}}x skg:inEntry <{g.pattern.entry_iri}> }}"
+            )
         g.snippet = either(g.snippet.replace("{s}", "{s}a"), prose)
         return g
 
@@ -547,7 +554,10 @@ class FeatureGrounder(NumberGrounder):
         cands, _ = keep_in_scope(cands, scope)
         cands.sort(key=lambda x: (-x[0][0], -x[0][1], -x[0][2], -x[0][3], x[1].pattern_id))
         (level, lex, _, _), p, _ = cands[0]
-        rx = _words_regex(wtok)
+        # the words as the question spells them, and as the listed values join or split them
+        # ("CompactFlash" where the catalog writes "Compact Flash")
+        runs = [wtok] + [r for x in cands for v in x[1].values if (r := joined_run(wtok, norm_tokens(v["name"])))]
+        rx = "|".join(f"({_words_regex(r)})" for r in dict.fromkeys(tuple(r) for r in runs))
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:

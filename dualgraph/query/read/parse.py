@@ -556,6 +556,11 @@ def _unit_counted(q: str, a: int, b: int) -> bool:
     word = q[a:b]
     if not unit_word(word) or re.fullmatch(r"[A-Z][a-z]+", word):
         return False
+    # a currency code the catalog does not price in is a name ("How many AMD cards": AMD, not the
+    # Armenian dram); "how many rupees" stays a measure where the catalog prices in rupees
+    code = currencies.lookup(word)
+    if code is not None and word.isupper() and code not in currencies.hint():
+        return False
     nxt = re.match(r"\s+([^\W\d_]+)", q[b:])
     return not (nxt and current().categories.fullmatch(nxt.group(1)))
 
