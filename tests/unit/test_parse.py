@@ -353,3 +353,13 @@ def test_a_ranked_year_is_an_ordering_by_date(question, direction):
     p = parse_question(question)
     assert p.intent.kind == "superlative" and p.intent.direction == direction, p.trace
     assert parse_question("Which phones were released last year?").intent.kind == "list"
+
+
+def test_a_currency_code_the_catalog_does_not_price_in_is_a_name_after_how_many():
+    """ "How many AMD cards": AMD is a maker here, not the Armenian dram; "how many rupees" is money
+    where the catalog prices in rupees."""
+    from dualgraph.skg import currencies
+
+    assert parse_question("How many AMD graphics cards are in the catalog?").intent.kind == "count"
+    with currencies.hinted(["INR"]):
+        assert parse_question("How many rupees does the Zephyr X2 cost?").intent.kind != "count"
