@@ -557,7 +557,7 @@ class FeatureGrounder(NumberGrounder):
         # the words as the question spells them, and as the listed values join or split them
         # ("CompactFlash" where the catalog writes "Compact Flash")
         runs = [wtok] + [r for x in cands for v in x[1].values if (r := joined_run(wtok, norm_tokens(v["name"])))]
-        rx = "|".join(f"({_words_regex(r)})" for r in dict.fromkeys(tuple(r) for r in runs))
+        rx = "|".join(f"({_words_regex(list(r))})" for r in dict.fromkeys(tuple(r) for r in runs))
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:
