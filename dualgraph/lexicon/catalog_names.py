@@ -112,7 +112,7 @@ def category_heads(category_names: Iterable[str]) -> dict[str, set[str]]:
     """
     heads: dict[str, set[str]] = {}
     for name in category_names:
-        for part in re.split(r"[/&,]|\band\b", name.casefold()):
+        for part in re.split(r"[/&,]|\band\b|\s-\s", name.casefold()):  # "Ebikes - Mountain": two facets
             toks = [singular([t])[0] for t in re.findall(r"[^\W\d_]+", part)]
             if toks:
                 heads.setdefault(toks[-1], set()).update(toks[:-1])
@@ -132,6 +132,12 @@ def spot_categories(question: str, heads: dict[str, set[str]], taken: list[tuple
     out: list[tuple[int, int]] = []
     for i, m in enumerate(words):
         head = singular([m.group().casefold()])[0]
+        if i and question[words[i - 1].end() : m.start()] == "-":
+            # "e-bikes" is the catalog's "Ebikes": a hyphenated word spelled as one
+            joined = singular([(words[i - 1].group() + m.group()).casefold()])[0]
+            if joined in heads and all(m.end() <= x or words[i - 1].start() >= y for x, y in taken):
+                out.append((words[i - 1].start(), m.end()))
+                continue
         if head not in heads:
             continue
         j = i

@@ -219,6 +219,14 @@ class EntityGrounder(GrounderBase):
     def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
         word = norm_tokens(e.phrase)
         stems = {_stem(w) for w in word if w not in ("smart", "mobile")} or set(word)
+        glued = _stem(_norm(e.phrase))
+        glued_names = [
+            p
+            for p in self._by_kind.get("category", [])
+            if len(word) > 1 and glued in {_stem(t) for t in norm_tokens(p.name or "")}
+        ]
+        if glued_names:
+            stems = {glued}  # "e-bikes" is the catalog's one word "Ebikes", not any kind of bike
         hits = []
         for p in self._by_kind.get("category", []):
             toks = {_stem(t) for t in norm_tokens(p.name or "")}
@@ -229,6 +237,7 @@ class EntityGrounder(GrounderBase):
         exact = [p for p in hits if {_stem(t) for t in norm_tokens(p.name or "")} == stems]
         # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
         full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in norm_tokens(p.name or "")}]
+        full = full or glued_names  # the whole phrase is one word of the name
         # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
         headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
