@@ -9,6 +9,7 @@ grounder: one grouped query over the three-part quantities, whatever the catalog
 
 from __future__ import annotations
 
+import json
 import re
 
 from dualgraph.lexicon.english import extent_axes, extent_letters
@@ -52,7 +53,8 @@ def extent_patterns(store) -> list[Pattern]:
         e, unit = r["e"]["value"], r["u"]["value"]
         entry, section, n = r["entry"]["value"], r["section"]["value"], int(r["n"]["value"])
         for i, axis in enumerate(axes_of(f"{section} {entry}"), start=1):
-            lo, hi = (float(r[f"{x}{k}"]["value"]) for x, k in (("abc"[i - 1], 0), ("abc"[i - 1], 1)))
+            x = "abc"[i - 1]  # the query's ?a0/?a1, ?b0/?b1, ?c0/?c1: each axis's least and greatest
+            lo, hi = float(r[f"{x}0"]["value"]), float(r[f"{x}1"]["value"])
             out.append(
                 Pattern(
                     pattern_id=pattern_id("spec_numeric", e, unit, "axis", axis),
@@ -60,7 +62,7 @@ def extent_patterns(store) -> list[Pattern]:
                     text=f"{section} › {entry} {axis}: a number in {unit}, from {lo:g} to {hi:g}",
                     sparql=(
                         f"?p skg:hasSpec {{s}} . {{s}} skg:inEntry <{e}> ; skg:hasQuantity {{s}}_q . "
-                        f'{{s}}_q skg:hasUnit "{unit}" ; skg:hasDim{i} {{v}} .'
+                        f"{{s}}_q skg:hasUnit {json.dumps(unit)} ; skg:hasDim{i} {{v}} ."
                     ),
                     name=axis,
                     section=section,
