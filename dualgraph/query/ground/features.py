@@ -179,13 +179,13 @@ class FeatureGrounder(NumberGrounder):
         if cands and cands[0][0] < 0.95:
             # a feature that only holds the words or is near them, where a value list holds the very words ("bottom-freezer"
             # is the Type "Bottom Freezer", not the feature "Refrigerator"): the exact value wins
-            said: list[str] = []  # the value's own trace lines, kept only when it wins
-            v = self._value_grounding(c, c.phrase, "", c.negated, said, quiet=True, scope=scope)
+            value_said: list[str] = []  # the value's own trace lines, kept only when it wins
+            v = self._value_grounding(c, c.phrase, "", c.negated, value_said, quiet=True, scope=scope)
             if v is not None and v.resolved and v.confidence >= 0.9:
                 trace.append(
                     f"feature {c.phrase!r}: the loose feature match {cands[0][1].name!r} gives way to an exact value"
                 )
-                trace.extend(said)
+                trace.extend(value_said)
                 v.kind = "feature-value"
                 return self._or_prose(v, c, trace, sure=True)
         if cands:
