@@ -8,7 +8,7 @@ and the Markdown page states, negates and paraphrases the same features in prose
 both the spec graph and the text graph have something to find.
 
     .venv/bin/python bench/gen_catalog.py OUT --products 100000 [--seed 0] [--markets uk,de,in]
-        [--variants-per-family 1-4] [--per-market-dirs]
+        [--variants-per-family 1-4] [--per-market-dirs] [--heavy]
     .venv/bin/python bench/gen_catalog.py mutate DIR --percent 1 [--seed 0]
 
 ``--per-market-dirs`` writes ``OUT/<market>/``, one snapshot per market (for ``dualgraph index
@@ -616,6 +616,235 @@ GENERIC = [
     "Customer support is available by chat and phone seven days a week.",
 ]
 
+# ---- heavy pages ----------------------------------------------------------------------
+# Shop catalogues with full data sheets list a hundred or more entries per product: packaging,
+# logistics, power, environment, ports and certificates, most of them shared across kinds, many
+# as ranges ("0 - 40 °C") or counts. ``--heavy`` adds such a sheet to every family so that
+# a product carries over a thousand quads, as on those catalogues. Each entry is (group, name,
+# shape); the shapes draw a value in the noisy forms real sheets use.
+
+DETAIL_GROUPS = {
+    "Packaging data": ["Package width", "Package depth", "Package height", "Package weight", "Package type"],
+    "Logistics data": [
+        "Master carton width",
+        "Master carton height",
+        "Master carton weight",
+        "Products per master carton",
+        "Pallet height",
+        "Layers per pallet",
+        "Harmonized System code",
+    ],
+    "Power": [
+        "Power consumption (typical)",
+        "Power consumption (standby)",
+        "Power consumption (max)",
+        "AC input voltage",
+        "AC input frequency",
+        "Power supply type",
+        "Energy efficiency class",
+        "Annual energy consumption",
+    ],
+    "Operational conditions": [
+        "Operating temperature (T-T)",
+        "Storage temperature (T-T)",
+        "Operating relative humidity (H-H)",
+        "Storage relative humidity (H-H)",
+        "Operating altitude",
+        "Non-operating altitude",
+    ],
+    "Ports & interfaces": [
+        "USB 2.0 ports quantity",
+        "USB 3.2 Gen 1 (3.1 Gen 1) Type-A ports quantity",
+        "USB Type-C ports quantity",
+        "HDMI ports quantity",
+        "Ethernet LAN (RJ-45) ports",
+        "Headphone outputs",
+        "Microphone in",
+        "DC-in jack",
+        "Charging port type",
+        "Card reader integrated",
+        "Compatible memory cards",
+    ],
+    "Network": [
+        "Wi-Fi standards",
+        "Bluetooth version",
+        "Ethernet LAN",
+        "Near Field Communication (NFC)",
+        "Maximum data transfer rate",
+        "Antenna type",
+    ],
+    "Design": [
+        "Product colour",
+        "Housing material",
+        "Form factor",
+        "Market positioning",
+        "Country of origin",
+        "Cable lock slot",
+        "Cable lock slot type",
+        "LED indicators",
+        "Buttons quantity",
+        "Finish",
+    ],
+    "Features": [
+        "Child lock",
+        "Auto power off",
+        "Timer function",
+        "Voice control",
+        "Companion app",
+        "Firmware updates over the air",
+        "Kensington lock",
+        "Wall mountable",
+        "Eco mode",
+        "Quick start guide",
+        "Built-in speaker(s)",
+        "Built-in microphone",
+        "Remote control included",
+    ],
+    "Audio": ["Number of speakers", "RMS rated power", "Audio decoders", "Equalizer", "Frequency range"],
+    "Battery details": [
+        "Battery cells quantity",
+        "Battery life (max)",
+        "Battery recharge time",
+        "Battery voltage",
+        "Battery energy",
+        "Battery removable",
+    ],
+    "Sustainability": [
+        "Sustainability certificates",
+        "Contains hazardous substances",
+        "Recycled plastic share",
+        "Packaging recyclable",
+        "Repairability index",
+        "Spare parts availability",
+    ],
+    "Certificates": [
+        "Certification",
+        "Safety standards",
+        "Compliance industry standards",
+        "Ingress protection (IP) code",
+    ],
+    "Other features": [
+        "Warranty period",
+        "Included accessories",
+        "Cables included",
+        "Manual",
+        "Mounting type",
+        "Product weight (with stand)",
+        "Product depth (with stand)",
+        "Display diagonal (metric)",
+        "Colour temperature",
+        "Noise level",
+    ],
+}
+
+TEXT_CHOICES = [
+    "Black",
+    "White",
+    "Grey",
+    "Silver",
+    "Aluminium",
+    "Plastic",
+    "Polycarbonate",
+    "Recycled plastic",
+    "Box",
+    "Blister",
+    "Mainstream",
+    "Business",
+    "Gaming",
+    "Premium",
+    "China",
+    "Vietnam",
+    "Taiwan",
+    "Germany",
+    "External",
+    "Internal",
+    "Wall",
+    "Desk",
+    "Matte",
+    "Glossy",
+    "CE, FCC, RoHS",
+    "UL, CB",
+    "EPEAT Gold, TCO Certified",
+    "ENERGY STAR",
+    "USB-C, HDMI",
+    "SD, SDHC, SDXC",
+    "AAC, MP3, FLAC",
+    "Power cord, Quick start guide",
+    "USB-C cable",
+    "IP54",
+    "IPX4",
+    "Tabletop",
+    "VESA",
+]
+
+
+def _detail_value(r: random.Random, name: str) -> str | None:
+    """One value of a data-sheet entry, in a shape that suits its name."""
+    low = name.lower()
+    if r.random() < 0.08:
+        return None  # sheets leave entries out
+    if "(t-t)" in low:
+        lo = r.choice([-20, -10, 0, 5, 10])
+        return f"{lo} - {r.choice([35, 40, 45, 60])} °C"
+    if "(h-h)" in low:
+        return f"{r.choice([5, 10, 20])} - {r.choice([80, 85, 90, 95])}%"
+    if "altitude" in low:
+        return f"{r.choice([0, -15])} - {r.choice([3048, 5000, 12192])} m"
+    if "voltage" in low and "ac" in low:
+        return f"{r.choice([100, 110])} - {r.choice([240, 264])} V"
+    if "frequency" in low:
+        return r.choice(["50 - 60 Hz", "50/60 Hz", "20 - 20000 Hz"])
+    if "quantity" in low or "ports" in low or "per " in low or low.startswith(("number", "layers", "buttons")):
+        return str(r.choice([0, 1, 1, 2, 2, 3, 4, 6, 8, 12]))
+    if "width" in low or "depth" in low or "height" in low:
+        return r.choice([f"{r.uniform(40, 900):.1f} mm", f"{r.uniform(4, 90):.1f} cm", f"{r.randrange(50, 1200)}mm"])
+    if "weight" in low:
+        return r.choice([f"{r.uniform(0.1, 25):.2f} kg", f"{r.randrange(80, 9000)} g"])
+    if "power consumption" in low or "rms" in low:
+        return f"{r.uniform(0.3, 250):.1f} W"
+    if "energy consumption" in low:
+        return f"{r.randrange(12, 400)} kWh"
+    if "battery life" in low or "recharge time" in low:
+        return r.choice([f"{r.randrange(2, 40)} h", f"{r.randrange(30, 600)} min"])
+    if "battery voltage" in low:
+        return f"{r.choice([3.7, 7.4, 11.1, 14.8])} V"
+    if "battery energy" in low:
+        return f"{r.randrange(10, 99)} Wh"
+    if "data transfer" in low:
+        return r.choice(["1000 Mbit/s", "2402 Mbit/s", "480 Mbit/s", "10 Gbit/s"])
+    if "warranty" in low:
+        return r.choice(["1 year(s)", "2 year(s)", "3 year(s)", "24 months"])
+    if "share" in low or "repairability" in low:
+        return r.choice([f"{r.randrange(5, 80)}%", f"{r.uniform(3, 9):.1f}"])
+    if "colour temperature" in low:
+        return f"{r.choice([2700, 4000, 6500, 9300])} K"
+    if "noise" in low:
+        return f"{r.randrange(18, 45)} dB"
+    if "diagonal" in low:
+        return f"{r.uniform(13, 190):.1f} cm"
+    if "class" in low:
+        return r.choice(["A", "B", "C", "D", "E", "F", "G"])
+    if "code" in low and "harmonized" in low:
+        return str(r.randrange(84710000, 85299999))
+    if r.random() < 0.45:
+        return r.choice(["Yes", "No", "Yes", "N"])  # yes/no features, "N" as some sheets write it
+    return r.choice(TEXT_CHOICES)
+
+
+def detail_specs(seed: int, family: int) -> list[Spec]:
+    """A family's data sheet: about 90 entries, the same for every variant of the family.
+
+    Drawn from a generator of its own (seeded by the catalog seed and the family number), so the
+    pages of an ordinary catalog stay byte for byte what they were without ``--heavy``.
+    """
+    r = random.Random(seed * 1_000_003 + family)
+    specs: list[Spec] = []
+    for group, names in DETAIL_GROUPS.items():
+        for name in names:
+            add(specs, f"{group}:{name}", _detail_value(r, name))
+    return specs
+
+
 # ---- pages --------------------------------------------------------------------------
 
 
@@ -716,6 +945,7 @@ def iter_pages(
     markets: Sequence[str] = ("uk",),
     variants_per_family: tuple[int, int] = (1, 4),
     counts: Counts | None = None,
+    heavy: bool = False,
 ) -> Iterator[tuple[str, str, list[Variant]]]:
     """``(stem, markdown, variants)`` pages holding exactly ``products`` variants in all.
 
@@ -728,11 +958,11 @@ def iter_pages(
     lo, hi = variants_per_family
     if not 1 <= lo <= hi <= 4:
         raise ValueError(f"variants per family must lie within 1-4, got {lo}-{hi}")
-    return _pages(products, seed, tuple(markets), lo, hi, counts if counts is not None else Counts())
+    return _pages(products, seed, tuple(markets), lo, hi, counts if counts is not None else Counts(), heavy)
 
 
 def _pages(
-    products: int, seed: int, markets: tuple[str, ...], lo: int, hi: int, counts: Counts
+    products: int, seed: int, markets: tuple[str, ...], lo: int, hi: int, counts: Counts, heavy: bool
 ) -> Iterator[tuple[str, str, list[Variant]]]:
     r = random.Random(seed)
     brands = unique_words(r, 60, 2)
@@ -756,10 +986,11 @@ def _pages(
         code = f"{brand[:2].upper()}-{i:05X}"
         variants: list[Variant] = []
         priced: list[tuple[str, str, float]] = []
+        sheet = detail_specs(seed, i) if heavy else []
         for j in picked:
             label, short, extra, step = fam.options[j]
             gbp = fam.base_price + step
-            specs = [("Model Code", f"{code}-{short}"), *extra, *fam.specs]
+            specs = [("Model Code", f"{code}-{short}"), *extra, *fam.specs, *sheet]
             specs.append(("Price", price_text(gbp, markets[0])))
             specs += [(f"Price:{k_.upper()}", price_text(gbp, k_)) for k_ in markets[1:]]
             variants.append(Variant(f"{prod_range} {label}", prod_range, fam.categories, tuple(specs)))
@@ -781,14 +1012,18 @@ def generate(
     seed: int = 0,
     markets: Sequence[str] = ("uk",),
     variants_per_family: tuple[int, int] = (1, 4),
+    heavy: bool = False,
 ) -> dict[str, int]:
-    """Write the catalog under ``out`` (which must be new or empty); returns its counts."""
+    """Write the catalog under ``out`` (which must be new or empty); returns its counts.
+    ``heavy``: every family also gets a data sheet of about 90 entries (:func:`detail_specs`)."""
     out = Path(out)
     # leftover pages of a bigger run would silently join this catalog
     if out.exists() and any(out.iterdir()):
         raise FileExistsError(f"{out} is not empty")
     counts = Counts()
-    pages = iter_pages(products, seed=seed, markets=markets, variants_per_family=variants_per_family, counts=counts)
+    pages = iter_pages(
+        products, seed=seed, markets=markets, variants_per_family=variants_per_family, counts=counts, heavy=heavy
+    )
     write_dataset(out, pages)
     return counts.as_dict()
 
@@ -833,12 +1068,13 @@ def generate_per_market(
     seed: int = 0,
     markets: Sequence[str] = ("uk", "de"),
     variants_per_family: tuple[int, int] = (1, 4),
+    heavy: bool = False,
 ) -> dict[str, dict[str, int]]:
     """Write ``out/<market>/`` for each market (see the module doc); returns counts per market."""
     out = Path(out)
     if out.exists() and any(out.iterdir()):
         raise FileExistsError(f"{out} is not empty")
-    pages = iter_pages(products, seed=seed, markets=markets, variants_per_family=variants_per_family)
+    pages = iter_pages(products, seed=seed, markets=markets, variants_per_family=variants_per_family, heavy=heavy)
     counts = {m: Counts() for m in markets}
     buckets: dict[str, list[tuple[str, str, list[Variant]]]] = {m: [] for m in markets}
 
@@ -925,19 +1161,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--per-market-dirs", action="store_true", help="one dataset directory per market: OUT/<market>/ (see above)"
     )
+    ap.add_argument(
+        "--heavy",
+        action="store_true",
+        help="add a data sheet of about 90 entries per family (over 1,000 quads a product)",
+    )
     args = ap.parse_args(argv)
     markets = tuple(m.strip() for m in args.markets.split(",") if m.strip())
     t0 = time.perf_counter()
     try:
         if args.per_market_dirs:
             per = generate_per_market(
-                args.out, args.products, seed=args.seed, markets=markets, variants_per_family=args.variants_per_family
+                args.out,
+                args.products,
+                seed=args.seed,
+                markets=markets,
+                variants_per_family=args.variants_per_family,
+                heavy=args.heavy,
             )
             for m, c in per.items():
                 print(f"{m}: documents {c['documents']:,}  products {c['products']:,}")
             return 0
         counts = generate(
-            args.out, args.products, seed=args.seed, markets=markets, variants_per_family=args.variants_per_family
+            args.out,
+            args.products,
+            seed=args.seed,
+            markets=markets,
+            variants_per_family=args.variants_per_family,
+            heavy=args.heavy,
         )
     except (ValueError, FileExistsError) as e:
         print(f"gen_catalog: {e}", file=sys.stderr)

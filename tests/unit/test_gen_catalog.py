@@ -125,3 +125,24 @@ def test_refuses_a_non_empty_directory_and_unknown_markets(tmp_path):
     with pytest.raises(ValueError, match="unknown markets"):
         gen_catalog.generate(tmp_path / "new", 3, markets=("fr",))
     assert not (tmp_path / "new").exists()
+
+
+def test_heavy_pages_add_a_data_sheet_and_leave_plain_pages_as_they_were(catalog, tmp_path):
+    root, counts = catalog
+    heavy = gen_catalog.generate(tmp_path / "h", PRODUCTS, seed=7, markets=MARKETS, heavy=True)
+    assert heavy["documents"] == counts["documents"] and heavy["products"] == PRODUCTS
+    # about 90 entries more per product: enough for the thousand quads of a full data sheet
+    assert heavy["spec_values"] - counts["spec_values"] >= 80 * PRODUCTS
+    plain = {v.name: dict(v.specs) for d in read_all(root / "a") for v in d.variants}
+    sheets = {v.name: dict(v.specs) for d in read_all(tmp_path / "h") for v in d.variants}
+    # the sheet is added; what every page held is held unchanged, value for value
+    assert all(plain[name].items() <= sheets[name].items() for name in plain)
+    values = [value for specs in sheets.values() for value in specs.values()]
+    assert any(re.fullmatch(r"-?\d+ - \d+ °C", v) for v in values)  # ranges, as data sheets write them
+    assert any(re.fullmatch(r"\d+ - \d+%", v) for v in values)
+    # a family's variants share one sheet
+    by_family = {}
+    for d in read_all(tmp_path / "h"):
+        sheet = [{k: v for k, v in var.specs if k.startswith("Operational conditions:")} for var in d.variants]
+        by_family[d.doc_id] = all(s == sheet[0] for s in sheet)
+    assert all(by_family.values())
