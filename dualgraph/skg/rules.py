@@ -323,7 +323,8 @@ def apply_rules(
     if len(ids) != len(set(ids)):
         raise RuleError(f"duplicate rule ids: {sorted({i for i in ids if ids.count(i) > 1})}")
     report = RulesReport(graph=graph)
-    given = computed(rules, tables, packaged_rules())
+    patterns = {name: def_regex(name) for name in ("affirmative", "negative")}
+    given = computed(rules, tables, packaged_rules(), patterns)
     if focus is not None:
         nodes = sorted(set(focus))
         report.focus = len(nodes)

@@ -22,8 +22,8 @@ from dualgraph.pipeline.index import _LiveSpecs, build_index
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.pipeline.state import IndexState
 from dualgraph.skg import ontology as O
-from dualgraph.skg.rules import DEFAULT_RULES, Rule, load_rules
-from dualgraph.skg.table_rules import computed, tag_facts, tag_values, twins
+from dualgraph.skg.rules import DEFAULT_RULES, Rule, def_regex, load_rules
+from dualgraph.skg.table_rules import computed, said_facts, tag_facts, tag_values, twins
 from dualgraph.stores.oxigraph import OxigraphStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
@@ -31,6 +31,8 @@ import gen_catalog
 
 CONFIG = IndexConfig(runner="inline", progress=False, patterns=False, tkg={"enabled": False}, batch_size=16)
 TAG_VALUE = next(r for r in load_rules() if r.id == "tag-value")
+PATTERNS = {name: def_regex(name) for name in ("affirmative", "negative")}
+FROM_TABLES = ["no-feature", "tag-absent", "tag-feature", "tag-value", "yes-feature"]
 
 
 def phone(name: str, features: str, extra: tuple[tuple[str, str], ...] = ()) -> Variant:
@@ -40,8 +42,18 @@ def phone(name: str, features: str, extra: tuple[tuple[str, str], ...] = ()) -> 
 def _hand_made(root: Path) -> list[tuple[Path, str | None]]:
     uk = [
         ("a", "A", [phone("Alpha 1", "NFC, 5G, Bluetooth 5.3, Wi-Fi 6, Dual SIM, VoLTE")]),
-        ("b", "B", [phone("Beta 1", "NFC, 5g, Bluetooth 5.3, IR blaster, Dual SIM")]),
-        ("c", "C", [phone("Gamma 1", "IR blaster, eSIM, 3.5 mm jack, VoLTE", (("Audio:Jack", "3.5 mm"),))]),
+        ("b", "B", [phone("Beta 1", "NFC, 5g, Bluetooth 5.3, IR blaster, Dual SIM", (("Audio:Radio", "no"),))]),
+        (
+            "c",
+            "C",
+            [
+                phone(
+                    "Gamma 1",
+                    "IR blaster, eSIM, 3.5 mm jack, VoLTE",
+                    (("Audio:Jack", "3.5 mm"), ("Audio:Radio", "Yes (FM)")),
+                )
+            ],
+        ),
     ]
     de = [
         ("a", "A", [phone("Alpha 1", "NFC, 5G, Bluetooth 5.3, Wi-Fi 6, Dual SIM, VoLTE")]),
@@ -97,7 +109,7 @@ def test_the_twins_write_the_derived_graph_sparql_writes(tmp_path: Path, name: s
     index, manifests = _index(tmp_path / "a", CATALOGS[name])
     sparql_config = CONFIG.model_copy(update={"rules_path": _rules_without_twins(tmp_path)})
     plain, plain_manifests = _index(tmp_path / "b", CATALOGS[name], sparql_config)
-    assert all(m["rules"]["from_tables"] == ["tag-absent", "tag-feature", "tag-value"] for m in manifests)
+    assert all(m["rules"]["from_tables"] == FROM_TABLES for m in manifests)
     assert all("from_tables" not in m["rules"] for m in plain_manifests)
     with_twins, without = _derived(index), _derived(plain)
     assert with_twins == without, (sorted(with_twins - without)[:5], sorted(without - with_twins)[:5])
@@ -105,6 +117,9 @@ def test_the_twins_write_the_derived_graph_sparql_writes(tmp_path: Path, name: s
         # the tag rules had work to do: tags, products listing them, products listing others
         value_at = 0 if predicate == O.FROM_ENTRY else 2
         assert sum(1 for t in without if t[1] == f"<{predicate}>" and "#value-" in t[value_at]) >= 3, predicate
+    # and so had the yes / no rules: a feature or its lack read from a value that says so
+    said = {p for _, p, o in without if "#value-" not in o and p in (f"<{O.HAS_FEATURE}>", f"<{O.LACKS_FEATURE}>")}
+    assert said == {f"<{O.HAS_FEATURE}>", f"<{O.LACKS_FEATURE}>"}
 
 
 def test_the_twin_of_tag_value_is_its_sparql(tmp_path: Path) -> None:
@@ -126,14 +141,14 @@ def test_a_value_held_only_as_a_quantity_is_no_tag(tmp_path: Path) -> None:
 
 def test_twins_only_for_the_packaged_rules(tmp_path: Path) -> None:
     packaged = load_rules()
-    assert twins(packaged, load_rules()) == ("tag-value", "tag-feature", "tag-absent")
+    assert twins(packaged, load_rules()) == ("tag-value", "tag-feature", "tag-absent", "yes-feature", "no-feature")
     edited = [
         Rule(**{**r.model_dump(), "where": r.where + "\n# edited"}) if r.id == "tag-value" else r for r in packaged
     ]
     assert twins(edited, load_rules()) == ()
     extra = Rule(id="mine", description="", where="?p skg:hasSpec ?s", insert="?p skg:hasFeature ?s", focus="p")
     assert twins([*packaged, extra], load_rules()) == ()  # it writes what tag-absent tests for
-    assert computed(packaged, None, load_rules()) == {}
+    assert computed(packaged, None, load_rules(), PATTERNS) == {}
 
 
 def test_tables_from_an_older_converter_give_no_facts(tmp_path: Path) -> None:
@@ -141,4 +156,5 @@ def test_tables_from_an_older_converter_give_no_facts(tmp_path: Path) -> None:
     tables = _tables(index)
     old = type(tables)(tables.values.drop_columns(["spec", "quantity"]), tables.quantities)
     assert tag_values(old) is None and tag_facts(old) is None
-    assert computed(load_rules(), old, load_rules()) == {}
+    assert said_facts(old, PATTERNS["affirmative"], PATTERNS["negative"]) is None
+    assert computed(load_rules(), old, load_rules(), PATTERNS) == {}
