@@ -35,6 +35,13 @@ class TkgConfig(BaseModel):
         description="Entity extraction: 'heuristic' needs no model; 'llm' uses models.llm; 'both' merges the two.",
     )
     description_tokens: int = Field(120, ge=10, description="Bound on an entity's merged description, in tokens.")
+    entity_vectors: Literal["name", "name_and_description"] = Field(
+        "name",
+        description="What an entity's dense vector embeds. 'name': the name alone, several times cheaper; "
+        "the entities' BM25 index still reads the descriptions, and the fused ranking finds products as well "
+        "(bench/results/embedding_choice.md, bench/results/entity_vectors.md). 'name_and_description': "
+        "'name: description', as before.",
+    )
     summarise: bool = Field(
         True,
         description="When an LLM is configured, summarise merged descriptions that exceed the bound "

@@ -163,7 +163,9 @@ def _save_indexes(
 
     by_id = {e.entity_id: e for e in entities}
     entity_index = FaissIndex(embedder.dim)
-    index_entities(embedder, by_id, entity_index, progress=config.progress)
+    index_entities(
+        embedder, by_id, entity_index, progress=config.progress, names_only=config.tkg.entity_vectors == "name"
+    )
     # stays this exact flat index below AnnConfig's threshold; a larger one becomes IVF (faiss_ann)
     entity_index = entity_index.for_size(config.tkg.ann)
     entity_index.save(out / "entity_index")

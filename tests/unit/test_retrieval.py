@@ -361,3 +361,21 @@ def test_bm25_baseline_over_chunks():
     assert results[1].chunks[0].chunk_id == "a15-1"
     assert results[2].chunks == [] and results[2].products == []
     assert all(r.tokens <= 80 for r in results)
+
+
+def test_entity_vectors_of_names_alone_embed_the_names_and_bm25_still_reads_descriptions():
+    chunks, entities = build_catalog()
+    embedder = HashedBagOfWords()
+    by_name, by_text = FaissIndex(embedder.dim, gpu=False), FaissIndex(embedder.dim, gpu=False)
+    index_entities(embedder, entities, by_name, names_only=True)
+    index_entities(embedder, entities, by_text)
+    some = next(e for e in entities.values() if e.description)
+    name_vector = embedder.embed([some.name])[0]
+    # the stored vector is the name's own, not the name-and-description one
+    (best, score), *_ = by_name.search(name_vector[None, :], k=1)[0]
+    assert best == some.entity_id and score > 0.999
+    assert by_text.search(name_vector[None, :], k=1)[0][0][1] < 0.999
+    # a word only the description holds is still found lexically
+    word = next(w for w in tokenize(some.description) if w not in tokenize(some.name) and len(w) > 4)
+    hybrid = EntityVoteRetriever(embedder, by_name, entities, None, chunks, lexical=entity_lexical_index(entities))
+    assert some.entity_id in {e.entity_id for e in hybrid.retrieve([word])[0].entities}
