@@ -19,10 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from dualgraph.lexicon.holders import HOLDERS_FILE, EntryHolders
 from dualgraph.lexicon.pattern import KINDS, Pattern
 from dualgraph.lexicon.pattern_collection import collect_patterns
 from dualgraph.models.base import Embedder
-from dualgraph.skg.spec_table import SpecTables
+from dualgraph.skg.spec_table import SpecTables, holder_rows
 from dualgraph.stores.base import SparqlStore
 from dualgraph.stores.faiss_index import FaissIndex
 from dualgraph.stores.vector import IndexMismatchError, id_ranks, top_columns
@@ -80,6 +81,8 @@ class PatternIndex:
             raise ValueError("pattern ids must be unique")
         self._dense = dense
         self._lexical = lexical
+        # which products hold each entry (lexicon.holders), when the index was built from spec tables
+        self.holders: EntryHolders | None = None
         # a batch's texts scored against every pattern in one pass (prefetch): text -> (dense, lexical)
         self._scored: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
         # the tables _fuse_scores reads, set once by _columns (under the lock: batch threads search at once)
@@ -261,6 +264,8 @@ class PatternIndex:
                 f.write(json.dumps(p.to_dict(), ensure_ascii=False, sort_keys=True) + "\n")
         self._dense.save(tmp / DENSE_DIR)
         self._lexical.save(tmp / LEXICAL_DIR)
+        if self.holders is not None:
+            self.holders.write(tmp / HOLDERS_FILE)
         manifest = {
             "format": FORMAT,
             "embedder": getattr(self.embedder, "name", None),
@@ -315,7 +320,10 @@ class PatternIndex:
         ids = [p.pattern_id for p in patterns]
         if len(ids) != manifest["patterns"] or set(ids) != set(dense.ids()) or ids != lexical.ids():
             raise IndexMismatchError(f"{src}: patterns, dense and lexical indexes hold different pattern ids")
-        return cls(patterns, embedder, dense, lexical)
+        index = cls(patterns, embedder, dense, lexical)
+        if (src / HOLDERS_FILE).is_file():
+            index.holders = EntryHolders.read(src / HOLDERS_FILE)
+        return index
 
 
 def _hashed_files(root: Path) -> list[str]:
@@ -356,6 +364,9 @@ def build_pattern_index(
         patterns, _ = annotate(patterns, pairs)
     t1 = time.perf_counter()
     index = PatternIndex.build(patterns, embedder, progress=progress)
+    held = holder_rows(specs) if specs is not None else None
+    if held is not None:
+        index.holders = EntryHolders(held)
     t2 = time.perf_counter()
     index.save(out_dir)
     t3 = time.perf_counter()

@@ -23,18 +23,26 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "HOLDER_COLUMNS",
     "QUANTITY_COLUMNS",
+    "UNIT_SEP",
     "VALUE_COLUMNS",
     "SpecTables",
+    "holder_rows",
     "iter_rows",
     "pattern_rows",
     "read_spec_tables",
     "write_spec_tables",
 ]
 
-VALUE_COLUMNS = ("product", "entry", "section_name", "entry_name", "value", "value_name", "spec", "quantity")
+VALUE_COLUMNS = (
+    "product", "entry", "section_name", "entry_name", "value", "value_name", "spec", "quantity", "units"
+)  # fmt: skip
 """A row per spec value: ``spec`` is the spec node, ``quantity`` is ``"1"`` when the converter read a
-quantity in the value (the spec has ``skg:hasQuantity``) and ``""`` when it did not."""
+quantity in the value (the spec has ``skg:hasQuantity``) and ``""`` when it did not; ``units`` are
+the units of those quantities (``skg:hasUnit``, sizes of several numbers too), joined by
+:data:`UNIT_SEP`."""
+UNIT_SEP = "\x1f"
 QUANTITY_COLUMNS = ("product", "entry", "number", "unit", "dimension", "label")
 _KEY_COLUMNS = ("graph", "content_hash")
 
@@ -159,6 +167,45 @@ def pattern_rows(tables: SpecTables) -> dict[str, list[dict[str, str]]]:
     return out
 
 
+HOLDER_COLUMNS = ("entry", "unit", "product")
+"""A row per product holding an entry: ``unit`` is ``""`` for the entry at all, else the unit of a
+quantity the product states in it (:func:`holder_rows`)."""
+
+
+def holder_rows(tables: SpecTables) -> Any | None:
+    """Which products hold each entry, and each (entry, unit): the rows of ``SELECT DISTINCT ?e ?u ?p
+    WHERE { ?s skg:inEntry ?e . ?p skg:hasSpec ?s . OPTIONAL { ?s skg:hasQuantity/skg:hasUnit ?u } }``
+    as :data:`HOLDER_COLUMNS`, distinct and sorted by entry then unit: a reader takes one entry's
+    rows as a slice, where the query walks every spec of the catalogue.
+
+    None for rows written before the ``units`` column.
+
+    >>> import pyarrow as pa
+    >>> v = pa.table({"product": ["p1", "p1", "p2"], "entry": ["e", "e", "e"], "units": ["mAh", "", "W\x1fmAh"]})
+    >>> [tuple(r.values()) for r in holder_rows(SpecTables(v, None)).to_pylist()]
+    [('e', '', 'p1'), ('e', '', 'p2'), ('e', 'W', 'p2'), ('e', 'mAh', 'p1'), ('e', 'mAh', 'p2')]
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    v = tables.values
+    if "units" not in v.column_names or v["units"].null_count:
+        return None  # rows of an older converter: the caller asks the store
+    said = pa.table({"entry": v["entry"], "unit": pa.array([""] * v.num_rows, pa.string()), "product": v["product"]})
+    measured = v.filter(pc.not_equal(v["units"], ""))
+    units = pc.split_pattern(measured["units"], UNIT_SEP)
+    at = pc.list_parent_indices(units)
+    per_unit = pa.table(
+        {"entry": measured["entry"].take(at), "unit": pc.list_flatten(units), "product": measured["product"].take(at)}
+    )
+    rows = pa.concat_tables([said, per_unit.cast(said.schema)])
+    # distinct on integer codes: a hash group-by on the IRIs holds about a kilobyte a row
+    coded = _Coded(rows, HOLDER_COLUMNS)
+    keys = coded.table.group_by(list(HOLDER_COLUMNS)).aggregate([])
+    out = pa.table({c: pa.array(coded.names_of(c), pa.string()).take(keys[c]) for c in HOLDER_COLUMNS})
+    return out.sort_by([("entry", "ascending"), ("unit", "ascending"), ("product", "ascending")])
+
+
 class _Coded:
     """Some string columns of a table as integer codes (nulls kept), with the strings of the codes."""
 
@@ -174,6 +221,10 @@ class _Coded:
 
     def name(self, column: str, code: int | None) -> Any:
         return None if code is None else self._names[column][code]
+
+    def names_of(self, column: str) -> list[Any]:
+        """Every string of ``column``, at its code."""
+        return self._names[column]
 
     def names(self, columns: Sequence[str], codes: Sequence[int | None]) -> dict[str, Any]:
         return {c: self.name(c, code) for c, code in zip(columns, codes)}

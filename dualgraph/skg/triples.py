@@ -19,11 +19,13 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg import quantities as Q
 from dualgraph.skg import spotting as S
 from dualgraph.skg.rules import def_regex
+from dualgraph.skg.spec_table import UNIT_SEP
 from dualgraph.skg.terms import decimal, integer, iri, literal
 
-# Bumped whenever the triples written for the same input change, so re-indexing
-# notices that every document must be converted again.
-CONVERTER_VERSION = "skg-4"
+# Bumped whenever the triples written for the same input change, or the spec-table rows written
+# beside them (skg-5: the units of a value's quantities), so re-indexing notices that every
+# document must be converted again.
+CONVERTER_VERSION = "skg-5"
 
 
 class SpecVariant(Protocol):
@@ -67,7 +69,7 @@ class Conversion:
     # (see skg.spec_table): (product, entry, section name, entry name, value, value name, spec,
     # "1" if a quantity was read else "") per spec value, and (product, entry, number, unit,
     # dimension, label) per number read from one
-    value_rows: list[tuple[str, str, str, str, str, str, str, str]] = field(default_factory=list)
+    value_rows: list[tuple[str, str, str, str, str, str, str, str, str]] = field(default_factory=list)
     quantity_rows: list[tuple[str, str, str, str, str, str]] = field(default_factory=list)
 
 
@@ -230,7 +232,8 @@ def _convert_variant(
             dates = D.spot_dates(part, entry=entry, section=section, day_first=day_first)
             if dates:  # a year or a day is no measure: "2021" under "Announced" is a date only
                 facts = [q for q in facts if not any(q.start < d.end_char and d.start_char < q.end for d in dates)]
-            out.value_rows.append((product, ent, section, entry, val, part, spec, "1" if facts else ""))
+            units = UNIT_SEP.join(sorted({q.unit for q in facts if q.unit}))
+            out.value_rows.append((product, ent, section, entry, val, part, spec, "1" if facts else "", units))
             cover["values"] += 1
             digits = any(c.isdigit() for c in part)
             cover["with_digits"] += digits

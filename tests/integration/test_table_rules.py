@@ -18,11 +18,13 @@ import pytest
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.lexicon.holders import EntryHolders
 from dualgraph.pipeline.index import _LiveSpecs, build_index
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.pipeline.state import IndexState
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import DEFAULT_RULES, Rule, def_regex, load_rules
+from dualgraph.skg.spec_table import holder_rows
 from dualgraph.skg.table_rules import computed, said_facts, tag_facts, tag_values, twins
 from dualgraph.stores.oxigraph import OxigraphStore
 
@@ -158,3 +160,29 @@ def test_tables_from_an_older_converter_give_no_facts(tmp_path: Path) -> None:
     assert tag_values(old) is None and tag_facts(old) is None
     assert said_facts(old, PATTERNS["affirmative"], PATTERNS["negative"]) is None
     assert computed(load_rules(), old, load_rules(), PATTERNS) == {}
+
+
+HOLDERS_QUERY = (
+    "SELECT DISTINCT ?e ?u ?p WHERE { ?s skg:inEntry ?e . ?p skg:hasSpec ?s . "
+    "OPTIONAL { ?s skg:hasQuantity/skg:hasUnit ?u } }"
+)
+
+
+@pytest.mark.parametrize("name", list(CATALOGS))
+def test_the_holders_table_is_what_the_store_says(tmp_path: Path, name: str) -> None:
+    index, _ = _index(tmp_path, CATALOGS[name])
+    with OxigraphStore(IndexLayout(index).store, read_only=True) as store:
+        rows = store.select(O.sparql_prologue() + HOLDERS_QUERY)["results"]["bindings"]
+    want: dict[tuple[str, str | None], set[str]] = {}
+    for b in rows:
+        want.setdefault((b["e"]["value"], None), set()).add(b["p"]["value"])
+        if "u" in b:
+            want.setdefault((b["e"]["value"], b["u"]["value"]), set()).add(b["p"]["value"])
+    table = EntryHolders(holder_rows(_tables(index)))
+    got = {key: set(table.products(*key)) for key in want}
+    assert got == want
+    # nothing more than the store holds: every (entry, unit) of the table is one the store names
+    assert {(e, u or None) for e, u, _ in (tuple(r.values()) for r in holder_rows(_tables(index)).to_pylist())} == set(
+        want
+    )
+    assert any(u is not None for _, u in want) and len(want) >= 5

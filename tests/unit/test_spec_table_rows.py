@@ -12,8 +12,8 @@ def _table(columns, rows):
 
 
 def _values(rows):
-    # product, entry, section_name, entry_name, value, value_name, spec, quantity
-    return _table(VALUE_COLUMNS, rows)
+    # product, entry, section_name, entry_name, value, value_name, spec, quantity[, units]
+    return _table(VALUE_COLUMNS, [r if len(r) == len(VALUE_COLUMNS) else (*r, None) for r in rows])
 
 
 QUANTITIES = _table(

@@ -16,7 +16,7 @@ from dualgraph.lexicon.mining import variants
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.pattern_index import PatternIndex
 from dualgraph.lexicon.synonyms import CatalogLexicon
-from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders
+from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders, use_holders
 from dualgraph.query.ground.extents import extent_patterns
 from dualgraph.query.ground.name_match import _lexical
 
@@ -90,6 +90,7 @@ class GrounderBase:
         prose_synonyms: Mapping[str, list[str]] | None = None,
     ) -> None:
         self.store = store
+        use_holders(store, getattr(patterns, "holders", None))
         self.prose_synonyms = dict(prose_synonyms or {})
         self._phrase_vectors: dict[str, np.ndarray] = {}
         self.index = patterns

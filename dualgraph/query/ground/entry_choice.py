@@ -17,10 +17,11 @@ import re
 import weakref
 from typing import Any
 
+from dualgraph.lexicon.holders import EntryHolders
 from dualgraph.lexicon.pattern import filled
 from dualgraph.lexicon.patterns import Pattern
 
-__all__ = ["LazyScope", "Scope", "holders", "keep_in_scope", "same_named", "scope_entries", "widen"]
+__all__ = ["LazyScope", "Scope", "holders", "keep_in_scope", "same_named", "scope_entries", "use_holders", "widen"]
 
 Scope = frozenset[tuple[str, str | None]]
 """(entry IRI, unit or None) pairs that at least one product in the question's scope has."""
@@ -30,10 +31,26 @@ _HOLDERS: weakref.WeakKeyDictionary[Any, dict[tuple[str, str | None], frozenset[
 """Per store: the products holding each (entry, unit); an index does not change under a reader."""
 
 
+_TABLES: weakref.WeakKeyDictionary[Any, EntryHolders] = weakref.WeakKeyDictionary()
+"""Per store: the index's table of holders, where the pattern index has one."""
+
+
+def use_holders(store: Any, table: EntryHolders | None) -> None:
+    """Answer :func:`holders` for ``store`` from the index's ``table`` (None: from the store)."""
+    if table is not None:
+        _TABLES[store] = table
+
+
 def holders(store: Any, pairs: list[tuple[str, str | None]]) -> dict[tuple[str, str | None], frozenset[str]]:
-    """The products holding each (entry, unit) pair (unit ``None``: the entry at all). Every entry is
-    read at once, the first time a store is asked: one pass over the specs costs less than a few
-    passes over some entries, and later questions find every entry here."""
+    """The products holding each (entry, unit) pair (unit ``None``: the entry at all).
+
+    From the index's table when :func:`use_holders` gave one: the pairs asked, each a slice of it.
+    Else every entry is read from the store at once, the first time a store is asked: one pass
+    over the specs costs less than a few passes over some entries, and later questions find every
+    entry here."""
+    table = _TABLES.get(store)
+    if table is not None:
+        return {x: table.products(*x) for x in pairs}
     if store not in _HOLDERS:
         found: dict[tuple[str, str | None], set[str]] = {}
         res = store.select(
