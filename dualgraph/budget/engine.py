@@ -21,6 +21,7 @@ from dualgraph.answer.record import AnswerRecord, error_record
 from dualgraph.budget import Abandoned, OverBudget, WorkerDied
 from dualgraph.budget.hosts import EngineOpener
 from dualgraph.budget.worker import BudgetedWorker
+from dualgraph.query.caps import DEADLINE, MEMORY
 
 if TYPE_CHECKING:
     from dualgraph.answer.engine import EngineSpec
@@ -44,9 +45,19 @@ def over_budget_record(qid: str, question: str, strategy: str, error: OverBudget
     >>> r = over_budget_record("7", "q?", "skg", MemoryExceeded("the question", 1024, used_mb=1030), 2.5)
     >>> r.over_budget, r.error
     ('memory', 'over budget (memory): the question used more than its memory budget of 1024 MB (1030 MB over its start) and was stopped')
+    >>> [(c.name, c.limit, c.unit) for c in r.caps]
+    [('memory_mb', 1024, 'MB')]
     """
+    cap = MEMORY if error.budget == "memory" else DEADLINE
+    hit = cap.hit(error.limit, "the question's work was stopped there: no answer", lowered=True)
     return error_record(
-        qid, question, strategy, f"over budget ({error.budget}): {error}", latency_s=latency_s, over_budget=error.budget
+        qid,
+        question,
+        strategy,
+        f"over budget ({error.budget}): {error}",
+        latency_s=latency_s,
+        over_budget=error.budget,
+        caps=[hit],
     )
 
 

@@ -181,6 +181,7 @@ def test_a_bulk_run_records_the_question_past_its_memory_budget_and_goes_on(stan
     hog = records["b"]
     assert hog["over_budget"] == "memory" and hog["answer"] == ""
     assert hog["error"].startswith("over budget (memory): the question used more than its memory budget of 64 MB")
+    assert [(c["name"], c["limit"], c["unit"]) for c in hog["caps"]] == [("memory_mb", 64, "MB")]
     # the batch of three went past the budget first; then each question alone, each in its own budget
     assert engines[0].worker.kills == 2 and asked(log).count("ask b") == 2
     assert children() == []  # the run closed its worker
@@ -202,6 +203,7 @@ def test_a_question_past_its_deadline_or_abandoned_is_stopped_and_the_rest_answe
         t0 = time.monotonic()
         late = engine.answer("a slow question", qid="s")
         assert late.over_budget == "deadline" and "timed out at its deadline of 1 s" in (late.error or "")
+        assert [(c.name, c.limit) for c in late.caps] == [("deadline_s", 1.0)]
         assert 1.0 <= time.monotonic() - t0 < 4.0 and children() == []  # lazy: no worker until the next
         assert engine.answer("quick one").answer == "QUICK ONE"
         # a batch whose askers have all gone is stopped at once, and its questions are not run alone
