@@ -489,9 +489,12 @@ class QAEngine:
             failed = "; ".join(errors)
         names = r.answer_list if (r.answer_list or r.intent != "count") else None  # a count lists nothing
         caps: list[CapHit] = []
-        for u in o.used:  # every source consulted: a cap reached for this question is named, whichever answered
-            for hit in u.caps:
-                add_cap(caps, hit)
+        for u in o.used:
+            # the specs' caps whenever they were asked (what they cut may be why the text was asked);
+            # the text's when its answer is (part of) the answer: a guess set aside cut nothing that counts
+            if u.source != "tkg" or "tkg" in r.source.split("+"):
+                for hit in u.caps:
+                    add_cap(caps, hit)
         return AnswerRecord(
             unread=_unread(sym, r),
             caps=caps,
