@@ -405,8 +405,9 @@ class DualGraph:
 
     def explain(self, question: str | AnswerRecord, *, strategy: str | None = None) -> str:
         """Why the answer is what it is, as ``dualgraph ask --explain`` prints it below the answer:
-        every decision of the trace (how the question was read and grounded, the route taken),
-        the SPARQL with its first rows, the text chunks used (:func:`format_explanation`).
+        the caps its work reached, every decision of the trace (how the question was read and
+        grounded, the route taken), the SPARQL with its first rows, the text chunks used
+        (:func:`format_explanation`).
 
         ``question``: a question (answered now, as :meth:`ask`: the first call opens the engine)
         or a record already answered. :func:`format_answer` gives the answer and this together.
@@ -688,7 +689,7 @@ def format_answer(record: AnswerRecord, *, explain: bool = False) -> str:
     lines.append(
         f"[{record.strategy}: {' > '.join(record.route) or '-'}{conf}{tokens}, {record.latency_s * 1000:.0f} ms]"
     )
-    if record.caps and not explain:
+    if record.caps:
         lines.append(f"caps reached: {', '.join(c.name for c in record.caps)} (--explain says what they cut)")
     if explain:
         lines += ["", format_explanation(record)]

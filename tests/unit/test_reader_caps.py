@@ -145,8 +145,12 @@ def test_readings_past_the_beam_width_are_named(engine, compiler, monkeypatch):
     cap = caps_of(record)["beam_width"]
     assert (cap["limit"], cap["unit"], cap["lowered"]) == (1, "readings", True)
     assert cap["what"].startswith("2 more reading(s) left unchecked")
-    shown = format_answer(record, explain=True)
-    assert "caps reached:" in shown and "beam_width at 1 readings: 2 more reading(s)" in shown
+    assert (
+        format_answer(record).splitlines()[-1] == "caps reached: beam_width, runner_ups (--explain says what they cut)"
+    )
+    explained = format_answer(record, explain=True)
+    assert explained.startswith(format_answer(record) + "\n\ncaps reached:\n")
+    assert "  beam_width at 1 readings: 2 more reading(s) left unchecked" in explained
 
 
 class _Stalled:
