@@ -405,8 +405,9 @@ class DualGraph:
 
     def explain(self, question: str | AnswerRecord, *, strategy: str | None = None) -> str:
         """Why the answer is what it is, as ``dualgraph ask --explain`` prints it below the answer:
-        every decision of the trace (how the question was read and grounded, the route taken),
-        the SPARQL with its first rows, the text chunks used (:func:`format_explanation`).
+        the caps its work reached, every decision of the trace (how the question was read and
+        grounded, the route taken), the SPARQL with its first rows, the text chunks used
+        (:func:`format_explanation`).
 
         ``question``: a question (answered now, as :meth:`ask`: the first call opens the engine)
         or a record already answered. :func:`format_answer` gives the answer and this together.
@@ -688,6 +689,8 @@ def format_answer(record: AnswerRecord, *, explain: bool = False) -> str:
     lines.append(
         f"[{record.strategy}: {' > '.join(record.route) or '-'}{conf}{tokens}, {record.latency_s * 1000:.0f} ms]"
     )
+    if record.caps:
+        lines.append(f"caps reached: {', '.join(c.name for c in record.caps)} (--explain says what they cut)")
     if explain:
         lines += ["", format_explanation(record)]
     return "\n".join(lines)
@@ -695,7 +698,8 @@ def format_answer(record: AnswerRecord, *, explain: bool = False) -> str:
 
 def format_explanation(record: AnswerRecord) -> str:
     """Why a record says what it says, as ``dualgraph ask --explain`` prints it below the answer:
-    the trace of decisions, the SPARQL with its first 20 rows, the text chunks used.
+    the caps its work reached (when any), the trace of decisions, the SPARQL with its first 20 rows,
+    the text chunks used.
 
     >>> from dualgraph.answer.record import AnswerRecord, Evidence
     >>> ev = Evidence(sparql="SELECT ?p WHERE { ?p a skgt:Product }", rows=[{"p": "product-a"}], rows_total=1,
@@ -716,7 +720,14 @@ def format_explanation(record: AnswerRecord) -> str:
     chunks: file-a#1
     """
     ev = record.evidence
-    lines = ["trace:"] + [f"  {line}" for line in ev.trace]
+    lines = []
+    if record.caps:
+        lines.append("caps reached:")
+        for cap in record.caps:
+            lowered = " (confidence lowered)" if cap.lowered else ""
+            lines.append(f"  {cap.name} at {cap.limit:g} {cap.unit}: {cap.what}{lowered}")
+        lines.append("")
+    lines += ["trace:"] + [f"  {line}" for line in ev.trace]
     if ev.sparql:
         from dualgraph.query.sparql.render import render_markdown
         from dualgraph.query.sparql.safety import QueryResult

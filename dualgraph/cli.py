@@ -596,7 +596,9 @@ def build_parser() -> argparse.ArgumentParser:
     ak.add_argument(
         "--strategy", choices=STRATEGIES, default="skg+tkg_fb", help="answering strategy (default skg+tkg_fb)"
     )
-    ak.add_argument("--explain", action="store_true", help="print every decision, the SPARQL and its rows")
+    ak.add_argument(
+        "--explain", action="store_true", help="print the caps reached, every decision, the SPARQL and its rows"
+    )
     ak.add_argument(
         "--names",
         choices=["product", "range", "auto"],

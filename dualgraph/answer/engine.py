@@ -18,7 +18,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.answer.names import AnswerNames
-from dualgraph.answer.question_text import QuestionRefused, screen_question
+from dualgraph.answer.question_text import QuestionRefused, QuestionTooLong, screen_question
 from dualgraph.answer.record import AnswerRecord, Evidence, TokenCounts, error_record
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.strategies import STRATEGIES, Agent, Outcome, Router, Toolkit, run_strategy
@@ -27,6 +27,7 @@ from dualgraph.answer.writer import LLMWriter, template_text
 from dualgraph.budget import WorkBudget
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.models.factory import LLMConfig
+from dualgraph.query.caps import QUESTION_CHARS, CapHit, add_cap
 from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.stores.base import SparqlStore
 
@@ -383,7 +384,12 @@ class QAEngine:
             try:
                 read.append((qid, q, screen_question(q, max_chars=self.config.max_question_chars)))
             except QuestionRefused as e:
-                refused[i] = error_record(qid, q, name, f"question refused: {e}")
+                cut = []
+                if isinstance(e, QuestionTooLong):
+                    cut.append(
+                        QUESTION_CHARS.hit(e.limit, f"a question of {e.length} characters: not read", lowered=True)
+                    )
+                refused[i] = error_record(qid, q, name, f"question refused: {e}", caps=cut)
         records = iter(self._answer_read(read, name) if read else [])
         return [refused[i] if i in refused else next(records) for i in range(len(items))]
 
@@ -482,8 +488,16 @@ class QAEngine:
         if failed is None and r.empty and errors and all(u.error for u in o.used):
             failed = "; ".join(errors)
         names = r.answer_list if (r.answer_list or r.intent != "count") else None  # a count lists nothing
+        caps: list[CapHit] = []
+        for u in o.used:
+            # the specs' caps whenever they were asked (what they cut may be why the text was asked);
+            # the text's when its answer is (part of) the answer: a guess set aside cut nothing that counts
+            if u.source != "tkg" or "tkg" in r.source.split("+"):
+                for hit in u.caps:
+                    add_cap(caps, hit)
         return AnswerRecord(
             unread=_unread(sym, r),
+            caps=caps,
             id=qid,
             question=question,
             answer=text if not failed else "",

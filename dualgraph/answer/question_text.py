@@ -23,11 +23,22 @@ from __future__ import annotations
 
 from dualgraph.corpus.clean import clean_name, first_lone_surrogate, has_lone_surrogate
 
-__all__ = ["QuestionRefused", "clean_question", "safe_text", "screen_question"]
+__all__ = ["QuestionRefused", "QuestionTooLong", "clean_question", "safe_text", "screen_question"]
 
 
 class QuestionRefused(ValueError):
     """A question that is not read; the message says why (it never repeats the question)."""
+
+
+class QuestionTooLong(QuestionRefused):
+    """A question past the cap on its length: ``length`` characters, ``limit`` the most read."""
+
+    def __init__(self, length: int, limit: int) -> None:
+        self.length, self.limit = length, limit
+        super().__init__(f"the question is {length} characters long; at most {limit} are read")
+
+    def __reduce__(self):  # rebuilt from its fields, not its message (it may cross a pipe)
+        return (type(self), (self.length, self.limit))
 
 
 def safe_text(text: str) -> tuple[str, str | None]:
@@ -57,7 +68,7 @@ def screen_question(text: str, *, max_chars: int | None) -> str:
         )
     if max_chars is not None and len(text) > max_chars:
         # counted before cleaning: the cap bounds the work of cleaning too
-        raise QuestionRefused(f"the question is {len(text)} characters long; at most {max_chars} are read")
+        raise QuestionTooLong(len(text), max_chars)
     cleaned = clean_question(text)
     if not cleaned.strip():
         raise QuestionRefused("the question is empty (only spaces or invisible characters)")

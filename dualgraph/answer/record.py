@@ -17,8 +17,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from dualgraph.answer.question_text import safe_text
+from dualgraph.query.caps import CapHit
 
-__all__ = ["AnswerRecord", "Evidence", "TokenCounts", "error_record"]
+__all__ = ["AnswerRecord", "CapHit", "Evidence", "TokenCounts", "error_record"]
 
 
 class TokenCounts(BaseModel):
@@ -76,6 +77,12 @@ class AnswerRecord(BaseModel):
         description="phrases of the question the answer did not read (no constraint came of them, and the text "
         "did not answer by them): the answer may be wider than asked; empty when every phrase was read",
     )
+    caps: list[CapHit] = Field(
+        default_factory=list,
+        description="the bounds on this question's work that it reached (reading, grounding, the beam over "
+        "readings, the query, the text, the budget), one entry per cap with its limit and what it cut; a cut "
+        "the answer rests on lowered its confidence ('lowered'). Empty when no cap was reached",
+    )
     tokens: TokenCounts = Field(default_factory=TokenCounts, description="LLM tokens spent on this answer")
     latency_s: float = Field(0.0, description="wall-clock seconds to answer")
     error: str | None = Field(None, description="why no answer could be produced (the run goes on); null on success")
@@ -115,6 +122,7 @@ def error_record(
     *,
     latency_s: float = 0.0,
     over_budget: Literal["deadline", "memory"] | None = None,
+    caps: list[CapHit] | None = None,
 ) -> AnswerRecord:
     """The record of a question whose answering raised: the run records it and goes on.
 
@@ -130,4 +138,5 @@ def error_record(
         latency_s=latency_s,
         answer="",
         over_budget=over_budget,
+        caps=list(caps or []),
     )

@@ -20,6 +20,7 @@ from typing import Any
 
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.text_reader import ANCHORED, fold_corpus, read_products
+from dualgraph.query.caps import CAP_FACTOR, QUERY_ROWS, CapHit
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.sparql.render import render_markdown
 from dualgraph.query.sparql.safety import QueryResult
@@ -59,6 +60,8 @@ class SourceResult:
     """Symbolic: why it asked no query (the question names nothing the catalog knows); the answer
     then says so, unless the text finds a phrase to stand on."""
     trace: list[str] = field(default_factory=list)
+    caps: list[CapHit] = field(default_factory=list)
+    """The caps this source's work on the question reached, and what they cut (:mod:`dualgraph.query.caps`)."""
     tokens: TokenCounts = field(default_factory=TokenCounts)
     seconds: float = 0.0
     error: str | None = None
@@ -158,6 +161,7 @@ class SymbolicSource:
             unread=list(getattr(a, "unread", [])),
             scope=getattr(a, "scope_where", ""),
             refused=getattr(a, "refused", ""),
+            caps=list(getattr(a, "caps", [])),
         )
         if a.error is None and a.sparql is None and not r.refused:
             r.error = "the question could not be compiled to SPARQL"
@@ -202,6 +206,12 @@ class SymbolicSource:
                 r.answer_list = g.answer_list
                 r.value = _value_from_rows(intent, g.rows, g.answer_list)
                 r.confidence = _agreement(g)
+                if g.truncated:  # as the compiler's: a list read from a cut result is missing products
+                    cap = self.generator.row_cap
+                    what = f"the query returned more than {cap} rows; the answer read the first {cap}"
+                    r.caps.append(QUERY_ROWS.hit(cap, what, lowered=intent == "list"))
+                    if intent == "list":
+                        r.confidence = round(r.confidence * CAP_FACTOR, 3)
                 vars_ = list(g.rows[0]) if g.rows else []
                 r.context = render_markdown(
                     QueryResult(
@@ -301,6 +311,7 @@ class TextualSource:
                 chunk_ids=[c.chunk_id for c in v.chunks],
                 candidates=reading.candidates,
                 seconds=spent,
+                caps=list(reading.caps),
             )
             r.answer_list = reading.products
             r.anchor = reading.phrase if reading.confidence >= ANCHORED else None

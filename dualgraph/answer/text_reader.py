@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
+from dualgraph.query.caps import CAP_FACTOR, TEXT_GUESS_CHUNKS, CapHit
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval
 
@@ -61,6 +62,7 @@ class Reading:
     phrase: str | None = None
     confidence: float = 0.0
     trace: list[str] = field(default_factory=list)
+    caps: list[CapHit] = field(default_factory=list)
 
 
 def fold(text: str) -> str:
@@ -332,4 +334,11 @@ def read_products(
     out.products = guess
     out.confidence = 0.3 if guess else 0.0
     out.trace.append(f"no catalog phrase in the question: products of the top {GUESS_CHUNKS} voted chunks (a guess)")
+    # the products of the voted chunks past the top few: the guess could have named them as well
+    left = {p for c in voted.candidates for p in c.chunk.products if p not in guess and in_scope(p)}
+    if guess and left:
+        what = f"{len(left)} more product(s) in lower voted chunks not read into the guess"
+        out.caps.append(TEXT_GUESS_CHUNKS.hit(GUESS_CHUNKS, what, lowered=True))
+        out.confidence = round(out.confidence * CAP_FACTOR, 3)
+        out.trace.append(f"{what}: confidence × {CAP_FACTOR}")
     return out

@@ -21,6 +21,7 @@ from dualgraph.answer.record import AnswerRecord, error_record
 from dualgraph.budget import Abandoned, OverBudget, WorkerDied
 from dualgraph.budget.hosts import EngineOpener
 from dualgraph.budget.worker import BudgetedWorker
+from dualgraph.query.caps import DEADLINE, MEMORY
 
 if TYPE_CHECKING:
     from dualgraph.answer.engine import EngineSpec
@@ -36,6 +37,31 @@ class Flag(Protocol):
 
 ABANDONED = "abandoned: the request ended (its timeout passed) before the question was answered"
 
+GONE_TOGETHER_S = 0.25
+"""Once one asker of a running batch has gone, how long the call waits for others to go too before it
+is stopped: requests batched together reach their timeouts within a few milliseconds of each other,
+and one stop for them all (or, when every one has gone, no answering again) is cheaper than a fresh
+worker for each."""
+
+
+class _Gone:
+    """Whether a running call should stop for its askers: all of them gone, or some gone for
+    :data:`GONE_TOGETHER_S` (the ones still waiting are then answered by a call of their own)."""
+
+    def __init__(self, flags: Sequence[Flag]) -> None:
+        self.flags = list(flags)
+        self.since: float | None = None
+
+    def __call__(self) -> bool:
+        gone = sum(g.is_set() for g in self.flags)
+        if gone == len(self.flags):
+            return True
+        if not gone:
+            return False
+        if self.since is None:
+            self.since = time.monotonic()
+        return time.monotonic() - self.since >= GONE_TOGETHER_S
+
 
 def over_budget_record(qid: str, question: str, strategy: str, error: OverBudget, latency_s: float) -> AnswerRecord:
     """The error record of a question stopped past a budget.
@@ -44,9 +70,19 @@ def over_budget_record(qid: str, question: str, strategy: str, error: OverBudget
     >>> r = over_budget_record("7", "q?", "skg", MemoryExceeded("the question", 1024, used_mb=1030), 2.5)
     >>> r.over_budget, r.error
     ('memory', 'over budget (memory): the question used more than its memory budget of 1024 MB (1030 MB over its start) and was stopped')
+    >>> [(c.name, c.limit, c.unit) for c in r.caps]
+    [('memory_mb', 1024, 'MB')]
     """
+    cap = MEMORY if error.budget == "memory" else DEADLINE
+    hit = cap.hit(error.limit, "the question's work was stopped there: no answer", lowered=True)
     return error_record(
-        qid, question, strategy, f"over budget ({error.budget}): {error}", latency_s=latency_s, over_budget=error.budget
+        qid,
+        question,
+        strategy,
+        f"over budget ({error.budget}): {error}",
+        latency_s=latency_s,
+        over_budget=error.budget,
+        caps=[hit],
     )
 
 
@@ -107,15 +143,18 @@ class IsolatedEngine:
         <dualgraph.answer.engine.QAEngine.answer_batch>`, each question's work bounded by the budget.
 
         ``gone``: one flag per item, set when nobody waits for that answer any more (a request past
-        its timeout); the call's work is stopped once every flag of the call is set, and a question
-        whose flag is set is not started again.
+        its timeout), so that its work ends then: a question whose flag is set is not started; a
+        call is stopped once every flag of it is set, or once some are and have been for
+        :data:`GONE_TOGETHER_S`: then those questions get the abandoned record and the others are
+        answered again, as one smaller batch under a budget of its own (the worker that ran the
+        stopped call is replaced, as after any stop).
         """
         name = strategy or self.config.strategy
         items = list(items)
         if not items:
             return []
-        if gone is not None and all(g.is_set() for g in gone):
-            return [error_record(q, text, name, ABANDONED) for q, text in items]
+        if gone is not None and any(g.is_set() for g in gone):
+            return self._without_gone(items, name, gone)
         budget = self.config.budget
         single = len(items) == 1
         what = "the question" if single else f"the batch of {len(items)} questions"
@@ -128,14 +167,18 @@ class IsolatedEngine:
                 deadline_s=budget.deadline_s,
                 memory_mb=budget.memory_mb,
                 what=what,
-                cancelled=(lambda: all(g.is_set() for g in gone)) if gone is not None else None,
+                cancelled=_Gone(gone) if gone is not None else None,
             )
         except OverBudget as e:
             self._prepare_next()
             if single:
                 return [over_budget_record(items[0][0], items[0][1], name, e, time.perf_counter() - t0)]
         except Abandoned:
-            return [error_record(q, text, name, ABANDONED) for q, text in items]
+            assert gone is not None  # only a call that can be cancelled is abandoned
+            if all(g.is_set() for g in gone):
+                return [error_record(q, text, name, ABANDONED) for q, text in items]
+            self._prepare_next()
+            return self._without_gone(items, name, gone)
         except WorkerDied as e:
             self._prepare_next()
             if single:
@@ -145,6 +188,20 @@ class IsolatedEngine:
         for i, item in enumerate(items):
             out += self.answer_batch([item], strategy=name, gone=[gone[i]] if gone is not None else None)
         return out
+
+    def _without_gone(self, items: list[tuple[str, str]], name: str, gone: Sequence[Flag]) -> list[AnswerRecord]:
+        """The abandoned record for each question whose asker has gone, the others answered (one
+        batch, flags kept), in order."""
+        flags = list(gone)
+        kept = [i for i, g in enumerate(flags) if not g.is_set()]
+        answered = iter(
+            self.answer_batch([items[i] for i in kept], strategy=name, gone=[flags[i] for i in kept]) if kept else []
+        )
+        wanted = set(kept)
+        return [
+            next(answered) if i in wanted else error_record(q, text, name, ABANDONED)
+            for i, (q, text) in enumerate(items)
+        ]
 
     def _prepare_next(self) -> None:
         """After a kill, the next worker does the engine's per-index work when it opens: an engine

@@ -85,10 +85,11 @@ class ServeConfig(BaseModel):
     request_timeout_s: float = Field(
         120.0,
         gt=0,
-        description="Seconds a request may take; after that it gets HTTP 504 with an error record. The "
-        "question's own work runs under AskConfig.budget (--deadline, --memory-mb): an engine call whose "
-        "requests have all had their 504 is stopped at once; one that others still wait for goes on, within "
-        "its budget, for them.",
+        description="Seconds a request may take; after that it gets HTTP 504 with an error record, and the "
+        "work for its question ends: not started if it was not, stopped if it runs (an engine call whose "
+        "requests have all had their 504 at once; one that others still wait for within 0.25 s, the others "
+        "then answered by a smaller call under a budget of its own). The question's own work runs under "
+        "AskConfig.budget (--deadline, --memory-mb).",
     )
     body_timeout_s: float = Field(
         10.0,

@@ -21,7 +21,7 @@ import pytest
 
 from dualgraph import DualGraph
 from dualgraph.budget import DeadlineExceeded, MemoryExceeded, WorkBudget
-from dualgraph.budget.engine import IsolatedEngine
+from dualgraph.budget.engine import ABANDONED, GONE_TOGETHER_S, IsolatedEngine
 from dualgraph.budget.worker import private_memory
 from dualgraph.cli import SPARQL_OVER_MEMORY, SPARQL_TIMED_OUT, main
 from dualgraph.stores.base import QueryTimeout
@@ -181,6 +181,7 @@ def test_a_bulk_run_records_the_question_past_its_memory_budget_and_goes_on(stan
     hog = records["b"]
     assert hog["over_budget"] == "memory" and hog["answer"] == ""
     assert hog["error"].startswith("over budget (memory): the question used more than its memory budget of 64 MB")
+    assert [(c["name"], c["limit"], c["unit"]) for c in hog["caps"]] == [("memory_mb", 64, "MB")]
     # the batch of three went past the budget first; then each question alone, each in its own budget
     assert engines[0].worker.kills == 2 and asked(log).count("ask b") == 2
     assert children() == []  # the run closed its worker
@@ -202,6 +203,7 @@ def test_a_question_past_its_deadline_or_abandoned_is_stopped_and_the_rest_answe
         t0 = time.monotonic()
         late = engine.answer("a slow question", qid="s")
         assert late.over_budget == "deadline" and "timed out at its deadline of 1 s" in (late.error or "")
+        assert [(c.name, c.limit) for c in late.caps] == [("deadline_s", 1.0)]
         assert 1.0 <= time.monotonic() - t0 < 4.0 and children() == []  # lazy: no worker until the next
         assert engine.answer("quick one").answer == "QUICK ONE"
         # a batch whose askers have all gone is stopped at once, and its questions are not run alone
@@ -212,6 +214,46 @@ def test_a_question_past_its_deadline_or_abandoned_is_stopped_and_the_rest_answe
         assert time.monotonic() - t0 < 0.9  # well before the deadline
         assert [r.error.split(":")[0] for r in records if r.error] == ["abandoned", "abandoned"]
         assert "ask y" not in asked(log)
+    assert children() == []
+
+
+def test_a_question_whose_asker_has_gone_is_stopped_while_its_batch_is_still_awaited(stand_in, tmp_path):
+    """A 504 means the work for it has ended, though other requests still wait on the same engine
+    call: the call is stopped (its worker killed) within GONE_TOGETHER_S of the flag, the gone
+    question gets the abandoned record, and the one still awaited is answered by a fresh worker."""
+    opener, log = stand_in
+    with IsolatedEngine(spec(tmp_path, deadline_s=15.0), opener=opener).open() as engine:
+        first = engine.worker.pid
+        assert first is not None
+        gone = [threading.Event(), threading.Event()]
+        ended: list[float] = []
+
+        def watch() -> None:  # when the worker running the slow question goes (or gives up after 20 s)
+            end = time.monotonic() + 20
+            while alive(first) and time.monotonic() < end:
+                time.sleep(0.01)
+            ended.append(time.monotonic())
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        threading.Timer(0.5, gone[0].set).start()
+        t0 = time.monotonic()
+        records = engine.answer_batch([("x", "slow x"), ("y", "plain y")], gone=gone)
+        took = time.monotonic() - t0
+        watcher.join()
+        # stopped within the wait for others to go too, plus a check and the kill; the old code ran
+        # the slow question on until the deadline (15 s), the one still awaited waiting behind it
+        assert ended[0] - t0 - 0.5 < GONE_TOGETHER_S + 1.0, ended[0] - t0
+        assert took < 5.0, took
+        assert records[0].error == ABANDONED and records[1].answer == "PLAIN Y" and records[1].error is None
+        assert engine.worker.kills == 1 and asked(log) == ["open", "ask x", "open", "ask y"]
+
+        # a question whose asker went before its batch started is never started; the rest are answered
+        gone = [threading.Event(), threading.Event()]
+        gone[0].set()
+        records = engine.answer_batch([("s", "slow s"), ("z", "plain z")], gone=gone)
+        assert records[0].error == ABANDONED and records[1].answer == "PLAIN Z"
+        assert "ask s" not in asked(log) and engine.worker.kills == 1  # nothing stopped: no second worker
     assert children() == []
 
 

@@ -16,6 +16,7 @@ from dualgraph.lexicon.mining import variants
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.pattern_index import PatternIndex
 from dualgraph.lexicon.synonyms import CatalogLexicon
+from dualgraph.query.caps import CapHit
 from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders, use_holders
 from dualgraph.query.ground.extents import extent_patterns
 from dualgraph.query.ground.name_match import _lexical
@@ -70,6 +71,10 @@ class Grounding:
     alternatives: list[Grounding] = field(default_factory=list)
     """Runner-up groundings of the same mention, best first, for the reader's beam to try when
     the store contradicts this one (see :mod:`dualgraph.query.interpret`)."""
+    alternatives_left: int = 0
+    """Runner-ups past the cap on ``alternatives`` (the beam never sees them; see :mod:`dualgraph.query.caps`)."""
+    caps: list[CapHit] = field(default_factory=list)
+    """The caps grounding this mention reached, and what they cut (:mod:`dualgraph.query.caps`)."""
 
 
 def _fail(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:

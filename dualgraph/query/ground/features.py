@@ -15,6 +15,7 @@ from typing import Any
 
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.tokens import joined_run
+from dualgraph.query.caps import PROSE_ENTITIES, TWIN_ENTRIES, CapHit
 from dualgraph.query.ground.base import AnyScope, Grounding, _fail, _lit
 from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
 from dualgraph.query.ground.entry_presence import present_entry
@@ -407,7 +408,13 @@ class FeatureGrounder(NumberGrounder):
             trace.append(
                 f"{phrase!r}: names more than {PROSE_ENTITY_CAP} entities on the pages: too vague to constrain"
             )
-            return Grounding(source, "prose", resolved=False, note=f"names over {PROSE_ENTITY_CAP} page entities")
+            # left out, so the answer may be wider than asked: lowered as every unread mention is
+            cut = PROSE_ENTITIES.hit(
+                PROSE_ENTITY_CAP, f"{phrase!r} names more page entities than that: left unread", lowered=True
+            )
+            return Grounding(
+                source, "prose", resolved=False, note=f"names over {PROSE_ENTITY_CAP} page entities", caps=[cut]
+            )
         values = " ".join(f"<{iri}>" for iri in entities)
         block = f"VALUES {{s}} {{ {values} }} ?p skg:mentions {{s}} ."
         trace.append(
@@ -576,7 +583,14 @@ class FeatureGrounder(NumberGrounder):
         body = body_of(p)
         # the same exact value listed under other entries that fit the question as well ("Wi-Fi 6E"
         # under "Top Wi-Fi standard" and under "Wi-Fi standards"): a product with it in either has it
-        twins = [x[1] for x in cands[1 : MAX_TWIN_ENTRIES + 1] if x[0][:2] == (level, lex)]
+        same = [x[1] for x in cands[1:] if x[0][:2] == (level, lex)]  # sorted: the best fits come first
+        twins = same[:MAX_TWIN_ENTRIES]
+        caps: list[CapHit] = []
+        if len(same) > len(twins) and not negated:
+            left = ", ".join(f"{q.section} › {q.entry}" for q in same[len(twins) :])
+            # a product holding the value only under an entry left out is missing from the answer
+            caps.append(TWIN_ENTRIES.hit(MAX_TWIN_ENTRIES, f"value {phrase!r} not read under {left}", lowered=True))
+            trace.append(f"value {phrase!r}: listed under {len(same) - len(twins)} more entries, past the cap")
         if twins and not negated:
             body = " UNION ".join("{ " + body_of(q) + " }" for q in [p, *twins])
             trace.append(
@@ -602,4 +616,5 @@ class FeatureGrounder(NumberGrounder):
             pattern=p,
             candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
             confidence=conf,
+            caps=caps,
         )

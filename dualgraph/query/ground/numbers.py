@@ -237,13 +237,18 @@ class NumberGrounder(GrounderBase):
     @staticmethod
     def _numeric_alternatives(
         c: NumericConstraint, cands: list[Any], taken: set[str], attribute: str, conf: float
-    ) -> list[Grounding]:
-        """The runner-up entries (at most :data:`RUNNERS_UP`, none already read) for the beam."""
+    ) -> tuple[list[Grounding], int]:
+        """The runner-up entries (at most :data:`RUNNERS_UP`, none already read) for the beam, and how
+        many more entries there were past that cap."""
         alternatives: list[Grounding] = []
+        left = 0
         for (lex2, inside2, _, _), p, lo2, hi2 in cands[1:]:
-            if p.entry_iri in taken or len(alternatives) == RUNNERS_UP:
+            if p.entry_iri in taken:
                 continue
             taken.add(p.entry_iri)
+            if len(alternatives) == RUNNERS_UP:
+                left += 1
+                continue
             conf2 = (0.75 if lex2 > 0 else 0.45) if attribute else 0.5
             conf2 -= 0 if inside2 else 0.05 if attribute else 0.25
             alternatives.append(
@@ -257,7 +262,7 @@ class NumberGrounder(GrounderBase):
                     note=f"{p.section} › {p.entry} [{p.unit or 'no unit'}]",
                 )
             )
-        return alternatives
+        return alternatives, left
 
     def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
         if self.is_price(c):
@@ -322,7 +327,7 @@ class NumberGrounder(GrounderBase):
             + (f"; also read from {[f'{p.section} › {p.entry}' for p in more]}" if more else "")
         )
         taken = {p.entry_iri for p in [best, *also, *more]}
-        alternatives = self._numeric_alternatives(c, cands, taken, attribute, conf)
+        alternatives, left = self._numeric_alternatives(c, cands, taken, attribute, conf)
         return Grounding(
             c,
             "numeric",
@@ -332,6 +337,7 @@ class NumberGrounder(GrounderBase):
             candidates=[(x[1].text, x[0][2]) for x in cands[:5]],
             confidence=conf,
             alternatives=alternatives,
+            alternatives_left=left,
         )
 
     def attribute(

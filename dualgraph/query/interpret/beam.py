@@ -32,10 +32,13 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from dualgraph.lexicon.pattern import filled
+from dualgraph.query.caps import BEAM_CHECK, BEAM_WIDTH, RUNNER_UPS, CapHit, add_cap
+from dualgraph.query.ground.numbers import RUNNERS_UP
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import unit_word
 from dualgraph.query.sparql.emit import select_query, where_clauses
 from dualgraph.query.sparql.safety import run_select
+from dualgraph.stores.base import QueryTimeout
 
 if TYPE_CHECKING:
     from dualgraph.query.ground.base import Grounding
@@ -154,6 +157,12 @@ def droppable(gr: Grounding, subject_end: int) -> bool:
 def alternatives(rest: list[Grounding], config: BeamConfig, subject_end: int = 0) -> list[Reading]:
     """The readings one change away from ``rest``, best score first (at most ``config.width``);
     ``subject_end``: where the question's subject ends (see :func:`droppable`)."""
+    return _every_reading(rest, config, subject_end)[: config.width]
+
+
+def _every_reading(rest: list[Grounding], config: BeamConfig, subject_end: int) -> list[Reading]:
+    """Every reading one change away from ``rest``, best score first (one per runner-up and per
+    droppable mention: linear in the mentions)."""
     out: list[Reading] = []
     for i, gr in enumerate(rest):
         if not gr.resolved or gr.kind == "relative" or gr.confidence <= 0:
@@ -168,26 +177,39 @@ def alternatives(rest: list[Grounding], config: BeamConfig, subject_end: int = 0
             score = min(1.0, config.none_score / gr.confidence)
             out.append(Reading(dropped, score, f"{phrase!r} read as no constraint", unread=[phrase]))
     out.sort(key=lambda r: -r.score)
-    return out[: config.width]
+    return out
 
 
 def reconsider(
-    store: Any, emission: Emission, config: BeamConfig, trace: list[str], *, row_timeout_s: float | None = None
+    store: Any,
+    emission: Emission,
+    config: BeamConfig,
+    trace: list[str],
+    *,
+    row_timeout_s: float | None = None,
+    caps: list[CapHit] | None = None,
 ) -> Reading | None:
     """The best reading the store confirms, after the first one found nothing; ``None`` when no
-    other reading is confirmed (the first one's empty answer stands). Every check goes to ``trace``."""
-    readings = alternatives(emission.rest, config, emission.subject_end)
+    other reading is confirmed (the first one's empty answer stands). Every check goes to ``trace``;
+    ``caps`` gets the caps the beam reached where they may have cut the reading it needed (see
+    :mod:`dualgraph.query.caps`): checks that timed out, readings past the width or runner-up
+    entries past their cap, left unchecked while no checked reading was confirmed."""
+    every = _every_reading(emission.rest, config, emission.subject_end)
+    readings = every[: config.width]
     if not readings:
         return None
     trace.append(f"beam: the first reading found no product; checking {len(readings)} other readings on the store")
     timeout = min(config.check_timeout_s, row_timeout_s or config.check_timeout_s)
     chosen: Reading | None = None
+    timed_out: list[str] = []
     for r in readings:
         try:
             res = run_select(store, filled(emission.exists_query(r.rest)), row_cap=1, timeout_s=timeout)
             r.found = bool(res.rows)
         except Exception as e:  # a timed-out or refused check confirms nothing; the next one may
             trace.append(f"beam: {r.change}: check failed ({type(e).__name__})")
+            if isinstance(e, QueryTimeout):
+                timed_out.append(r.change)
             continue
         trace.append(f"beam: {r.change} (score {r.score:.2f}): {'products found' if r.found else 'none'}")
         if r.found:
@@ -195,4 +217,40 @@ def reconsider(
             break
     if chosen is not None:
         trace.append(f"beam: answering with the reading where {chosen.change}")
+    if caps is not None:
+        _beam_caps(caps, emission, config, timeout, timed_out, every[len(readings) :], confirmed=chosen is not None)
     return chosen
+
+
+def _beam_caps(
+    caps: list[CapHit],
+    emission: Emission,
+    config: BeamConfig,
+    timeout: float,
+    timed_out: list[str],
+    unchecked: list[Reading],
+    *,
+    confirmed: bool,
+) -> None:
+    """The beam's caps that cut a reading it might have answered with (each lowers the answer's
+    confidence): a check that timed out (it may have been the reading meant, even when a later one
+    was confirmed); readings past the width and runner-up entries past their cap, when no reading
+    was confirmed (a confirmed reading outranks everything left unchecked)."""
+    if timed_out:
+        what = f"{len(timed_out)} check(s) timed out, confirming nothing: " + "; ".join(timed_out)
+        add_cap(caps, BEAM_CHECK.hit(timeout, what, lowered=True))
+    if confirmed:
+        return
+    if unchecked:
+        what = f"{len(unchecked)} more reading(s) left unchecked, none of those checked confirmed: " + "; ".join(
+            r.change for r in unchecked
+        )
+        add_cap(caps, BEAM_WIDTH.hit(config.width, what, lowered=True))
+    left = [
+        f"{phrase_of(gr)!r}: {gr.alternatives_left} more entr{'y' if gr.alternatives_left == 1 else 'ies'}"
+        for gr in emission.rest
+        if gr.alternatives_left and gr.resolved and gr.kind != "relative" and gr.confidence > 0
+    ]
+    if left:
+        what = "runner-up entries never tried as readings: " + "; ".join(left)
+        add_cap(caps, RUNNER_UPS.hit(RUNNERS_UP, what, lowered=True))

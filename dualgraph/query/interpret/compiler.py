@@ -65,6 +65,7 @@ from typing import Any
 from dualgraph.lexicon.pattern import fill, filled
 from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
+from dualgraph.query.caps import CAP_FACTOR, CONDITIONS, QUERY_ROWS, QUERY_TIMEOUT, CapHit, add_cap
 from dualgraph.query.ground.entry_choice import keep_in_scope, scope_entries
 from dualgraph.query.ground.features import either
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
@@ -89,10 +90,16 @@ from dualgraph.query.read.reading import Reading, read_question
 from dualgraph.query.read.relative import relative_blocks
 from dualgraph.query.sparql.emit import select_query, where_clauses
 from dualgraph.query.sparql.read_answer import read_answer
-from dualgraph.query.sparql.safety import check_query, run_select
+from dualgraph.query.sparql.safety import QUERY_TIMEOUT_S, ROW_CAP, check_query, run_select
 from dualgraph.skg import currencies
+from dualgraph.stores.base import QueryTimeout
 
-__all__ = ["Answer", "Compiled", "Compiler"]
+__all__ = ["MAX_CONDITIONS", "Answer", "Compiled", "Compiler"]
+
+MAX_CONDITIONS = 24
+"""Conditions (numbers, features, values, dates) one question is read for. Each costs grounding work
+and a block of the query; past this many the question is no shopper's, and the rest are left
+unread (reported, and halving the confidence as any unread mention does), never grounded."""
 
 
 @dataclass(slots=True)
@@ -125,6 +132,8 @@ class Compiled:
     a text fallback answers within it (empty: the whole catalog)."""
     refused: str = ""
     """Why no query is asked: the question names nothing the catalog knows (see :data:`REFUSAL`)."""
+    caps: list[CapHit] = field(default_factory=list)
+    """The caps reading and grounding the question reached, and what they cut (:mod:`dualgraph.query.caps`)."""
 
 
 @dataclass(slots=True)
@@ -151,9 +160,13 @@ class Answer:
     """See :attr:`Compiled.scope_where`."""
     refused: str = ""
     """See :attr:`Compiled.refused`: set, the answer lists nothing and says why."""
+    caps: list[CapHit] = field(default_factory=list)
+    """The caps the question reached, reading, grounding, checking readings and running the query."""
 
 
 _REFUSABLE = ("list", "count", "yesno")
+_KINDS = {NumericConstraint: "numeric", FeatureConstraint: "feature", ValueConstraint: "value", DateConstraint: "date"}
+"""The grounding kind of each kind of condition (for one left unread past :data:`MAX_CONDITIONS`)."""
 REFUSED_CONFIDENCE = 0.05
 """The confidence of a refusal: low, so that the text gets its turn (it answers if a phrase anchors it)."""
 
@@ -257,8 +270,8 @@ class Compiler:
         patterns: PatternIndex,
         *,
         currency: str | None = None,
-        row_cap: int = 1000,
-        timeout_s: float = 20.0,
+        row_cap: int = ROW_CAP,
+        timeout_s: float = QUERY_TIMEOUT_S,
         count_ranges: bool = False,
         prose_synonyms: Mapping[str, list[str]] | None = None,
         beam: BeamConfig | None = None,
@@ -375,7 +388,15 @@ class Compiler:
         w.groundings = w.named + w.scope
         w.in_scope = self._in_scope(w)
         w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
-        for c in w.constraints:
+        past = w.constraints[MAX_CONDITIONS:]
+        if past:
+            what = f"{len(past)} more left unread: " + ", ".join(repr(c.span.text) for c in past)
+            add_cap(w.out.caps, CONDITIONS.hit(MAX_CONDITIONS, what, lowered=True))
+            trace.append(f"more than {MAX_CONDITIONS} conditions: {what}")
+        for i, c in enumerate(w.constraints):
+            if i >= MAX_CONDITIONS:
+                w.groundings.append(Grounding(c, _KINDS.get(type(c), "feature"), resolved=False, note="past the cap"))
+                continue
             if isinstance(c, NumericConstraint):
                 hint = (
                     ""
@@ -397,6 +418,9 @@ class Compiler:
             w.groundings.append(gc)
         w.groundings = means_of(w.reading, w.groundings, trace)
         w.out.groundings = w.groundings
+        for gr in w.groundings:
+            for hit in gr.caps:
+                add_cap(w.out.caps, hit)
         w.named_ok = [ge for ge in w.named if ge.resolved and ge.products]
 
     def _in_scope(self, w: _Work) -> Any:
@@ -658,6 +682,11 @@ class Compiler:
         )
         w.confs += w.reading.coverage_caps(intent, out.covered, restricts, order_named=order_named, trace=out.trace)
         w.penalty *= w.reading.unread_factor(intent, out.covered)
+        # a cap that cut part of a mention the query reads (a mention it left unread is halved above)
+        cut = sorted({hit.name for gr in groundings if gr.resolved for hit in gr.caps if hit.lowered})
+        for name in cut:
+            w.penalty *= CAP_FACTOR
+            out.trace.append(f"cap {name} cut part of what the query reads: confidence × {CAP_FACTOR}")
         out.unread = [phrase_of(gr) for gr in w.named if not gr.resolved and not w.reading.opens_sentence(gr.source)]
         out.unread += [phrase_of(gr) for gr in w.rest if not gr.resolved and gr.kind != "relative"]
         out.unread += [x for x in w.reading.unread(intent, out.covered) if x not in " ".join(out.unread)]
@@ -684,6 +713,7 @@ class Compiler:
             covered=comp.covered,
             unread=list(comp.unread),
             scope_where=comp.scope_where,
+            caps=list(comp.caps),
         )
         if comp.refused:
             ans.refused, ans.answer_list = comp.refused, []
@@ -695,15 +725,36 @@ class Compiler:
         except Exception as e:
             ans.error = f"{type(e).__name__}: {e}"
             ans.confidence = 0.0
+            self._timed_out(e, ans.caps, "the question's query")
             return ans
         ans.rows, ans.truncated = res.rows, res.truncated
         if res.truncated:
             ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
+            self._cut(ans)
         with self._reading(question):
             read_answer(self.store, question, comp, ans)
         if self._contradicted(comp, ans):
             return self._reconsidered(question, comp, ans)
         return ans
+
+    def _timed_out(self, error: Exception, caps: list[CapHit], what: str) -> bool:
+        """Whether ``error`` is a query past :attr:`timeout_s`; if so it is named in ``caps`` (the
+        store stopped the query, and none of its rows were read)."""
+        if not isinstance(error, QueryTimeout):
+            return False
+        what = f"{what} did not finish: none of its rows were read"
+        add_cap(caps, QUERY_TIMEOUT.hit(self.timeout_s, what, lowered=True))
+        return True
+
+    def _cut(self, ans: Answer) -> None:
+        """A result past :attr:`row_cap`, named in the answer's caps: a list read from it is missing
+        products (its confidence is lowered); a count, ranking or lookup reads its first rows only."""
+        lowered = ans.intent == "list"
+        what = f"the query returned more than {self.row_cap} rows; the answer read the first {self.row_cap}"
+        add_cap(ans.caps, QUERY_ROWS.hit(self.row_cap, what, lowered=lowered))
+        if lowered:
+            ans.confidence = round(ans.confidence * CAP_FACTOR, 3)
+            ans.trace.append(f"a list cut at {self.row_cap} rows: confidence × {CAP_FACTOR}")
 
     def scope_names(self, where: str) -> frozenset[str]:
         """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects."""
@@ -725,29 +776,42 @@ class Compiler:
     def _reconsidered(self, question: str, comp: Compiled, first: Answer) -> Answer:
         """The answer of the best other reading the store confirms, else ``first`` as it was."""
         assert comp.emission is not None
-        chosen = reconsider(self.store, comp.emission, self.beam, first.trace, row_timeout_s=self.timeout_s)
+        cut: list[CapHit] = []
+        chosen = reconsider(self.store, comp.emission, self.beam, first.trace, row_timeout_s=self.timeout_s, caps=cut)
+        factor = CAP_FACTOR ** sum(1 for hit in cut if hit.lowered)
+        for hit in cut:
+            add_cap(first.caps, hit)
+            first.trace.append(f"beam: cap {hit.name} reached ({hit.what}): confidence × {CAP_FACTOR}")
         if chosen is None:
             first.trace.append("beam: no other reading finds a product; the empty answer stands")
+            first.confidence = round(first.confidence * factor, 3)
             return first
         sparql = comp.emission.sparql(chosen.rest)
         try:
             res = run_select(self.store, sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
         except Exception as e:
             first.trace.append(f"beam: the chosen reading's query failed ({type(e).__name__}); keeping the first")
+            if self._timed_out(e, first.caps, "the chosen reading's query"):
+                factor *= CAP_FACTOR  # a reading was confirmed, but its answer could not be read
+            first.confidence = round(first.confidence * factor, 3)
             return first
         ans = Answer(
             question,
             comp.intent.kind,
             sparql=sparql,
             trace=first.trace,
-            confidence=round(first.confidence * chosen.score, 3),
+            confidence=round(first.confidence * chosen.score * factor, 3),
             covered=first.covered,
             unread=first.unread + [u for u in chosen.unread if u not in first.unread],
             scope_where=first.scope_where,
             rows=res.rows,
             truncated=res.truncated,
+            caps=first.caps,
         )
         ans.trace.append(f"confidence {ans.confidence} (the first reading's × {chosen.score:.2f})")
+        if res.truncated:
+            ans.trace.append(f"result cut at {res.row_cap} of {res.total_rows} rows")
+            self._cut(ans)
         with self._reading(question):
             read_answer(self.store, question, replace(comp, sparql=sparql), ans)
         return ans

@@ -33,7 +33,7 @@ from dualgraph.lexicon.patterns import Pattern, PatternIndex
 from dualgraph.models.base import ChatRequest, ChatResult
 from dualgraph.query.read.model import EntityRef, FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.query.read.parse import parse_question
-from dualgraph.query.sparql.safety import QueryResult, run_select
+from dualgraph.query.sparql.safety import QUERY_TIMEOUT_S, ROW_CAP, QueryResult, run_select
 
 __all__ = [
     "PROMPT_PATH",
@@ -210,11 +210,11 @@ class LLMSparqlGenerator:
         *,
         n_candidates: int = 3,
         patterns_per_constraint: int = 5,
-        row_cap: int = 1000,
+        row_cap: int = ROW_CAP,
         use_draft: bool = True,
         compiler=None,
         currency: str | None = None,
-        timeout_s: float = 20.0,
+        timeout_s: float = QUERY_TIMEOUT_S,
         max_tokens: int = 512,
         stage: str = "sparql_generation",
         prompt_path: str | Path = PROMPT_PATH,

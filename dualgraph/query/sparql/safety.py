@@ -15,7 +15,14 @@ from typing import Any
 
 from dualgraph.stores.guard import QueryRefused, read_query
 
-__all__ = ["QueryRefused", "QueryResult", "check_query", "run_select"]
+__all__ = ["QUERY_TIMEOUT_S", "ROW_CAP", "QueryRefused", "QueryResult", "check_query", "run_select"]
+
+ROW_CAP = 1000
+"""Rows read from one query of a question (the store stops one row past it); a longer result is cut
+and flagged, and the answer record names the cap (``query_rows``)."""
+
+QUERY_TIMEOUT_S = 20.0
+"""Seconds one query of a question may run in the store (the question's own budget bounds it too)."""
 
 
 def check_query(query: str) -> str:
@@ -51,7 +58,7 @@ class QueryResult:
         return [r[var]["value"] for r in self.rows if var in r]
 
 
-def run_select(store, query: str, *, row_cap: int = 1000, timeout_s: float = 20.0) -> QueryResult:
+def run_select(store, query: str, *, row_cap: int = ROW_CAP, timeout_s: float = QUERY_TIMEOUT_S) -> QueryResult:
     """Check and run a SELECT; more than ``row_cap`` rows are cut and flagged, not dropped silently.
 
     The store reads at most ``row_cap + 1`` rows, so a huge result costs no memory; when
