@@ -21,8 +21,17 @@ def _blocks(*snippets: str) -> list[str]:
     return where_clauses([], [], [Grounding(None, "x", snippet=s) for s in snippets])[0]
 
 
+NOT_A_WORD = (
+    "?p skg:hasSpec {s} . {s} skg:inEntry <" + S + "entry-design.origin> ; skg:hasValue {v} . "
+    "FILTER NOT EXISTS { ?p skg:hasSpec {s}x . {s}x skg:inEntry <" + S + "entry-design.origin> ; "
+    "skg:hasValue <" + S + "value-taiwan> }"
+)
+
+
 def test_a_condition_on_a_named_entry_is_a_sub_select_and_the_rest_stay_inline():
-    word, dates, feature, category = _blocks(VALUE_WORD, DATES_OF_A_FEW, FEATURE, CATEGORY)
+    word, dates, feature, category, negated = _blocks(VALUE_WORD, DATES_OF_A_FEW, FEATURE, CATEGORY, NOT_A_WORD)
+    # a negation tests the few products the other conditions leave: inline
+    assert negated.startswith("?p skg:hasSpec ?s5 .") and "SELECT" not in negated
     assert word.startswith("{ SELECT DISTINCT ?p WHERE {") and "?s1 skg:inEntry <" in word
     assert dates.startswith("{ SELECT DISTINCT ?p WHERE {") and "?s2_e" in dates
     assert feature == "?p skg:hasFeature <" + S + "entry-comms.nfc> ."
