@@ -48,7 +48,7 @@ class Planner:
         textual = kit.textual
         if not todo or textual is None:  # todo holds questions only when there is a text to consult
             return outcomes
-        texts = textual.ask([questions[i] for i, _ in todo])
+        texts = textual.ask([questions[i] for i, _ in todo], unread=[list(first[i].unread) for i, _ in todo])
         for (i, probe), t in zip(todo, texts):
             o = outcomes[i]
             if probe:

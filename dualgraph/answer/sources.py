@@ -115,7 +115,7 @@ class SymbolicSource:
         prefetch = getattr(self.compiler, "prefetch", None)
         return prefetch(questions) if callable(prefetch) and len(questions) > 1 else 0
 
-    def ask(self, questions: list[str]) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[list[str]] | None = None) -> list[SourceResult]:
         if self.generator is not None:
             return self._generated(questions)
         if self.threads == 1 or len(questions) < 2:
@@ -286,7 +286,9 @@ class TextualSource:
         if self._corpus is not None:
             self._corpus.prepare()
 
-    def ask(self, questions: list[str]) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[list[str]] | None = None) -> list[SourceResult]:
+        """``unread``: per question, what the specs could not read; the text looks for it first
+        (:func:`~dualgraph.answer.text_reader.read_products`)."""
         t0 = time.perf_counter()
         try:
             pairs = list(zip(self.retriever.retrieve(questions), self.retriever.retrieve(questions, exhaustive=True)))
@@ -294,14 +296,21 @@ class TextualSource:
             pairs = [self._alone(q) for q in questions]
         spent = (time.perf_counter() - t0) / max(1, len(questions))
         out = []
-        for q, pair in zip(questions, pairs):
+        for n, (q, pair) in enumerate(zip(questions, pairs)):
             if isinstance(pair, str):
                 out.append(SourceResult("tkg", error=pair, seconds=spent))
                 continue
             v, x = pair
             intent = parse_question(q, currency=self.currency).intent
             reading = read_products(
-                q, v, x, chunk_count=self._chunk_count, total_chunks=self._total, corpus=self._corpus, names=self._names
+                q,
+                v,
+                x,
+                chunk_count=self._chunk_count,
+                total_chunks=self._total,
+                corpus=self._corpus,
+                names=self._names,
+                unread=unread[n] if unread is not None else (),
             )
             r = SourceResult(
                 "tkg",

@@ -44,7 +44,10 @@ LIST_INTENTS = ("list", "yesno")
 class Source(Protocol):
     """A retriever the strategies consult (:class:`dualgraph.answer.sources.SymbolicSource`, ``TextualSource``)."""
 
-    def ask(self, questions: list[str]) -> list[SourceResult]: ...
+    def ask(self, questions: list[str], *, unread: list[list[str]] | None = None) -> list[SourceResult]:
+        """One result per question. ``unread``: per question, the phrases another source could not
+        read, for a source that can look for them (the text); others ignore it."""
+        ...
 
 
 class Router(Protocol):
@@ -208,7 +211,7 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
             todo.append((i, None))
     if not todo:
         return
-    texts = kit.textual.ask([questions[i] for i, _ in todo])
+    texts = kit.textual.ask([questions[i] for i, _ in todo], unread=[list(first[i].unread) for i, _ in todo])
     for (i, why), t in zip(todo, texts):
         o = outcomes[i]
         t = within_scope(kit.symbolic, first[i], t, o.trace)

@@ -24,6 +24,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
+from dualgraph.lexicon.catalog_names import singular
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.caps import CAP_FACTOR, TEXT_GUESS_CHUNKS, CapHit
@@ -220,6 +221,61 @@ def _expand(words: list[str], phrase: str, texts: list[str], runs: _Runs | None 
     return best
 
 
+def _singulars(folded: str) -> set[str]:
+    return {singular([w])[0] for w in folded.split()}
+
+
+def _runs_of(folded_question: str, unread: Iterable[str]) -> list[str]:
+    """The unread phrases, with unread words the question says side by side joined into one
+    ("brand", "new" → "brand new"), longest first.
+
+    >>> _runs_of("how many bikes are sold as brand new", ["brand", "new"])
+    ['brand new', 'brand', 'new']
+    >>> _runs_of("which have never been ridden", ["never", "ridden"])[0]
+    'never been ridden'
+    """
+    phrases = [fold(u) for u in unread if fold(u)]
+    words = {w for p in phrases for w in p.split()}
+    glue = _STOP | general_words("function_words")
+    runs: list[str] = []
+    current: list[str] = []
+    for w in [*folded_question.split(), ""]:
+        if w in words or (current and w in glue):  # "never been ridden": a function word inside
+            current.append(w)
+            continue
+        while current and current[-1] not in words:
+            current.pop()
+        if len(current) > 1:
+            runs.append(" ".join(current))
+        current = []
+    return sorted(dict.fromkeys([*runs, *phrases]), key=lambda p: -len(p.split()))
+
+
+def _said_in_text(unread: Iterable[str], corpus: FoldedCorpus, generic: frozenset[str]) -> str | None:
+    """The first unread phrase some page holds, as written or with its last word singular (the
+    pages say "hardtail" where the question asks for "hardtails"), trimmed of function words at
+    either end; None when no page holds one.
+
+    >>> corpus = FoldedCorpus({"c1": ("a light hardtail with a steel frame", ("A",)), "c2": ("never been ridden", ("B",))})
+    >>> _said_in_text(["hardtails"], corpus, frozenset()), _said_in_text(["never been ridden"], corpus, frozenset())
+    ('hardtail', 'never been ridden')
+    >>> _said_in_text(["titanium"], corpus, frozenset()) is None
+    True
+    """
+    for phrase in unread:
+        words = fold(phrase).split()
+        while words and (words[0] in _STOP or words[0] in generic):
+            words = words[1:]
+        while words and (words[-1] in _STOP or words[-1] in generic):
+            words = words[:-1]
+        if not words:
+            continue
+        for form in dict.fromkeys([" ".join(words), " ".join(singular(words))]):
+            if any(_near(corpus[c][0], form) for c in corpus.holding(form.split())):
+                return form
+    return None
+
+
 def read_products(
     question: str,
     voted: Retrieval,
@@ -229,6 +285,7 @@ def read_products(
     total_chunks: int | None = None,
     corpus: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
     names: Iterable[str] | None = None,
+    unread: Iterable[str] = (),
 ) -> Reading:
     """Products the retrieved text supports for ``question`` (see the module docstring).
 
@@ -237,6 +294,10 @@ def read_products(
     so a product whose page says it but ranked low is not lost (a :class:`FoldedCorpus` looks
     the phrase's words up in its word index; a plain mapping is scanned whole).
     ``names``: every product name; entity names found inside product names scope the answer.
+    ``unread``: the phrases the specs could not read. The text is asked for those: an entity
+    naming one of their words anchors before one that does not (the specs already read the
+    rest), and with no such entity a phrase the pages hold as written (or in the singular)
+    anchors itself ("hardtails", "never been ridden").
     """
     out = Reading()
     ranked: dict[str, float] = {}
@@ -275,19 +336,21 @@ def read_products(
             return all(_contains(name, x) for x in scope)
         return any(_contains(name, x) for x in widest)
 
-    if named:
+    focus = {w for u in unread for w in _singulars(fold(u)) if w not in _STOP and w not in generic}
+    direct: str | None = None
+    if focus:
+        own = [e for e in named if _singulars(fold(e.name)) & focus]
+        if own:
+            named = own
+        elif isinstance(corpus, FoldedCorpus):
+            direct = _said_in_text(_runs_of(fold(question), unread), corpus, generic)
+            if direct is not None:
+                named = []
+                out.trace.append(f"no entity reads what the specs left unread: the pages' own words {direct!r}")
+    if named or direct is not None:
         fq = fold(question)
         # a phrase beats a bare measurement (a bound is the specs' business); the longest name is
         # the most specific; among equals, one said as written beats scattered words, then the rarer
-        key = max(
-            named,
-            key=lambda e: (
-                not _is_measure(fold(e.name)),
-                len(fold(e.name).split()),
-                _contains(fq, fold(e.name)),
-                -(chunk_count(e.entity_id) if chunk_count else 0),
-            ),
-        )
         pool = (
             corpus
             if corpus is not None
@@ -296,9 +359,21 @@ def read_products(
         score = {c.chunk_id: c.score for c in [*voted.candidates, *exhaustive.candidates]}
         indexed = pool if isinstance(pool, FoldedCorpus) else None
         texts = [] if indexed is not None else [t for t, _ in pool.values()]
-        phrase = _expand(fq.split(), fold(key.name), texts, _Runs(texts, indexed))
-        if phrase != fold(key.name):
-            out.trace.append(f"anchor {key.name!r} widened to the question's words {phrase!r}, found in the text")
+        if direct is not None:
+            phrase = direct
+        else:
+            key = max(
+                named,
+                key=lambda e: (
+                    not _is_measure(fold(e.name)),
+                    len(fold(e.name).split()),
+                    _contains(fq, fold(e.name)),
+                    -(chunk_count(e.entity_id) if chunk_count else 0),
+                ),
+            )
+            phrase = _expand(fq.split(), fold(key.name), texts, _Runs(texts, indexed))
+            if phrase != fold(key.name):
+                out.trace.append(f"anchor {key.name!r} widened to the question's words {phrase!r}, found in the text")
         hits: dict[str, float] = {}
         # _near needs every word of the phrase in the text: only the chunks holding them all are read
         reread = indexed.holding(phrase.split()) if indexed is not None else list(pool)

@@ -428,7 +428,7 @@ class CountingSource:
         self.inner = inner
         self.asked: list[list[str]] = []
 
-    def ask(self, questions):
+    def ask(self, questions, *, unread=None):
         self.asked.append(list(questions))
         return self.inner.ask(questions)
 

@@ -135,7 +135,7 @@ def test_reconcile_for_the_planner_sets_the_value_of_the_intent():
 
 
 class Unused:
-    def ask(self, questions):
+    def ask(self, questions, *, unread=None):
         raise AssertionError("not expected to be consulted")
 
 
@@ -197,7 +197,7 @@ class FixedSource:
     def __init__(self, result: SourceResult) -> None:
         self.result, self.asked = result, []
 
-    def ask(self, questions):
+    def ask(self, questions, *, unread=None):
         self.asked.append(list(questions))
         return [self.result for _ in questions]
 

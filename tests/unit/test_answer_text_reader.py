@@ -230,3 +230,40 @@ def test_a_one_word_anchor_most_pages_use_is_weak():
     r = read_products(ex.question, ex, ex, names=names)
     assert len(r.products) == 6 and r.confidence < ANCHORED
     assert any("weak anchor" in t for t in r.trace)
+
+
+# -- what the specs left unread --------------------------------------------------------------
+
+BIKE_CHUNKS = [
+    sc("a", "A downhill bike, an aluminium hardtail with a 120 mm fork.", ["Rig A"], 0.9),
+    sc("b", "A downhill bike with 200 mm of travel front and rear.", ["Rig B"], 0.8),
+    sc("c", "Never been ridden, still in the box: a downhill bike.", ["Rig C"], 0.7),
+]
+
+
+def test_the_words_the_specs_left_unread_anchor_before_the_scope_they_read():
+    q = "Which downhill bikes are hardtails?"
+    voted, ex = views(q, BIKE_CHUNKS, [ent("e-dh", "downhill bike")])
+    corpus = fold_corpus({c.chunk_id: c.chunk for c in BIKE_CHUNKS})
+    before = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus)
+    assert before.phrase == "downhill bike" and len(before.products) == 3  # the scope again: no answer
+    # no entity is named "hardtail(s)": the pages' own word is the anchor, in the singular they write
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["hardtails"])
+    assert r.phrase == "hardtail" and r.products == ["Rig A"]
+    assert any("the pages' own words 'hardtail'" in t for t in r.trace)
+
+
+def test_an_entity_naming_an_unread_word_beats_a_longer_one_on_the_read_scope():
+    q = "Which downhill bikes are hardtails?"
+    voted, ex = views(q, BIKE_CHUNKS, [ent("e-dh", "downhill bike"), ent("e-ht", "aluminium hardtail")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, unread=["hardtails"])
+    assert r.products == ["Rig A"]
+
+
+def test_unread_words_the_question_says_together_are_one_phrase():
+    q = "Which downhill bikes have never been ridden?"
+    voted, ex = views(q, BIKE_CHUNKS, [ent("e-dh", "downhill bike")])
+    corpus = fold_corpus({c.chunk_id: c.chunk for c in BIKE_CHUNKS})
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["never", "ridden"])
+    assert r.phrase == "never ridden" or r.phrase == "never been ridden", r.trace
+    assert r.products == ["Rig C"]
