@@ -389,6 +389,10 @@ class FeatureGrounder(NumberGrounder):
         if negated:
             trace.append(f"{phrase!r}: no structured fact; 'not mentioned in prose' is not evidence: unresolved")
             return Grounding(source, "prose", resolved=False, note="negated prose mention not usable")
+        return self._mentions(source, phrase, trace)
+
+    def _mentions(self, source: Any, phrase: str, trace: list[str]) -> Grounding:
+        """The products whose pages mention entities named by the phrase (low confidence)."""
         # the entities are looked up here, not joined inside the final query: left to the store, two or
         # three such phrases were joined mention by mention (≈118 mentions per product, cubed) before any
         # name was tested, and one short question grew past 20 GB on 20 products
