@@ -17,7 +17,15 @@ is configured and uses it as its fallback.
 
 from __future__ import annotations
 
-from dualgraph.answer.strategies import LIST_INTENTS, Outcome, Toolkit, ignored_condition, needs_fallback, reconcile
+from dualgraph.answer.strategies import (
+    LIST_INTENTS,
+    Outcome,
+    Toolkit,
+    asked_of_text,
+    ignored_condition,
+    needs_fallback,
+    reconcile,
+)
 
 __all__ = ["Planner"]
 
@@ -48,7 +56,7 @@ class Planner:
         textual = kit.textual
         if not todo or textual is None:  # todo holds questions only when there is a text to consult
             return outcomes
-        texts = textual.ask([questions[i] for i, _ in todo], unread=[list(first[i].unread) for i, _ in todo])
+        texts = textual.ask([questions[i] for i, _ in todo], unread=[asked_of_text(first[i]) for i, _ in todo])
         for (i, probe), t in zip(todo, texts):
             o = outcomes[i]
             if probe:

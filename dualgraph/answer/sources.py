@@ -53,6 +53,9 @@ class SourceResult:
     """Symbolic: the parts of the question the parser turned into constraints, names or scope."""
     unread: list[str] = field(default_factory=list)
     """Symbolic: the phrases of the question the answer did not read (left out, never silently)."""
+    restricts: bool = True
+    """Symbolic: whether the query read a condition beyond the scope. When it did not, what it left
+    unread is the question's condition, for the text to look for."""
     scope: str = ""
     """Symbolic: the graph pattern of the scope it grounded (brands, lines, categories); the text
     answers within it. Empty: the whole catalog."""
@@ -159,6 +162,7 @@ class SymbolicSource:
             trace=[f"skg: {t}" for t in a.trace],
             error=a.error,
             unread=list(getattr(a, "unread", [])),
+            restricts=getattr(a, "restricts", True),
             scope=getattr(a, "scope_where", ""),
             refused=getattr(a, "refused", ""),
             caps=list(getattr(a, "caps", [])),

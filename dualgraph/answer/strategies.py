@@ -35,7 +35,7 @@ from dualgraph.query.read.coverage import uncovered_words
 if TYPE_CHECKING:
     from dualgraph.answer.router import RouteDecision
 
-__all__ = ["STRATEGIES", "Outcome", "Toolkit", "needs_fallback", "reconcile", "run_strategy"]
+__all__ = ["STRATEGIES", "Outcome", "Toolkit", "asked_of_text", "needs_fallback", "reconcile", "run_strategy"]
 
 STRATEGIES = ("tkg", "skg", "concat", "skg+tkg_fb", "router", "router+tkg_fb", "agentic")
 LIST_INTENTS = ("list", "yesno")
@@ -211,7 +211,7 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
             todo.append((i, None))
     if not todo:
         return
-    texts = kit.textual.ask([questions[i] for i, _ in todo], unread=[list(first[i].unread) for i, _ in todo])
+    texts = kit.textual.ask([questions[i] for i, _ in todo], unread=[asked_of_text(first[i]) for i, _ in todo])
     for (i, why), t in zip(todo, texts):
         o = outcomes[i]
         t = within_scope(kit.symbolic, first[i], t, o.trace)
@@ -224,6 +224,13 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
         o.route.append("tkg")
         o.used.append(t)
         o.result = reconcile(first[i], t, o.trace, confident=why is None)
+
+
+def asked_of_text(sym: SourceResult) -> list[str]:
+    """What the text should look for first: the phrases the specs left unread, when the specs read
+    no condition beyond the scope ("Which downhill bikes are hardtails?"). Beside conditions they did
+    read, unread words are mostly the question's own wording ("fit", "hold") and are not asked for."""
+    return [] if sym.restricts else list(sym.unread)
 
 
 def within_scope(symbolic: Source, sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:

@@ -199,6 +199,7 @@ class FixedSource:
 
     def ask(self, questions, *, unread=None):
         self.asked.append(list(questions))
+        self.unread = unread
         return [self.result for _ in questions]
 
 
@@ -252,3 +253,16 @@ def test_an_empty_final_answer_is_less_sure_than_the_query_was():
     listed = SourceResult("skg", intent="list", answer_list=["A"], confidence=0.9, sparql="SELECT ...")
     (o,) = run_strategy("skg", ["q?"], Toolkit(symbolic=FixedSource(listed), textual=None))
     assert o.result.confidence == 0.9
+
+
+def test_the_text_is_asked_for_the_unread_words_only_when_the_specs_read_no_condition():
+    txt = SourceResult("tkg", intent="list", answer_list=["B1"], confidence=0.8, anchor="hardtail")
+    for restricts, expected in ((False, [["hardtails"]]), (True, [[]])):
+        sym = SourceResult(
+            "skg", intent="list", answer_list=["B1", "B2"], confidence=0.28, sparql="SELECT ...",
+            unread=["hardtails"], restricts=restricts,
+        )  # fmt: skip
+        textual = FixedSource(txt)
+        run_strategy("skg+tkg_fb", ["Which downhill bikes are hardtails?"], Toolkit(FixedSource(sym), textual))
+        # beside conditions the specs did read, the unread words are the question's own wording
+        assert textual.unread == expected

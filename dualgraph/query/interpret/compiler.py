@@ -134,6 +134,8 @@ class Compiled:
     """Why no query is asked: the question names nothing the catalog knows (see :data:`REFUSAL`)."""
     caps: list[CapHit] = field(default_factory=list)
     """The caps reading and grounding the question reached, and what they cut (:mod:`dualgraph.query.caps`)."""
+    restricts: bool = True
+    """Whether the query reads a condition beyond the scope (a category alone restricts nothing)."""
 
 
 @dataclass(slots=True)
@@ -162,6 +164,8 @@ class Answer:
     """See :attr:`Compiled.refused`: set, the answer lists nothing and says why."""
     caps: list[CapHit] = field(default_factory=list)
     """The caps the question reached, reading, grounding, checking readings and running the query."""
+    restricts: bool = True
+    """See :attr:`Compiled.restricts`."""
 
 
 _REFUSABLE = ("list", "count", "yesno")
@@ -680,6 +684,7 @@ class Compiler:
         order_named = (
             bool(intent.attribute) or w.order is None or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
         )
+        out.restricts = restricts
         w.confs += w.reading.coverage_caps(intent, out.covered, restricts, order_named=order_named, trace=out.trace)
         w.penalty *= w.reading.unread_factor(intent, out.covered)
         # a cap that cut part of a mention the query reads (a mention it left unread is halved above)
@@ -714,6 +719,7 @@ class Compiler:
             unread=list(comp.unread),
             scope_where=comp.scope_where,
             caps=list(comp.caps),
+            restricts=comp.restricts,
         )
         if comp.refused:
             ans.refused, ans.answer_list = comp.refused, []
