@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from dualgraph.answer.record import TokenCounts
-from dualgraph.answer.sources import SourceResult
+from dualgraph.answer.sources import SourceResult, Unread
 from dualgraph.answer.text_reader import ANCHORED, fold
 from dualgraph.query.read.coverage import uncovered_words
 
@@ -44,7 +44,7 @@ LIST_INTENTS = ("list", "yesno")
 class Source(Protocol):
     """A retriever the strategies consult (:class:`dualgraph.answer.sources.SymbolicSource`, ``TextualSource``)."""
 
-    def ask(self, questions: list[str], *, unread: list[list[str]] | None = None) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[Unread] | None = None) -> list[SourceResult]:
         """One result per question. ``unread``: per question, the phrases another source could not
         read, for a source that can look for them (the text); others ignore it."""
         ...
@@ -226,11 +226,9 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
         o.result = reconcile(first[i], t, o.trace, confident=why is None)
 
 
-def asked_of_text(sym: SourceResult) -> list[str]:
-    """What the text should look for first: the phrases the specs left unread, when the specs read
-    no condition beyond the scope ("Which downhill bikes are hardtails?"). Beside conditions they did
-    read, unread words are mostly the question's own wording ("fit", "hold") and are not asked for."""
-    return [] if sym.restricts else list(sym.unread)
+def asked_of_text(sym: SourceResult) -> Unread:
+    """What the text should look for first: the phrases the specs left unread (see :class:`Unread`)."""
+    return Unread(tuple(sym.unread), alone=not sym.restricts)
 
 
 def within_scope(symbolic: Source, sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:

@@ -286,6 +286,7 @@ def read_products(
     corpus: Mapping[str, tuple[str, tuple[str, ...]]] | None = None,
     names: Iterable[str] | None = None,
     unread: Iterable[str] = (),
+    words_alone: bool = False,
 ) -> Reading:
     """Products the retrieved text supports for ``question`` (see the module docstring).
 
@@ -296,8 +297,9 @@ def read_products(
     ``names``: every product name; entity names found inside product names scope the answer.
     ``unread``: the phrases the specs could not read. The text is asked for those: an entity
     naming one of their words anchors before one that does not (the specs already read the
-    rest), and with no such entity a phrase the pages hold as written (or in the singular)
-    anchors itself ("hardtails", "never been ridden").
+    rest), and with no such entity, when ``words_alone`` (the specs read no condition beyond the
+    scope, so these phrases are the condition), a phrase the pages hold as written (or in the
+    singular) anchors itself ("hardtails", "never been ridden").
     """
     out = Reading()
     ranked: dict[str, float] = {}
@@ -342,7 +344,7 @@ def read_products(
         own = [e for e in named if _singulars(fold(e.name)) & focus]
         if own:
             named = own
-        elif isinstance(corpus, FoldedCorpus):
+        elif words_alone and isinstance(corpus, FoldedCorpus):
             direct = _said_in_text(_runs_of(fold(question), unread), corpus, generic)
             if direct is not None:
                 named = []

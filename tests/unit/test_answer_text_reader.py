@@ -248,9 +248,12 @@ def test_the_words_the_specs_left_unread_anchor_before_the_scope_they_read():
     before = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus)
     assert before.phrase == "downhill bike" and len(before.products) == 3  # the scope again: no answer
     # no entity is named "hardtail(s)": the pages' own word is the anchor, in the singular they write
-    r = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["hardtails"])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["hardtails"], words_alone=True)
     assert r.phrase == "hardtail" and r.products == ["Rig A"]
     assert any("the pages' own words 'hardtail'" in t for t in r.trace)
+    # beside conditions the specs read, an unread word is looked up only as an entity's name
+    beside = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["hardtails"])
+    assert beside.phrase == "downhill bike"
 
 
 def test_an_entity_naming_an_unread_word_beats_a_longer_one_on_the_read_scope():
@@ -264,6 +267,8 @@ def test_unread_words_the_question_says_together_are_one_phrase():
     q = "Which downhill bikes have never been ridden?"
     voted, ex = views(q, BIKE_CHUNKS, [ent("e-dh", "downhill bike")])
     corpus = fold_corpus({c.chunk_id: c.chunk for c in BIKE_CHUNKS})
-    r = read_products(q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["never", "ridden"])
+    r = read_products(
+        q, voted, ex, chunk_count=lambda e: 1, corpus=corpus, unread=["never", "ridden"], words_alone=True
+    )
     assert r.phrase == "never ridden" or r.phrase == "never been ridden", r.trace
     assert r.products == ["Rig C"]
