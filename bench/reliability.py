@@ -36,7 +36,8 @@ Smartprix listings when the shared data is here):
 * runaway sparql: a cartesian product with ORDER BY past ``--timeout``, under the same cap;
 * store credentials (``reliability_tools.service_probes``): a store URL edited in the
   index while the password is set; a loopback listener records every request;
-* slow clients (full tier): 64 slow clients against Ray Serve while /health is polled;
+* slow clients (full tier): 64 slow clients against Ray Serve while /health is polled, then a
+  runaway POST /sparql: its 504 at the deadline, and the serving processes idle right after;
 * hostile tables (``reliability_tools.table_probes``): nesting, columns, cell size, pruning.
 
 A case that fails while it waits on work not landed yet (per-question memory and time
@@ -509,7 +510,8 @@ def credentials_section(work: Path, tier: str) -> Section:
 
 
 def slow_clients_section(work: Path, tier: str) -> Section:
-    """64 slow clients against Ray Serve while /health is polled (34.3): full tier only."""
+    """64 slow clients against Ray Serve while /health is polled (34.3), and a runaway POST /sparql
+    whose 504 must leave the serving processes idle (34.2): full tier only."""
     if tier == "quick":
         return {"ok": True, "skipped": "full tier only (starting Ray Serve takes most of a minute)"}
     from reliability_tools import service_probes

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -206,7 +207,14 @@ def slow_clients(index: Path, *, bodies: int = 48, headers: int = 16, body_timeo
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = ServeConfig(port=port, body_timeout_s=body_timeout_s, max_batch_size=2, batch_wait_s=0.01)
+    config = ServeConfig(
+        port=port,
+        body_timeout_s=body_timeout_s,
+        max_batch_size=2,
+        batch_wait_s=0.01,
+        sparql_endpoint=True,
+        sparql_timeout_s=2.0,
+    )
     init_ray()
     serve.start(http_options=config.http_options())
     rows: list[Row] = []
@@ -239,9 +247,58 @@ def slow_clients(index: Path, *, bodies: int = 48, headers: int = 16, body_timeo
                 len(cut) == bodies,
             )
         )
+        rows.append(_runaway_over_http(port, config.sparql_timeout_s))
     finally:
         serve.shutdown()
     return rows
+
+
+SPIN = "SELECT (COUNT(*) AS ?n) { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+"""Every triple cubed and counted: CPU without end, little memory (the deadline, not the budget, stops it)."""
+
+
+def _runaway_over_http(port: int, timeout_s: float, *, after_s: float = 2.0) -> Row:
+    """``POST /sparql`` of a query that never ends: HTTP 504 at its deadline, and the serving
+    processes (replicas, store workers) idle right after: under half a CPU-second over ``after_s``."""
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}/sparql",
+        data=json.dumps({"query": SPIN}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    t0 = time.monotonic()
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            status = r.status
+    except urllib.error.HTTPError as e:
+        status = e.code
+    except OSError as e:
+        return ("POST /sparql runaway query, CPU after the reply", f"no reply: {e}", False)
+    took = time.monotonic() - t0
+    busy = _serving_cpu_over(after_s)
+    return (
+        "POST /sparql runaway query, CPU after the reply",
+        f"HTTP {status} after {took:.1f} s (deadline {timeout_s:g} s); {busy:.2f} CPU-s used by the serving "
+        f"processes over the next {after_s:g} s",
+        status in (504, 507) and busy < 0.5,
+    )
+
+
+def _serving_cpu_over(seconds: float) -> float:
+    """CPU seconds the Serve replicas and budgeted store workers use over the next ``seconds``."""
+
+    def cpu() -> dict[int, float]:
+        found = {}
+        for p in psutil.process_iter(["cmdline"]):
+            command = " ".join(p.info["cmdline"] or [])
+            if ("dualgraph.budget.child" in command and "store" in command) or "ServeReplica" in command:
+                with contextlib.suppress(psutil.Error):
+                    t = p.cpu_times()
+                    found[p.pid] = t.user + t.system
+        return found
+
+    before = cpu()
+    time.sleep(seconds)
+    return sum(t - before.get(pid, 0.0) for pid, t in cpu().items())
 
 
 def _timed_health(port: int) -> float:
