@@ -257,7 +257,7 @@ def test_an_empty_final_answer_is_less_sure_than_the_query_was():
 
 def test_the_text_is_asked_for_the_unread_words_only_when_the_specs_read_no_condition():
     txt = SourceResult("tkg", intent="list", answer_list=["B1"], confidence=0.8, anchor="hardtail")
-    for restricts, expected in ((False, [Unread(("hardtails",), alone=True)]), (True, [Unread(("hardtails",))])):
+    for restricts, expected in ((False, [Unread(("hardtails",), alone=True)]), (True, [Unread()])):
         sym = SourceResult(
             "skg", intent="list", answer_list=["B1", "B2"], confidence=0.28, sparql="SELECT ...",
             unread=["hardtails"], restricts=restricts,
