@@ -778,54 +778,55 @@ TEXT_CHOICES = [
 ]
 
 
+Shape = Callable[[random.Random], str]
+DETAIL_SHAPES: list[tuple[Callable[[str], bool], Shape]] = [
+    # (does the entry's lower-case name call for it, a value of that shape); the first that fits
+    (lambda n: "(t-t)" in n, lambda r: f"{r.choice([-20, -10, 0, 5, 10])} - {r.choice([35, 40, 45, 60])} °C"),
+    (lambda n: "(h-h)" in n, lambda r: f"{r.choice([5, 10, 20])} - {r.choice([80, 85, 90, 95])}%"),
+    (lambda n: "altitude" in n, lambda r: f"{r.choice([0, -15])} - {r.choice([3048, 5000, 12192])} m"),
+    (lambda n: "voltage" in n and "ac" in n, lambda r: f"{r.choice([100, 110])} - {r.choice([240, 264])} V"),
+    (lambda n: "frequency" in n, lambda r: r.choice(["50 - 60 Hz", "50/60 Hz", "20 - 20000 Hz"])),
+    (
+        lambda n: any(w in n for w in ("quantity", "ports", "per ")) or n.startswith(("number", "layers", "buttons")),
+        lambda r: str(r.choice([0, 1, 1, 2, 2, 3, 4, 6, 8, 12])),
+    ),
+    (
+        lambda n: any(w in n for w in ("width", "depth", "height")),
+        lambda r: r.choice(
+            [f"{r.uniform(40, 900):.1f} mm", f"{r.uniform(4, 90):.1f} cm", f"{r.randrange(50, 1200)}mm"]
+        ),
+    ),
+    (lambda n: "weight" in n, lambda r: r.choice([f"{r.uniform(0.1, 25):.2f} kg", f"{r.randrange(80, 9000)} g"])),
+    (lambda n: "power consumption" in n or "rms" in n, lambda r: f"{r.uniform(0.3, 250):.1f} W"),
+    (lambda n: "energy consumption" in n, lambda r: f"{r.randrange(12, 400)} kWh"),
+    (
+        lambda n: "battery life" in n or "recharge time" in n,
+        lambda r: r.choice([f"{r.randrange(2, 40)} h", f"{r.randrange(30, 600)} min"]),
+    ),
+    (lambda n: "battery voltage" in n, lambda r: f"{r.choice([3.7, 7.4, 11.1, 14.8])} V"),
+    (lambda n: "battery energy" in n, lambda r: f"{r.randrange(10, 99)} Wh"),
+    (lambda n: "data transfer" in n, lambda r: r.choice(["1000 Mbit/s", "2402 Mbit/s", "480 Mbit/s", "10 Gbit/s"])),
+    (lambda n: "warranty" in n, lambda r: r.choice(["1 year(s)", "2 year(s)", "3 year(s)", "24 months"])),
+    (
+        lambda n: "share" in n or "repairability" in n,
+        lambda r: r.choice([f"{r.randrange(5, 80)}%", f"{r.uniform(3, 9):.1f}"]),
+    ),
+    (lambda n: "colour temperature" in n, lambda r: f"{r.choice([2700, 4000, 6500, 9300])} K"),
+    (lambda n: "noise" in n, lambda r: f"{r.randrange(18, 45)} dB"),
+    (lambda n: "diagonal" in n, lambda r: f"{r.uniform(13, 190):.1f} cm"),
+    (lambda n: "class" in n, lambda r: r.choice("ABCDEFG")),
+    (lambda n: "code" in n and "harmonized" in n, lambda r: str(r.randrange(84710000, 85299999))),
+]
+
+
 def _detail_value(r: random.Random, name: str) -> str | None:
-    """One value of a data-sheet entry, in a shape that suits its name."""
+    """One value of a data-sheet entry, in a shape that suits its name (:data:`DETAIL_SHAPES`)."""
     low = name.lower()
     if r.random() < 0.08:
         return None  # sheets leave entries out
-    if "(t-t)" in low:
-        lo = r.choice([-20, -10, 0, 5, 10])
-        return f"{lo} - {r.choice([35, 40, 45, 60])} °C"
-    if "(h-h)" in low:
-        return f"{r.choice([5, 10, 20])} - {r.choice([80, 85, 90, 95])}%"
-    if "altitude" in low:
-        return f"{r.choice([0, -15])} - {r.choice([3048, 5000, 12192])} m"
-    if "voltage" in low and "ac" in low:
-        return f"{r.choice([100, 110])} - {r.choice([240, 264])} V"
-    if "frequency" in low:
-        return r.choice(["50 - 60 Hz", "50/60 Hz", "20 - 20000 Hz"])
-    if "quantity" in low or "ports" in low or "per " in low or low.startswith(("number", "layers", "buttons")):
-        return str(r.choice([0, 1, 1, 2, 2, 3, 4, 6, 8, 12]))
-    if "width" in low or "depth" in low or "height" in low:
-        return r.choice([f"{r.uniform(40, 900):.1f} mm", f"{r.uniform(4, 90):.1f} cm", f"{r.randrange(50, 1200)}mm"])
-    if "weight" in low:
-        return r.choice([f"{r.uniform(0.1, 25):.2f} kg", f"{r.randrange(80, 9000)} g"])
-    if "power consumption" in low or "rms" in low:
-        return f"{r.uniform(0.3, 250):.1f} W"
-    if "energy consumption" in low:
-        return f"{r.randrange(12, 400)} kWh"
-    if "battery life" in low or "recharge time" in low:
-        return r.choice([f"{r.randrange(2, 40)} h", f"{r.randrange(30, 600)} min"])
-    if "battery voltage" in low:
-        return f"{r.choice([3.7, 7.4, 11.1, 14.8])} V"
-    if "battery energy" in low:
-        return f"{r.randrange(10, 99)} Wh"
-    if "data transfer" in low:
-        return r.choice(["1000 Mbit/s", "2402 Mbit/s", "480 Mbit/s", "10 Gbit/s"])
-    if "warranty" in low:
-        return r.choice(["1 year(s)", "2 year(s)", "3 year(s)", "24 months"])
-    if "share" in low or "repairability" in low:
-        return r.choice([f"{r.randrange(5, 80)}%", f"{r.uniform(3, 9):.1f}"])
-    if "colour temperature" in low:
-        return f"{r.choice([2700, 4000, 6500, 9300])} K"
-    if "noise" in low:
-        return f"{r.randrange(18, 45)} dB"
-    if "diagonal" in low:
-        return f"{r.uniform(13, 190):.1f} cm"
-    if "class" in low:
-        return r.choice(["A", "B", "C", "D", "E", "F", "G"])
-    if "code" in low and "harmonized" in low:
-        return str(r.randrange(84710000, 85299999))
+    for fits, shape in DETAIL_SHAPES:
+        if fits(low):
+            return shape(r)
     if r.random() < 0.45:
         return r.choice(["Yes", "No", "Yes", "N"])  # yes/no features, "N" as some sheets write it
     return r.choice(TEXT_CHOICES)
