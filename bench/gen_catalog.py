@@ -1171,26 +1171,13 @@ def main(argv: list[str] | None = None) -> int:
     markets = tuple(m.strip() for m in args.markets.split(",") if m.strip())
     t0 = time.perf_counter()
     try:
+        options = {"seed": args.seed, "markets": markets, "variants_per_family": args.variants_per_family}
         if args.per_market_dirs:
-            per = generate_per_market(
-                args.out,
-                args.products,
-                seed=args.seed,
-                markets=markets,
-                variants_per_family=args.variants_per_family,
-                heavy=args.heavy,
-            )
+            per = generate_per_market(args.out, args.products, **options, heavy=args.heavy)
             for m, c in per.items():
                 print(f"{m}: documents {c['documents']:,}  products {c['products']:,}")
             return 0
-        counts = generate(
-            args.out,
-            args.products,
-            seed=args.seed,
-            markets=markets,
-            variants_per_family=args.variants_per_family,
-            heavy=args.heavy,
-        )
+        counts = generate(args.out, args.products, **options, heavy=args.heavy)
     except (ValueError, FileExistsError) as e:
         print(f"gen_catalog: {e}", file=sys.stderr)
         return 2
