@@ -35,7 +35,6 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from dualgraph.lexicon.catalog_names import singular
 from dualgraph.models.base import Embedder
 from dualgraph.stores.vector import Hit, VectorIndex
 from dualgraph.tkg.lexical import LexicalIndex, tokenize
@@ -304,13 +303,12 @@ class EntityVoteRetriever:
         source = entity_chunks if entity_chunks is not None else {e: x.chunk_ids for e, x in entities.items()}
         # Only chunks that exist, once each: the reference crashed when its stores diverged.
         self.entity_chunks = {e: tuple(dict.fromkeys(c for c in cs if c in chunks)) for e, cs in source.items()}
-        # Name tokens, reachable from any one of them, for the exhaustive name match; singular, so
-        # a question's "hardtails" names the entity "hardtail" and "which hardtail" the "hardtails"
+        # Name tokens, reachable from any one of them, for the exhaustive name match.
         self._name_tokens: dict[str, frozenset[str]] = {}
         self._by_name_token: dict[str, list[str]] = {}
         if exhaustive_names:
             for e, x in entities.items():
-                if tokens := _singular_tokens(x.name):
+                if tokens := frozenset(tokenize(x.name)):
                     self._name_tokens[e] = tokens
                     self._by_name_token.setdefault(min(tokens), []).append(e)
         self._missing: set[str] = set()
@@ -341,9 +339,12 @@ class EntityVoteRetriever:
         return out
 
     def _names_in(self, question: str) -> list[Hit]:
-        """Entities whose every name token is among the question's tokens (a plural and its singular
-        are one token); longer names first."""
-        tokens = _singular_tokens(question)
+        """Entities whose every name token is among the question's tokens; longer names first.
+
+        A plural and its singular are two tokens here: taken as one ("notebook GPUs" naming the
+        entity "notebook GPU"), the text anchored list questions the specs had answered (pcparts
+        lost a right answer to 112 pages naming notebook GPUs) and gained none."""
+        tokens = set(tokenize(question))
         found = {e for t in tokens for e in self._by_name_token.get(t, ()) if self._name_tokens[e] <= tokens}
         return sorted(((e, float(len(self._name_tokens[e]))) for e in found), key=lambda h: (-h[1], h[0]))
 
@@ -368,15 +369,6 @@ class EntityVoteRetriever:
                 sorted(unknown)[:3],
             )
         return [h for h in hits if h[0] in self.entities]
-
-
-def _singular_tokens(text: str) -> frozenset[str]:
-    """:func:`tokenize`'s tokens, each plural word made singular.
-
-    >>> sorted(_singular_tokens("Which downhill bikes are hardtails?"))
-    ['bike', 'downhill', 'hardtail']
-    """
-    return frozenset(singular([t])[0] for t in tokenize(text))
 
 
 class NaiveVectorRetriever:

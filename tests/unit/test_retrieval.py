@@ -379,15 +379,3 @@ def test_entity_vectors_of_names_alone_embed_the_names_and_bm25_still_reads_desc
     word = next(w for w in tokenize(some.description) if w not in tokenize(some.name) and len(w) > 4)
     hybrid = EntityVoteRetriever(embedder, by_name, entities, None, chunks, lexical=entity_lexical_index(entities))
     assert some.entity_id in {e.entity_id for e in hybrid.retrieve([word])[0].entities}
-
-
-def test_exhaustive_names_match_a_plural_and_its_singular():
-    chunks = {"c1": Chunk("c1", "d1", "A light hardtail.", products=("Rig A",))}
-    entities = {"e1": Entity("e1", "hardtail", "a bike without rear suspension", ["c1"])}
-    embedder = HashedBagOfWords()
-    index = FaissIndex(embedder.dim, gpu=False)
-    index_entities(embedder, entities, index)
-    r = EntityVoteRetriever(embedder, index, entities, None, chunks, exhaustive_threshold=0.99)
-    found = r.retrieve(["Which bikes are hardtails?"], exhaustive=True)[0]
-    assert [e.name for e in found.entities if e.lexical] == ["hardtail"]
-    assert found.products == ["Rig A"]
