@@ -71,7 +71,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = _group(item)
         item.add_marker(pytest.mark.xdist_group(group))
         rel = Path(str(item.fspath)).resolve().relative_to(TESTS)
-        ranks[item] = _GROUP_RANK.get(group, _TIER_RANK.get(rel.parts[0], 7))
+        # within its group, a test on the session's Ray Serve comes last: Serve is up only while they run
+        ranks[item] = (
+            _GROUP_RANK.get(group, _TIER_RANK.get(rel.parts[0], 7)),
+            "shared_serve" in getattr(item, "fixturenames", ()),
+        )
     if _loadgroup(config):
         order = {item: i for i, item in enumerate(items)}
         items.sort(key=lambda item: (ranks[item], order[item]))

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 if str(Path(__file__).parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).parent))
-from llamacpp import LlamaCppServer, missing_runtime, start_llamacpp
+from llamacpp import LlamaCppServer, free_port, missing_runtime, start_llamacpp
 from servers_oxigraph import OxigraphServer, start_oxigraph_server
 from virtuoso import VirtuosoServer, start_virtuoso
 
@@ -102,3 +106,56 @@ def spark():
     )
     yield session
     session.stop()
+
+
+@dataclass
+class SharedServe:
+    """The session's Ray Serve: its controller and HTTP proxy, on :attr:`port` of 127.0.0.1."""
+
+    port: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @contextmanager
+    def running(self, *apps: tuple[str, str, Any]) -> Iterator[str]:
+        """Each ``(name, route prefix, application)`` run on this Serve for the block; on leaving,
+        every application on it is deleted (whatever the block left there), so the next module
+        finds its route prefixes free. Yields the proxy's URL."""
+        from ray import serve
+
+        try:
+            for name, prefix, app in apps:
+                serve.run(app, name=name, route_prefix=prefix)
+            yield self.url
+        finally:
+            # all at once: each waits for its replicas' graceful shutdown, seconds apiece
+            for name in serve.status().applications:
+                serve.delete(name, _blocking=False)
+            deadline = time.monotonic() + 60
+            while serve.status().applications:
+                assert time.monotonic() < deadline, f"not deleted in 60 s: {serve.status().applications}"
+                time.sleep(0.1)
+
+
+@pytest.fixture(scope="session")
+def shared_serve() -> Iterator[SharedServe]:
+    """One Ray Serve for every Serve test module of the session, started with the HTTP proxy
+    options ``dualgraph serve`` starts with (ServeConfig's defaults) on a free loopback port.
+
+    Starting Serve's controller and proxy and shutting them down took each module seconds; now each
+    module only runs its applications on it and deletes them (:meth:`SharedServe.running`). The
+    tests that use it are in the "ray" xdist group (tests/conftest.py), hence on one worker and one
+    local Ray, and run last in that group, so Serve is up only while they run."""
+    serve = pytest.importorskip("ray.serve", reason="the `serve` extra (ray[serve]) is not installed")
+    from dualgraph.pipeline.ray_logging import init_ray
+    from dualgraph.serve.app import ServeConfig
+
+    config = ServeConfig(port=free_port())
+    init_ray()
+    serve.start(http_options=config.http_options())
+    try:
+        yield SharedServe(config.port)
+    finally:
+        serve.shutdown()

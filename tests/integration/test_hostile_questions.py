@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, free_port, http_json, models_where
+from answer_support import catalog_index, http_json, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.pipeline.answer_files import read_answers
@@ -76,28 +76,21 @@ KEY = "s3cret-key-for-tests"
 
 
 @pytest.fixture(scope="module")
-def guarded(tmp_path_factory):
-    """Two applications on one proxy: '/' with an API key and a small body limit, '/slow' with a
-    deadline no batch can meet (the batch alone waits longer)."""
-    serve = pytest.importorskip("ray.serve", reason="the `serve` extra (ray[serve]) is not installed")
-    from dualgraph.pipeline.ray_logging import init_ray
+def guarded(tmp_path_factory, shared_serve):
+    """Two applications on the session's proxy (tests/integration/conftest.py): '/' with an API key
+    and a small body limit, '/slow' with a deadline no batch can meet (the batch alone waits longer)."""
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
     spec = EngineSpec(index_dir=index, config=AskConfig(strategy="skg"))
-    port = free_port()
-    init_ray()
-    serve.start(http_options={"host": "127.0.0.1", "port": port})
+    port = shared_serve.port
     keyed = ServeConfig(port=port, max_body_bytes=4096, api_key_env="DG_TEST_KEY")
+    slow = ServeConfig(port=port, request_timeout_s=0.05, batch_wait_s=1.0, api_key_env=None)
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("DG_TEST_KEY", KEY)
-        serve.run(build_app(spec, keyed), name="guarded", route_prefix="/")
-    slow = ServeConfig(port=port, request_timeout_s=0.05, batch_wait_s=1.0, api_key_env=None)
-    serve.run(build_app(spec, slow), name="slow", route_prefix="/slow")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        serve.shutdown()
+        keyed_app = build_app(spec, keyed)
+    with shared_serve.running(("guarded", "/", keyed_app), ("slow", "/slow", build_app(spec, slow))) as url:
+        yield url
 
 
 @pytest.mark.ray

@@ -21,6 +21,7 @@ import pytest
 from dualgraph import DualGraph
 from dualgraph.cli import main
 from dualgraph.config import IndexConfig
+from dualgraph.models.factory import EmbedderConfig, ModelsConfig
 from dualgraph.pipeline.generations import NEXT, collect, current_generation
 from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.index_check import _check_generation, check_index
@@ -30,7 +31,10 @@ ROOT = Path(__file__).resolve().parents[2]
 COUNT = "SELECT (COUNT(DISTINCT ?p) AS ?n) WHERE { ?p a skgt:Product }"
 NAMES = "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n } ORDER BY ?n"
 QUESTION = "Which phones have a battery of at least 5000 mAh?"
-INLINE = IndexConfig(runner="inline", progress=False)
+# the static embedder (MiniLM's table, distilled once per machine): the Textual KG and its vectors are
+# built all the same, and no process here (the engine's budget worker, the read-only reader) loads
+# torch; what is checked (generations, readers, checksums) does not depend on MiniLM
+INLINE = IndexConfig(runner="inline", progress=False, models=ModelsConfig(embedder=EmbedderConfig(kind="static")))
 
 
 @pytest.fixture(scope="module")

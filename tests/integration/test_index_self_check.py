@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from dualgraph import DualGraph
+from dualgraph.answer.engine import AskConfig
+from dualgraph.budget import WorkBudget
 from dualgraph.cli import main
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
@@ -30,6 +32,10 @@ from dualgraph.pipeline.index_check import STORE_PART, IndexDamaged, check_index
 # the static embedder: the index has its FAISS and vectors as with MiniLM, and every open (a
 # budget worker for each question) goes without torch
 INLINE = IndexConfig(runner="inline", progress=False, models=ModelsConfig(embedder=EmbedderConfig(kind="static")))
+# a repaired copy is asked in this process: the same engine on the same files, without a budget
+# worker to start for each case (3 s of CPU apiece); what it answers is compared with what the intact
+# index answered in a budget worker, the default read path, which the intact-index test keeps too
+IN_PROCESS = AskConfig(budget=WorkBudget(isolate=False))
 NAMES = "SELECT ?n WHERE { ?p a skgt:Product ; skg:hasName ?n } ORDER BY ?n"
 QUESTION = "Which phones have a battery of at least 5000 mAh?"
 ROOT = Path(__file__).resolve().parents[2]
@@ -183,7 +189,7 @@ def test_damage_is_reported_refused_and_rebuilt(case, built, copy, capsys):
     assert manifest["products"] == len(PAGES)
     assert [c.line() for c in check_index(copy) if c.status != "ok"] == []
     assert main(["check", "--index", str(copy)]) == 0
-    with DualGraph.open(copy) as graph:
+    with DualGraph.open(copy, config=IN_PROCESS) as graph:
         assert observed(graph) == answers
 
 

@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, free_port, models_where
+from answer_support import catalog_index, models_where
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 
@@ -33,28 +33,25 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory):
+@pytest.fixture(scope="session")
+def chromium() -> None:
+    """Skips (fails under CI) without chromium and its driver: session-scoped and named before the
+    session's Serve in :func:`site`, so it is checked before Serve is started for nothing."""
     if not (CHROMIUM and DRIVER):
         if os.environ.get("CI"):
             pytest.fail("chromium and chromedriver are missing: .ci/run installs them (apt: chromium chromium-driver)")
         pytest.skip("chromium and chromedriver are not installed (apt: chromium chromium-driver)")
-    from dualgraph.pipeline.ray_logging import init_ray
+
+
+@pytest.fixture(scope="module")
+def site(chromium, shared_serve, tmp_path_factory):
+    """The page's app on the session's Serve (tests/integration/conftest.py), at '/'."""
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
-    port = free_port()
-    init_ray()
-    serve.start(http_options={"host": "127.0.0.1", "port": port})
-    serve.run(
-        build_app(EngineSpec(index_dir=index, config=AskConfig()), ServeConfig(port=port)),
-        name="dualgraph-page",
-        route_prefix="/",
-    )
-    try:
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        serve.shutdown()
+    app = build_app(EngineSpec(index_dir=index, config=AskConfig()), ServeConfig(port=shared_serve.port))
+    with shared_serve.running(("dualgraph-page", "/", app)) as url:
+        yield url + "/"
 
 
 @pytest.fixture(scope="module")

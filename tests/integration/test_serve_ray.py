@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, free_port, http_json, models_where, source_rows
+from answer_support import catalog_index, http_json, models_where, source_rows
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 from dualgraph.answer.record import AnswerRecord
@@ -31,30 +31,26 @@ price = lambda r: int(r["price_inr"])  # noqa: E731
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    """Two applications on one proxy: the default one at '/', and one with the SPARQL endpoint
-    switched on (small caps) at '/open'."""
-    from dualgraph.pipeline.ray_logging import init_ray
+def service(tmp_path_factory, shared_serve):
+    """Two applications on the session's proxy (tests/integration/conftest.py): the default one at
+    '/', and one with the SPARQL endpoint switched on (small caps) at '/open'."""
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
-    port = free_port()
+    port = shared_serve.port
     spec = EngineSpec(index_dir=index, config=AskConfig())
-    init_ray()
-    serve.start(http_options={"host": "127.0.0.1", "port": port})
-    serve.run(
-        build_app(spec, ServeConfig(port=port, max_batch_size=8, batch_wait_s=0.2, max_batch_questions=20)),
-        name="dualgraph-test",
-        route_prefix="/",
-    )
     open_config = ServeConfig(
         port=port, sparql_endpoint=True, sparql_max_rows=5, sparql_max_chars=600, sparql_timeout_s=0.5
     )
-    serve.run(build_app(spec, open_config), name="dualgraph-open", route_prefix="/open")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        serve.shutdown()
+    with shared_serve.running(
+        (
+            "dualgraph-test",
+            "/",
+            build_app(spec, ServeConfig(port=port, max_batch_size=8, batch_wait_s=0.2, max_batch_questions=20)),
+        ),
+        ("dualgraph-open", "/open", build_app(spec, open_config)),
+    ) as url:
+        yield url
 
 
 def _gold_under(limit: int) -> set[str]:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures" / "answer"))
-from answer_support import catalog_index, free_port, http_json
+from answer_support import catalog_index, http_json
 
 from dualgraph.answer.engine import AskConfig, EngineSpec
 
@@ -33,23 +33,22 @@ SLOW_BODIES, SLOW_HEADERS = 48, 16  # 64 slow clients in all
 
 
 @pytest.fixture(scope="module")
-def service(tmp_path_factory):
-    from dualgraph.pipeline.ray_logging import init_ray
+def service(tmp_path_factory, shared_serve):
+    """The app on the session's Serve (tests/integration/conftest.py), whose proxy has the keep-alive
+    and deadline options of ServeConfig's defaults; the body timeout under test is the replica's."""
     from dualgraph.serve.app import ServeConfig, build_app
 
     index = catalog_index(tmp_path_factory)
     config = ServeConfig(
-        port=free_port(), body_timeout_s=BODY_TIMEOUT_S, max_batch_size=2, batch_wait_s=0.01, max_engine_questions=4
+        port=shared_serve.port,
+        body_timeout_s=BODY_TIMEOUT_S,
+        max_batch_size=2,
+        batch_wait_s=0.01,
+        max_engine_questions=4,
     )
-    init_ray()
-    serve.start(http_options=config.http_options())
-    serve.run(
-        build_app(EngineSpec(index_dir=index, config=AskConfig()), config), name="dualgraph-slow", route_prefix="/"
-    )
-    try:
+    app = build_app(EngineSpec(index_dir=index, config=AskConfig()), config)
+    with shared_serve.running(("dualgraph-slow", "/", app)):
         yield config.port
-    finally:
-        serve.shutdown()
 
 
 def _timed_health(port: int) -> float:
