@@ -31,17 +31,6 @@ ROWS_KEPT = 200
 """Rows copied into an answer record's evidence (the full count is kept in ``rows_total``)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Unread:
-    """What the specs left unread of one question, handed to the text on a fallback."""
-
-    phrases: tuple[str, ...] = ()
-    alone: bool = False
-    """The specs read no condition beyond the scope: the phrases are the question's condition, and
-    the pages' own words may anchor them. Beside conditions the specs did read, unread words are
-    mostly the question's wording ("fit", "hold"): only an entity naming one of them anchors."""
-
-
 @dataclass(slots=True)
 class SourceResult:
     """What one source made of one question."""
@@ -129,7 +118,7 @@ class SymbolicSource:
         prefetch = getattr(self.compiler, "prefetch", None)
         return prefetch(questions) if callable(prefetch) and len(questions) > 1 else 0
 
-    def ask(self, questions: list[str], *, unread: list[Unread] | None = None) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[tuple[str, ...]] | None = None) -> list[SourceResult]:
         if self.generator is not None:
             return self._generated(questions)
         if self.threads == 1 or len(questions) < 2:
@@ -301,7 +290,7 @@ class TextualSource:
         if self._corpus is not None:
             self._corpus.prepare()
 
-    def ask(self, questions: list[str], *, unread: list[Unread] | None = None) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[tuple[str, ...]] | None = None) -> list[SourceResult]:
         """``unread``: per question, what the specs could not read; the text looks for it first
         (:func:`~dualgraph.answer.text_reader.read_products`)."""
         t0 = time.perf_counter()
@@ -325,8 +314,9 @@ class TextualSource:
                 total_chunks=self._total,
                 corpus=self._corpus,
                 names=self._names,
-                unread=unread[n].phrases if unread is not None else (),
-                words_alone=unread[n].alone if unread is not None else False,
+                # handed over only when they are the question's condition (strategies.asked_of_text)
+                unread=unread[n] if unread is not None else (),
+                words_alone=bool(unread and unread[n]),
             )
             r = SourceResult(
                 "tkg",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from dualgraph.answer.record import TokenCounts
-from dualgraph.answer.sources import SourceResult, Unread
+from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
 from dualgraph.query.read.coverage import uncovered_words
 
@@ -44,7 +44,7 @@ LIST_INTENTS = ("list", "yesno")
 class Source(Protocol):
     """A retriever the strategies consult (:class:`dualgraph.answer.sources.SymbolicSource`, ``TextualSource``)."""
 
-    def ask(self, questions: list[str], *, unread: list[Unread] | None = None) -> list[SourceResult]:
+    def ask(self, questions: list[str], *, unread: list[tuple[str, ...]] | None = None) -> list[SourceResult]:
         """One result per question. ``unread``: per question, the phrases another source could not
         read, for a source that can look for them (the text); others ignore it."""
         ...
@@ -226,13 +226,13 @@ def _fallback(kit: Toolkit, questions: list[str], first: list[SourceResult], out
         o.result = reconcile(first[i], t, o.trace, confident=why is None)
 
 
-def asked_of_text(sym: SourceResult) -> Unread:
+def asked_of_text(sym: SourceResult) -> tuple[str, ...]:
     """What the text should look for first: the phrases the specs left unread, when the specs read no
     condition beyond the scope ("Which downhill bikes are hardtails?"). Beside conditions they did
     read, unread words are mostly the question's own wording ("fit", "hold"; "I'm a student who
     takes handwritten notes"): steering the text by them lost answers on the Icecat dev set (0.971
     to 0.806 by the pages' words, to 0.942 by entity names alone), so nothing is asked then."""
-    return Unread(tuple(sym.unread), alone=True) if not sym.restricts else Unread()
+    return () if sym.restricts else tuple(sym.unread)
 
 
 def within_scope(symbolic: Source, sym: SourceResult, txt: SourceResult, trace: list[str]) -> SourceResult:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from dualgraph.answer.sources import SourceResult, TextualSource, Unread, plain_rows
+from dualgraph.answer.sources import SourceResult, TextualSource, plain_rows
 from dualgraph.answer.strategies import STRATEGIES, Toolkit, needs_fallback, reconcile, run_strategy
 
 
@@ -257,7 +257,7 @@ def test_an_empty_final_answer_is_less_sure_than_the_query_was():
 
 def test_the_text_is_asked_for_the_unread_words_only_when_the_specs_read_no_condition():
     txt = SourceResult("tkg", intent="list", answer_list=["B1"], confidence=0.8, anchor="hardtail")
-    for restricts, expected in ((False, [Unread(("hardtails",), alone=True)]), (True, [Unread()])):
+    for restricts, expected in ((False, [("hardtails",)]), (True, [()])):
         sym = SourceResult(
             "skg", intent="list", answer_list=["B1", "B2"], confidence=0.28, sparql="SELECT ...",
             unread=["hardtails"], restricts=restricts,
