@@ -243,7 +243,9 @@ class QAEngine:
         from dualgraph.models.factory import build_models, index_models
         from dualgraph.pipeline.generations import lease
         from dualgraph.pipeline.index_store import index_store_config, open_store
+        from dualgraph.query.ground.text_features import read_text_features
         from dualgraph.query.interpret.compiler import Compiler
+        from dualgraph.tkg.text_features import STATED_FILE
 
         config = config or AskConfig()
         if config.strategy not in STRATEGIES:
@@ -275,6 +277,7 @@ class QAEngine:
             currency=config.currency,
             count_ranges=names.mode == "range",
             prose_synonyms=load_prose_synonyms(index, store, patterns.patterns),
+            text_features=read_text_features(index / "tkg" / STATED_FILE),
         )
         generator = None
         if llm is not None and config.llm_sparql:

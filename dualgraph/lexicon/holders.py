@@ -14,9 +14,13 @@ import threading
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HOLDERS_FILE", "EntryHolders"]
+__all__ = ["HOLDERS_FILE", "TABLES_VERSION", "EntryHolders"]
 
 HOLDERS_FILE = "holders.parquet"
+TABLES_VERSION = 2
+"""The tables written beside the pattern index: 1 this one, 2 also the value names
+(:mod:`dualgraph.lexicon.value_names`). Part of the patterns' signature, so an index built before
+a table existed builds it at its next run."""
 
 
 class EntryHolders:

@@ -22,8 +22,9 @@ import numpy as np
 from dualgraph.lexicon.holders import HOLDERS_FILE, EntryHolders
 from dualgraph.lexicon.pattern import KINDS, Pattern
 from dualgraph.lexicon.pattern_collection import collect_patterns
+from dualgraph.lexicon.value_names import VALUE_NAMES_FILE, ValueNames
 from dualgraph.models.base import Embedder
-from dualgraph.skg.spec_table import SpecTables, holder_rows
+from dualgraph.skg.spec_table import SpecTables, holder_rows, value_name_rows
 from dualgraph.stores.base import SparqlStore
 from dualgraph.stores.faiss_index import FaissIndex
 from dualgraph.stores.vector import IndexMismatchError, id_ranks, top_columns
@@ -83,6 +84,7 @@ class PatternIndex:
         self._lexical = lexical
         # which products hold each entry (lexicon.holders), when the index was built from spec tables
         self.holders: EntryHolders | None = None
+        self.value_names: ValueNames | None = None
         # a batch's texts scored against every pattern in one pass (prefetch): text -> (dense, lexical)
         self._scored: dict[str, tuple[np.ndarray, np.ndarray | None, np.ndarray]] = {}
         # the tables _fuse_scores reads, set once by _columns (under the lock: batch threads search at once)
@@ -266,6 +268,8 @@ class PatternIndex:
         self._lexical.save(tmp / LEXICAL_DIR)
         if self.holders is not None:
             self.holders.write(tmp / HOLDERS_FILE)
+        if self.value_names is not None:
+            self.value_names.write(tmp / VALUE_NAMES_FILE)
         manifest = {
             "format": FORMAT,
             "embedder": getattr(self.embedder, "name", None),
@@ -323,6 +327,8 @@ class PatternIndex:
         index = cls(patterns, embedder, dense, lexical)
         if (src / HOLDERS_FILE).is_file():
             index.holders = EntryHolders.read(src / HOLDERS_FILE)
+        if (src / VALUE_NAMES_FILE).is_file():
+            index.value_names = ValueNames.read(src / VALUE_NAMES_FILE)
         return index
 
 
@@ -367,6 +373,8 @@ def build_pattern_index(
     held = holder_rows(specs) if specs is not None else None
     if held is not None:
         index.holders = EntryHolders(held)
+    if specs is not None:
+        index.value_names = ValueNames(value_name_rows(specs))
     t2 = time.perf_counter()
     index.save(out_dir)
     t3 = time.perf_counter()

@@ -38,6 +38,7 @@ import numpy as np
 from dualgraph.lexicon.catalog_names import brand_words, category_heads, singular
 from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.lexicon.synonyms import synonym_words
+from dualgraph.lexicon.value_names import ValueNames
 
 __all__ = ["QuestionVocabulary", "catalog_values", "current", "general_words", "how_adjectives", "use"]
 
@@ -501,16 +502,23 @@ def _value_families(
     return {key: max(by, key=lambda e: (by[e], e)) for key, by in counts.items()}
 
 
-def catalog_values(store: Any, *, limit: int = 200_000) -> list[tuple[str, str]]:
+def catalog_values(store: Any, *, limit: int = 200_000, names: ValueNames | None = None) -> list[tuple[str, str]]:
     """(entry name, value name) of the store's capitalised text values and of those that lead to a
     model number ("mediatek dimensity 6300"): the value families of long value lists ("Snapdragon
-    8 Elite" among a thousand chip names) that patterns do not list."""
+    8 Elite" among a thousand chip names) that patterns do not list. From the index's table of
+    value names when given (``names``), else from the store."""
+    if names is not None:
+        return names.named_values(_CATALOG_VALUE, limit=limit)
     res = store.select(
         "SELECT DISTINCT ?en ?vn WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
-        "FILTER(REGEX(STR(?vn), '^[A-Z]|^[a-z][a-z+-]*( [a-z][a-z+-]*)* v?[0-9]')) "
+        f"FILTER(REGEX(STR(?vn), '{_CATALOG_VALUE}')) "
         f"?s skg:hasValue ?v ; skg:inEntry ?e . ?e skg:hasName ?en }} LIMIT {int(limit)}"
     )
     return [(b["en"]["value"], b["vn"]["value"]) for b in res["results"]["bindings"]]
+
+
+_CATALOG_VALUE = "^[A-Z]|^[a-z][a-z+-]*( [a-z][a-z+-]*)* v?[0-9]"
+"""A capitalised value, or lower-case words before a (version) number; the same in Python and SPARQL."""
 
 
 def _is_unit(word: str) -> bool:

@@ -24,6 +24,7 @@ from tqdm import tqdm
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
+from dualgraph.lexicon.holders import TABLES_VERSION
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.generations import CACHE, Generation, unshare, writing
@@ -217,7 +218,10 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         ),
     )
     # patterns describe derived facts too (features), so they follow the rules
-    state.check_signature("patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig]))
+    # and the tables written beside them (an index built before a table existed builds it once)
+    state.check_signature(
+        "patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig, TABLES_VERSION])
+    )
     # The derived graph can be brought up to date for the changed documents alone only when it
     # was whole after the last run: rules changed, or a run that stopped half-way, mean a rebuild.
     rules_by_focus = config.incremental_rules and not state.stale["rules"] and not state.stale["vocabulary"]

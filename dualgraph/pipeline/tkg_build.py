@@ -27,8 +27,9 @@ from dualgraph.tkg.merge import describe_key, describe_version, extract_descript
 from dualgraph.tkg.model import Chunk, Entity, Mention
 from dualgraph.tkg.page_hits import PageHits
 from dualgraph.tkg.polarity import Statement
-from dualgraph.tkg.text_facts import iter_text_fact_nquads, skg_name_index
+from dualgraph.tkg.text_facts import entity_iri, iter_text_fact_nquads, skg_name_index
 from dualgraph.tkg.text_features import (
+    STATED_FILE,
     PageText,
     Reader,
     chunk_pages,
@@ -36,6 +37,7 @@ from dualgraph.tkg.text_features import (
     read_statements,
     reading_key,
     reading_version,
+    write_stated,
 )
 
 
@@ -205,11 +207,19 @@ def _sync_text_graph(
     # a cache of what each chunk spells, a pure function of its text and the vocabulary
     hits.save(hits_file, {c.chunk_id for c in chunks}, hits.vocabulary_now)
     read = {"kept": hits.kept, "read_again_for_new_names": hits.reread, "read": hits.read}
+    stated: dict[str, set[str]] = {}
     facts = itertools.chain(
         iter_text_fact_nquads(entities, chunk_products, skg_name_index(store)),
-        iter_text_feature_nquads(pages, progress=progress, reader=cached_reader(cache)),
+        iter_text_feature_nquads(pages, progress=progress, reader=cached_reader(cache), stated=stated),
     )
     # only the generator holds the pages now, and it lets them go once the sort has read every
     # line: the store's bulk load that follows needs the memory (gigabytes at 100k products)
     del pages, hits
-    return {**sync_graph(store, O.TEXT_GRAPH, facts, saved), "chunks_spelling_names": read}
+    synced = sync_graph(store, O.TEXT_GRAPH, facts, saved)
+    names: dict[str, str] = {}
+    for ent in entities:  # two entity ids may share a node: its least name, whichever the store lists
+        node = entity_iri(ent.entity_id)
+        if node in stated:
+            names[node] = min(names.get(node, ent.name), ent.name)
+    write_stated(saved.with_name(STATED_FILE), stated, names)
+    return {**synced, "chunks_spelling_names": read}

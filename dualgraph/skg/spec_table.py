@@ -27,11 +27,13 @@ __all__ = [
     "QUANTITY_COLUMNS",
     "UNIT_SEP",
     "VALUE_COLUMNS",
+    "VALUE_NAME_COLUMNS",
     "SpecTables",
     "holder_rows",
     "iter_rows",
     "pattern_rows",
     "read_spec_tables",
+    "value_name_rows",
     "write_spec_tables",
 ]
 
@@ -204,6 +206,37 @@ def holder_rows(tables: SpecTables) -> Any | None:
     keys = coded.table.group_by(list(HOLDER_COLUMNS)).aggregate([])
     out = pa.table({c: pa.array(coded.names_of(c), pa.string()).take(keys[c]) for c in HOLDER_COLUMNS})
     return out.sort_by([("entry", "ascending"), ("unit", "ascending"), ("product", "ascending")])
+
+
+VALUE_NAME_COLUMNS = ("value_name", "entry", "entry_name", "product")
+"""A row per product holding a value of an entry under a name (:func:`value_name_rows`)."""
+
+
+def value_name_rows(tables: SpecTables) -> Any:
+    """The rows of ``SELECT DISTINCT ?vn ?e ?en ?p WHERE { ?v a skgt:Value ; skg:hasName ?vn .
+    ?s skg:hasValue ?v ; skg:inEntry ?e . ?e skg:hasName ?en . ?p skg:hasSpec ?s }`` as
+    :data:`VALUE_NAME_COLUMNS`, distinct and sorted by value name: a question's word tested
+    against each distinct name once, where the query tests a regular expression on every value
+    of the catalogue. A value node spelled two ways ("5G", "5g") carries both names, so every
+    product holding it comes under each (and an entry under each of its names).
+
+    >>> import pyarrow as pa
+    >>> v = pa.table({"product": ["p1", "p2", "p2"], "entry": ["e", "e", "e"], "entry_name": ["E", "E", "E"],
+    ...               "value": ["v", "v", "w"], "value_name": ["Red", "red", "Blue"]})
+    >>> [tuple(r.values()) for r in value_name_rows(SpecTables(v, None)).to_pylist()]
+    [('Blue', 'e', 'E', 'p2'), ('Red', 'e', 'E', 'p1'), ('Red', 'e', 'E', 'p2'), ('red', 'e', 'E', 'p1'), ('red', 'e', 'E', 'p2')]
+    """
+    import pyarrow as pa
+
+    coded = _Coded(tables.values, ("value", *VALUE_NAME_COLUMNS))
+    t = coded.table
+    held = t.group_by(["value", "entry", "product"]).aggregate([])
+    value_names = t.group_by(["value", "value_name"]).aggregate([])
+    entry_names = t.group_by(["entry", "entry_name"]).aggregate([])
+    rows = held.join(value_names, "value").join(entry_names, "entry")
+    keys = rows.group_by(list(VALUE_NAME_COLUMNS)).aggregate([])
+    out = pa.table({c: pa.array(coded.names_of(c), pa.string()).take(keys[c]) for c in VALUE_NAME_COLUMNS})
+    return out.sort_by([(c, "ascending") for c in VALUE_NAME_COLUMNS])
 
 
 class _Coded:

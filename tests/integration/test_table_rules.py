@@ -19,12 +19,15 @@ from dualgraph.config import IndexConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.lexicon.holders import EntryHolders
+from dualgraph.lexicon.value_names import ValueNames
+from dualgraph.lexicon.vocabulary import catalog_values
 from dualgraph.pipeline.index import _LiveSpecs, build_index
 from dualgraph.pipeline.layout import IndexLayout
 from dualgraph.pipeline.state import IndexState
+from dualgraph.query.ground.features import _words_regex
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import DEFAULT_RULES, Rule, def_regex, load_rules
-from dualgraph.skg.spec_table import holder_rows
+from dualgraph.skg.spec_table import holder_rows, value_name_rows
 from dualgraph.skg.table_rules import computed, said_facts, tag_facts, tag_values, twins
 from dualgraph.stores.oxigraph import OxigraphStore
 
@@ -169,7 +172,7 @@ HOLDERS_QUERY = (
 
 
 @pytest.mark.parametrize("name", list(CATALOGS))
-def test_the_holders_table_is_what_the_store_says(tmp_path: Path, name: str) -> None:
+def test_the_holders_and_value_name_tables_are_what_the_store_says(tmp_path: Path, name: str) -> None:
     index, _ = _index(tmp_path, CATALOGS[name])
     with OxigraphStore(IndexLayout(index).store, read_only=True) as store:
         rows = store.select(O.sparql_prologue() + HOLDERS_QUERY)["results"]["bindings"]
@@ -186,3 +189,33 @@ def test_the_holders_table_is_what_the_store_says(tmp_path: Path, name: str) -> 
         want
     )
     assert any(u is not None for _, u in want) and len(want) >= 5
+    _value_names_are_what_the_store_says(index)
+
+
+VALUE_NAMES_QUERY = (
+    "SELECT DISTINCT ?vn ?e ?en ?p WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
+    "?s skg:hasValue ?v ; skg:inEntry ?e . ?e skg:hasName ?en . ?p skg:hasSpec ?s }"
+)
+
+
+def _value_names_are_what_the_store_says(index: Path) -> None:
+    """The value-name table (on the same index as the holders: one build for both) holds the
+    store's rows, and answers the two questions an engine asks of it as the store's REGEX does."""
+    rows = value_name_rows(_tables(index))
+    table = ValueNames(rows)
+    with OxigraphStore(IndexLayout(index).store, read_only=True) as store:
+        found = store.select(O.sparql_prologue() + VALUE_NAMES_QUERY)["results"]["bindings"]
+        want = {(b["vn"]["value"], b["e"]["value"], b["en"]["value"], b["p"]["value"]) for b in found}
+        assert {tuple(r.values()) for r in rows.to_pylist()} == want and len(want) >= 20
+        assert sorted(catalog_values(store, names=table)) == sorted(catalog_values(store))
+        # words of the catalogue's own values, one of them matching nothing
+        words = sorted({w for vn, *_ in want for w in vn.lower().split() if w.isalpha()})[:12] + ["nothingness"]
+        for word in words:
+            rx = _words_regex([word])
+            res = store.select(
+                O.sparql_prologue() + "SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE { ?v a skgt:Value ; "
+                f'skg:hasName ?vn . FILTER(REGEX(LCASE(STR(?vn)), "{rx}")) ?s skg:hasValue ?v ; skg:inEntry ?e . '
+                "?p skg:hasSpec ?s } GROUP BY ?e"
+            )
+            by_store = {b["e"]["value"]: int(b["n"]["value"]) for b in res["results"]["bindings"]}
+            assert table.entries_holding(rx) == by_store, word

@@ -14,8 +14,11 @@ from dualgraph.query.ground.text_features import (
     TextFeatureMatcher,
     feature_constraint,
     lexical_score,
+    load_text_features,
+    read_text_features,
 )
 from dualgraph.stores.oxigraph import OxigraphStore
+from dualgraph.tkg.text_features import STATED_FILE
 
 CONFIG = IndexConfig(
     runner="inline", progress=False, batch_size=4, patterns=False, tkg=TkgConfig(embed_chunks=False, summarise=False)
@@ -89,6 +92,17 @@ def entity(index, name):
         res = s.select(f'SELECT ?f WHERE {{ ?f a skgt:UTKG_Entity ; skg:hasName "{name}" }}')
     (row,) = res["results"]["bindings"]
     return row["f"]["value"]
+
+
+def test_the_index_writes_the_stated_features_the_store_lists(index, tmp_path):
+    # an engine reads the table at start instead of asking the store for every statement
+    table = read_text_features(IndexLayout(index).tkg / STATED_FILE)
+    with OxigraphStore(IndexLayout(index).store, read_only=True) as s:
+        from_store = load_text_features(s)
+    assert table == from_store
+    nfc = next(f for f in table if f.name == "NFC")
+    assert len(table) >= 3 and len(nfc.products) >= 4  # has and lacks are both statements
+    assert read_text_features(tmp_path / STATED_FILE) is None  # none written: the caller asks the store
 
 
 def test_has_lacks_and_unknown_products(index):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dualgraph.query.ground.base import Grounding
 from dualgraph.query.read.model import Intent
-from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.emit import order_block, select_query, where_clauses
 from dualgraph.stores.oxigraph import OxigraphStore
 
 S = "https://w3id.org/dualgraph/skg#"
@@ -64,3 +64,59 @@ def test_either_form_selects_the_same_products():
         sparql = select_query(Intent("list"), blocks, [], ordered=False, tie_broken=False, count_ranges=False)
         names.append(sorted(b["name"]["value"] for b in store.select(sparql)["results"]["bindings"]))
     assert names[0] == names[1] == ["P0", "P1"]
+
+
+BATTERY = (
+    "?p skg:hasSpec {s} . {s} skg:inEntry <" + S + "entry-battery> ; skg:hasQuantity {s}_q . "
+    "{s}_q skg:hasNumericValue {v} ."
+)
+
+
+def _battery_store() -> OxigraphStore:
+    store = OxigraphStore.in_memory()
+    rows = []
+    # P2 states two capacities (the most counts); P3 is a phone; P4 states none
+    for i, (cat, mah) in enumerate([("tablets", [5000]), ("tablets", [7000]), ("tablets", [4000, 9000]),
+                                    ("phones", [12000]), ("tablets", [])]):  # fmt: skip
+        p = f"<{S}product-{i}>"
+        rows.append(
+            f'{p} a <https://w3id.org/dualgraph/skgt#Product> ; <{S}hasName> "P{i}" ; <{S}belongs> <{S}category-{cat}> .'
+        )
+        for j, n in enumerate(mah):
+            s, q = f"<{S}spec-{i}-{j}>", f"<{S}q-{i}-{j}>"
+            rows.append(
+                f"{p} <{S}hasSpec> {s} . {s} <{S}inEntry> <{S}entry-battery> ; <{S}hasQuantity> {q} . {q} <{S}hasNumericValue> {n} ."
+            )
+    store.update("INSERT DATA { " + "\n".join(rows) + " }")
+    return store
+
+
+def test_an_ordering_on_a_named_entry_is_a_sub_select_unless_products_are_named():
+    alone = order_block(BATTERY, "?so", "?val", named=False)
+    assert alone.startswith("{ SELECT ?p ?val WHERE {") and "?so skg:inEntry <" in alone
+    # a few named products: their own specs, inline
+    assert order_block(BATTERY, "?so", "?val", named=True) == BATTERY.replace("{s}", "?so").replace("{v}", "?val")
+    # an ordering on no named entry (a price, a feature count) stays inline
+    assert order_block("?p skg:hasPrice {v} .", "?so", "?val", named=False) == "?p skg:hasPrice ?val ."
+
+
+def test_either_ordering_form_ranks_and_averages_the_same():
+    store = _battery_store()
+    inline = BATTERY.replace("{s}", "?so").replace("{v}", "?val")
+    nested = order_block(BATTERY, "?so", "?val", named=False)
+    assert nested != inline
+    for intent, column in ((Intent("superlative", "battery", "max"), "value"), (Intent("average", "battery"), "value"),
+                           (Intent("superlative", "battery", "min"), "value")):  # fmt: skip
+        got = []
+        for block in (inline, nested):
+            sparql = select_query(intent, [CATEGORY, block], [], ordered=True, tie_broken=False, count_ranges=False)
+            rows = store.select(sparql)["results"]["bindings"]
+            got.append([(b.get("name", {}).get("value"), float(b[column]["value"])) for b in rows])
+        assert got[0] == got[1] and got[0], intent
+    top = select_query(Intent("superlative", "battery", "max"), [CATEGORY, nested], [], ordered=True,
+                       tie_broken=False, count_ranges=False)  # fmt: skip
+    first = store.select(top)["results"]["bindings"][0]
+    assert (first["name"]["value"], float(first["value"]["value"])) == (
+        "P2",
+        9000.0,
+    )  # the phone's 12000 is out of scope

@@ -16,10 +16,12 @@ from dualgraph.lexicon.mining import variants
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.pattern_index import PatternIndex
 from dualgraph.lexicon.synonyms import CatalogLexicon
+from dualgraph.lexicon.value_names import ValueNames
 from dualgraph.query.caps import CapHit
 from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders, use_holders
 from dualgraph.query.ground.extents import extent_patterns
 from dualgraph.query.ground.name_match import _lexical
+from dualgraph.query.ground.text_features import TextFeature
 
 __all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding", "member_of"]
 
@@ -93,9 +95,13 @@ class GrounderBase:
         *,
         currency: str | None = None,
         prose_synonyms: Mapping[str, list[str]] | None = None,
+        text_features: list[TextFeature] | None = None,
     ) -> None:
         self.store = store
+        # the features the pages state, as the index wrote them (None: asked of the store when first needed)
+        self.stated_features = text_features
         use_holders(store, getattr(patterns, "holders", None))
+        self.value_names: ValueNames | None = getattr(patterns, "value_names", None)
         self.prose_synonyms = dict(prose_synonyms or {})
         self._phrase_vectors: dict[str, np.ndarray] = {}
         self.index = patterns

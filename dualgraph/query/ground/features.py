@@ -334,7 +334,10 @@ class FeatureGrounder(NumberGrounder):
         if self._text_features is None:
             embedder = getattr(self.index, "embedder", None)
             embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
-            self._text_features = TextFeatureMatcher.from_store(self.store, embed=embed)
+            if self.stated_features is not None:
+                self._text_features = TextFeatureMatcher(self.stated_features, embed=embed)
+            else:
+                self._text_features = TextFeatureMatcher.from_store(self.store, embed=embed)
         return self._text_features
 
     def prose(
@@ -504,6 +507,9 @@ class FeatureGrounder(NumberGrounder):
         cache = self._held_values
         if key not in cache:
             rx = _words_regex(tokens)
+            if self.value_names is not None:  # the index's table: each distinct name tested once
+                cache[key] = self.value_names.entries_holding(rx)
+                return cache[key]
             res = self.store.select(
                 "SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
                 f"FILTER(REGEX(LCASE(STR(?vn)), {_lit(rx)})) ?s skg:hasValue ?v ; skg:inEntry ?e . ?p skg:hasSpec ?s }} "

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -53,6 +54,7 @@ __all__ = [
     "TextFeatureMatcher",
     "feature_constraint",
     "load_text_features",
+    "read_text_features",
 ]
 
 Embed = Callable[[list[str]], np.ndarray]
@@ -105,6 +107,23 @@ class FeatureMatch:
     score: float
     how: str  # "lexical", "embedding" or "cooccurrence"
     cosine: float | None = None
+
+
+def read_text_features(path: Path) -> list[TextFeature] | None:
+    """What :func:`load_text_features` asks of the store, from the table the index writes beside the
+    text graph (:func:`~dualgraph.tkg.text_features.write_stated`); None when there is none (an
+    index built before it): the caller asks the store."""
+    if not path.is_file():
+        return None
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(path)
+    names: dict[str, str] = {}
+    products: dict[str, set[str]] = {}
+    for f, n, p in zip(t["feature"].to_pylist(), t["name"].to_pylist(), t["product"].to_pylist(), strict=True):
+        names[f] = n
+        products.setdefault(f, set()).add(p)
+    return [TextFeature(f, names[f], frozenset(products[f])) for f in sorted(names)]
 
 
 def load_text_features(store) -> list[TextFeature]:

@@ -71,6 +71,7 @@ from dualgraph.query.ground.features import either
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
 from dualgraph.query.ground.spotting import CatalogSpotter
+from dualgraph.query.ground.text_features import TextFeature
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
 from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.interpret.fitted import reader_config
@@ -88,7 +89,7 @@ from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, unit_word
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.read.reading import Reading, read_question
 from dualgraph.query.read.relative import relative_blocks
-from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.emit import order_block, select_query, where_clauses
 from dualgraph.query.sparql.read_answer import read_answer
 from dualgraph.query.sparql.safety import QUERY_TIMEOUT_S, ROW_CAP, check_query, run_select
 from dualgraph.skg import currencies
@@ -279,6 +280,7 @@ class Compiler:
         count_ranges: bool = False,
         prose_synonyms: Mapping[str, list[str]] | None = None,
         beam: BeamConfig | None = None,
+        text_features: list[TextFeature] | None = None,
     ) -> None:
         self.beam = beam or reader_config().beam
         self.count_ranges = count_ranges  # counts over product ranges (answers name ranges), not variants
@@ -287,13 +289,15 @@ class Compiler:
         self.currency = currency
         self.row_cap = row_cap
         self.timeout_s = timeout_s
-        self.grounder = Grounder(store, patterns, currency=currency, prose_synonyms=prose_synonyms)
+        self.grounder = Grounder(
+            store, patterns, currency=currency, prose_synonyms=prose_synonyms, text_features=text_features
+        )
         embedder = getattr(patterns, "embedder", None)
         self.vocabulary = QuestionVocabulary.from_patterns(
             patterns.patterns,
             text_features=self.grounder.text_features().features,
             prose_words=list(prose_synonyms or {}),
-            values=catalog_values(store),
+            values=catalog_values(store, names=getattr(patterns, "value_names", None)),
             embed=(lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None,
         )
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
@@ -619,12 +623,12 @@ class Compiler:
         w.confs.append(order.confidence)
         if order.pattern is not None and order.kind == "attribute":
             out.order_unit, out.order_snippet = order.pattern.unit, order.snippet
-        w.blocks.append(order.snippet.replace("{s}", "?so").replace("{v}", "?val"))
+        w.blocks.append(order_block(order.snippet, "?so", "?val", named=bool(w.products)))
         if intent.kind == "superlative" and intent.then_direction:
             tie = g.attribute(intent.then_attribute, trace, scope=w.in_scope)
             if tie.resolved and tie.snippet != order.snippet:
                 w.then = tie
-                w.blocks.append(tie.snippet.replace("{s}", "?so2").replace("{v}", "?val2"))
+                w.blocks.append(order_block(tie.snippet, "?so2", "?val2", named=bool(w.products)))
                 trace.append(f"ties on {attr or 'price'!r} broken by {intent.then_direction} {intent.then_attribute!r}")
         return True
 
