@@ -88,6 +88,7 @@ def _answer_html(record: dict[str, Any]) -> str:
     )
     if record.get("value") is not None:
         parts.append(f'<p><strong>Value:</strong> <span id="answer-value">{_cell(record["value"])}</span></p>')
+    parts += _said_not_done(record)
     if names is not None:
         columns, table = _product_rows(list(names), ev.get("rows") or [])
         head = "".join(f'<th scope="col">{escape(c)}</th>' for c in ["Product", *columns])
@@ -102,6 +103,24 @@ def _answer_html(record: dict[str, Any]) -> str:
     parts.append(_evidence_html(ev))
     parts.append("</section>")
     return "".join(parts)
+
+
+def _said_not_done(record: dict[str, Any]) -> list[str]:
+    """What the answer did not take into account, in sight beside it: the words of the question
+    nothing read (the answer holds without them) and the bounds the question's work reached."""
+    out = []
+    if unread := record.get("unread"):
+        words = ", ".join(f"“{escape(str(w))}”" for w in unread)
+        out.append(f'<p id="unread" class="error" role="note"><strong>Not read:</strong> {words}. '
+                   "The answer does not take these words into account.</p>")  # fmt: skip
+    if caps := record.get("caps"):
+        items = "".join(
+            f"<li><strong>{escape(str(c.get('name')))}</strong> "
+            f"(limit {_cell(c.get('limit'))} {escape(str(c.get('unit') or ''))}): {escape(str(c.get('what') or ''))}</li>"
+            for c in caps
+        )
+        out.append(f'<h3 id="caps-h">Bounds reached</h3><ul id="caps" aria-labelledby="caps-h">{items}</ul>')
+    return out
 
 
 def _evidence_html(ev: dict[str, Any]) -> str:

@@ -185,3 +185,20 @@ def test_every_form_field_has_a_label():
     fields = set(re.findall(r'<(?:textarea|select|input)[^>]* id="([^"]+)"', html))
     labels = set(re.findall(r'<label for="([^"]+)"', html))
     assert fields and fields <= labels
+
+
+def test_the_page_says_what_was_not_read_and_which_bounds_were_reached():
+    quiet = render_page(title="t", strategies=["skg"], markets=["default"], record=RECORD)
+    assert 'id="unread"' not in quiet and 'id="caps"' not in quiet  # an ordinary answer says neither
+    record = {
+        **RECORD,
+        "unread": ["hardtail", "<never ridden>"],
+        "caps": [
+            {"name": "query_rows", "limit": 1000, "unit": "rows", "what": "rows past 1000 <cut>", "lowered": True}
+        ],
+    }
+    html = render_page(title="t", strategies=["skg"], markets=["default"], record=record)
+    unread = re.search(r'<p id="unread"[^>]*>(.*?)</p>', html, re.S).group(1)
+    assert "hardtail" in unread and "&lt;never ridden&gt;" in unread and "<never" not in html
+    caps = re.search(r'<ul id="caps"[^>]*>(.*?)</ul>', html, re.S).group(1)
+    assert "query_rows" in caps and "limit 1000 rows" in caps and "rows past 1000 &lt;cut&gt;" in caps
