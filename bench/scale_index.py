@@ -1,7 +1,7 @@
 """How index time and memory grow with the catalog, and what a small change costs (issue 12).
 
     .venv/bin/python bench/scale_index.py --sizes 2000,10000 [--work /tmp/dg-scale] [--runner ray]
-        [--mutate-percent 1] [--out bench/results/scale_index] [-- EXTRA INDEX FLAGS]
+        [--mutate-percent 1] [--heavy] [--questions 120] [--out bench/results/scale_index] [-- EXTRA INDEX FLAGS]
 
 For each size a catalog is generated (``bench/gen_catalog.py``, seed 0) and indexed from
 scratch with ``dualgraph index`` in a child process, default settings unless flags follow
@@ -9,7 +9,10 @@ scratch with ``dualgraph index`` in a child process, default settings unless fla
 workers are processes of their own) every 200 ms. Then ``--mutate-percent`` of the largest
 catalog's documents are changed (``gen_catalog.mutate``) and the index is run again: the
 re-index time over the full time is the incremental ratio, and the manifest's list of
-re-processed documents must be exactly the changed ones.
+re-processed documents must be exactly the changed ones. ``--heavy``: catalogs with full data
+sheets (about 1,270 quads a product). ``--questions N``: after each full index, N questions of
+``bench/gen_questions.py`` (``--heavy`` like the catalog) are answered in bulk by a child process
+(``bench/qa_rate.py``): questions/s, p50 and p90 per size beside the index figures.
 
 Prints and writes OUT.md and OUT.json: products, documents, quads, seconds, ms per product,
 per-product time over that of the smallest size, peak RSS; then the incremental run.
@@ -84,6 +87,13 @@ def run_index(dataset: Path, index: Path, flags: list[str], log: Path) -> dict[s
     return {"seconds": round(seconds, 2), "peak_rss_mb": round(peak), "manifest": manifest}
 
 
+def answer_rate(index: Path, questions: Path) -> dict[str, Any]:
+    """``bench/qa_rate.py`` on ``index`` in a child process (a fresh engine, as a user's run)."""
+    cmd = [sys.executable, str(ROOT / "bench" / "qa_rate.py"), "--index", str(index), "--questions", str(questions)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=ROOT).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def reprocessed(manifest: dict[str, Any]) -> list[str] | None:
     """The manifest's list of documents converted again this run, wherever the index writes it."""
     docs = manifest.get("documents", {})
@@ -106,8 +116,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mutate-percent", type=float, default=1.0, help="0: no incremental run")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "scale_index")
     ap.add_argument("--keep", action="store_true", help="keep the catalogs and indexes")
+    ap.add_argument("--heavy", action="store_true", help="catalogs with full data sheets (gen_catalog --heavy)")
+    ap.add_argument("--questions", type=int, default=0, help="answer N generated questions per size (0: none)")
     args = ap.parse_args(argv)
     import gen_catalog
+    import gen_questions
 
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     flags = ["--runner", args.runner, *extra]
@@ -119,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         dataset, index = args.work / f"catalog-{n}", args.work / f"index-{n}"
         shutil.rmtree(dataset, ignore_errors=True)
         shutil.rmtree(index, ignore_errors=True)
-        gen_catalog.generate(dataset, n)
+        gen_catalog.generate(dataset, n, heavy=args.heavy)
         full = run_index(dataset, index, flags, log)
         m = full["manifest"]
         rows.append(
@@ -133,6 +146,10 @@ def main(argv: list[str] | None = None) -> int:
                 "stages": m.get("seconds", {}),
             }
         )
+        if args.questions:
+            asked = args.work / f"questions-{n}.json"
+            asked.write_text(json.dumps(gen_questions.questions(args.questions, 0, heavy=args.heavy)), "utf-8")
+            rows[-1]["answering"] = answer_rate(index, asked)
         print(json.dumps(rows[-1]), flush=True)
         if n == max(sizes) and args.mutate_percent > 0:
             changed = gen_catalog.mutate(dataset, args.mutate_percent, seed=1)
@@ -156,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     base = rows[0]["ms_per_product"] if rows else 1.0
     for r in rows:
         r["per_product_vs_smallest"] = round(r["ms_per_product"] / base, 3)
-    text = render(rows, incremental, flags)
+    text = render(rows, incremental, flags, heavy=args.heavy)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".md").write_text(text, encoding="utf-8")
     result = {"flags": flags, "cpus": os.cpu_count(), "sizes": rows, "incremental": incremental}
@@ -165,22 +182,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def render(rows: list[dict[str, Any]], incremental: dict[str, Any], flags: list[str]) -> str:
+def render(rows: list[dict[str, Any]], incremental: dict[str, Any], flags: list[str], *, heavy: bool = False) -> str:
+    asked = any("answering" in r for r in rows)
     out = [
         "# Index time and memory by catalog size",
         "",
-        f"`dualgraph index {' '.join(flags)}` on catalogs from `bench/gen_catalog.py` (seed 0), "
-        f"{os.cpu_count()} CPUs; peak RSS is the index process and all its children. "
-        "Written by `bench/scale_index.py`.",
+        f"`dualgraph index {' '.join(flags)}` on catalogs from `bench/gen_catalog.py` (seed 0"
+        + (", `--heavy`: full data sheets" if heavy else "")
+        + f"), {os.cpu_count()} CPUs; peak RSS is the index process and all its children. "
+        + ("Answering: `bench/qa_rate.py` (a fresh engine, batches of 8, default strategy). " if asked else "")
+        + "Written by `bench/scale_index.py`.",
         "",
-        "| products | documents | quads | seconds | ms / product | per product vs smallest | peak RSS MB |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| products | documents | quads | seconds | docs / s | ms / product | per product vs smallest | peak RSS MB |"
+        + (" open s | q/s | p50 ms | p90 ms |" if asked else ""),
+        "|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|---:|---:|" if asked else ""),
     ]
     for r in rows:
-        out.append(
+        line = (
             f"| {r['products']:,} | {r['documents']:,} | {r['quads']:,} | {r['seconds']:.1f} | "
+            f"{r['documents'] / max(r['seconds'], 1e-9):.1f} | "
             f"{r['ms_per_product']:.1f} | {r['per_product_vs_smallest']:.2f} | {r['peak_rss_mb']:,} |"
         )
+        if asked:
+            a = r.get("answering") or {}
+            line += f" {a.get('open_s', '-')} | {a.get('qps', '-')} | {a.get('p50_ms', '-')} | {a.get('p90_ms', '-')} |"
+        out.append(line)
     if incremental:
         i = incremental
         out += [
