@@ -17,12 +17,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Any, Literal
-
-import openai
+from typing import TYPE_CHECKING, Any, Literal
 
 from dualgraph.models.base import ChatRequest, ChatResult, TokenMeter
 from dualgraph.models.json_repair import parse_json_loose
+
+if TYPE_CHECKING:
+    import openai
+# The SDK is imported where a client is made, not here: llm_batch (and through it every engine
+# and budget worker) imports this module for its helpers, and ``import openai`` costs ~0.6 CPU-s.
 
 __all__ = ["REPAIR_PROMPT", "OpenAIChatLLM", "SchemaMode", "api_base", "chat_url", "check_answer"]
 
@@ -117,6 +120,8 @@ class OpenAIChatLLM:
         # The sync SDK sends from the calling thread, so a thread-local tally per request
         # sees exactly that request's HTTP calls, the SDK's own retries included.
         self._calls = threading.local()
+        import openai  # lazily: see the imports above
+
         self._client = openai.OpenAI(
             base_url=api_base(base_url),
             api_key=api_key or _NO_KEY,
@@ -242,6 +247,8 @@ class OpenAIChatLLM:
         elif request.schema is not None and mode == "json_object_schema":
             # Not in the SDK's types (llama.cpp's extension), so it goes into the body untyped.
             fmt = {"type": "json_object", "schema": request.schema}
+        import openai  # already imported by __init__: a dict look-up
+
         try:
             with self._slots:
                 return client.chat.completions.create(

@@ -26,13 +26,18 @@ the index, a table import from its mapping), or through a default in the data fi
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from types import MappingProxyType
 
 import yaml
@@ -70,7 +75,82 @@ def _one_word(text: str) -> bool:
 
 @functools.cache
 def table() -> CurrencyTable:
-    """The table, built on first use (babel is imported here, not at module import)."""
+    """The table, built on first use (babel is imported here, not at module import).
+
+    Building it walks CLDR's locale data (~0.5 CPU-s), which every process that reads a price or a
+    question paid again (each engine, each budget worker): the built table is kept as JSON in the
+    user's cache folder (:func:`_cache_file`, keyed by the babel version and the sources the table
+    is built from), and read back from there (a few ms) while the key holds."""
+    path = _cache_file()
+    cached = _read_cached(path) if path is not None else None
+    if cached is not None:
+        return cached
+    built = _build()
+    if path is not None:
+        _write_cached(path, built)
+    return built
+
+
+_CACHE_FORMAT = 1  # bump when what is written changes shape
+
+
+def _cache_file() -> Path | None:
+    """``$XDG_CACHE_HOME/dualgraph/currencies/table-KEY.json`` (``~/.cache``), KEY a hash of the
+    babel version, this module's source and ``currency_words.yaml``: a change to any gives a new
+    file. None where the sources cannot be read (then the table is built each time, as before)."""
+    try:
+        import babel
+
+        here = resources.files("dualgraph.skg")
+        key = hashlib.sha256()
+        for part in (
+            str(_CACHE_FORMAT).encode(),
+            str(babel.__version__).encode(),
+            here.joinpath("currencies.py").read_bytes(),
+            here.joinpath("currency_words.yaml").read_bytes(),
+        ):
+            key.update(part + b"\0")
+    except (ImportError, OSError):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "dualgraph" / "currencies" / f"table-{key.hexdigest()[:16]}.json"
+
+
+def _read_cached(path: Path) -> CurrencyTable | None:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return CurrencyTable(
+            frozenset(raw["codes"]),
+            frozenset(raw["symbolic"]),
+            frozenset(raw["symbols"]),
+            MappingProxyType({k: frozenset(v) for k, v in raw["names"].items()}),
+            MappingProxyType({k: frozenset(v) for k, v in raw["heads"].items()}),
+            MappingProxyType(dict(raw["defaults"])),
+        )
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # absent, or unreadable: built afresh
+
+
+def _write_cached(path: Path, t: CurrencyTable) -> None:
+    data = {
+        "codes": sorted(t.codes),
+        "symbolic": sorted(t.symbolic),
+        "symbols": sorted(t.symbols),
+        "names": {k: sorted(v) for k, v in t.names.items()},
+        "heads": {k: sorted(v) for k, v in t.heads.items()},
+        "defaults": dict(t.defaults),
+    }
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)  # whole or absent: a reader never sees half a file
+    except OSError:  # a read-only home: the next process builds it again
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _build() -> CurrencyTable:
     from babel import Locale, localedata
     from babel.languages import get_official_languages
     from babel.numbers import get_currency_name, get_territory_currencies

@@ -48,7 +48,11 @@ def graph_size(ix) -> int:
 def index(tmp_path_factory):
     work = tmp_path_factory.mktemp("align_cli")
     write_dataset(work / "ds", PAGES)
-    run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress")
+    # the static table distilled from MiniLM: the index and each align run go without loading
+    # sentence-transformers and MiniLM (seconds apiece); MiniLM itself is tests/e2e/test_cli.py's embedder
+    run(
+        "index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress", "--embedder-kind", "static"
+    )
     return work / "ix"
 
 

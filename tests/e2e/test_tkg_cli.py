@@ -13,6 +13,9 @@ import pytest
 
 FIXTURE = Path(__file__).parent.parent / "fixtures" / "icecat" / "products.ndjson"
 EXE = Path(sys.executable).parent / "dualgraph"
+# the static table distilled from MiniLM: each index, search and sparql run goes without torch and
+# sentence-transformers (seconds apiece); MiniLM itself is the embedder of tests/e2e/test_cli.py
+STATIC = ("--embedder-kind", "static")
 NOVA = 'Nova Phone 12 16.5 cm (6.5") 5G 256 GB 5000 mAh Black'
 
 
@@ -26,7 +29,9 @@ def run(*args):
 def index(tmp_path_factory):
     work = tmp_path_factory.mktemp("tkg")
     run("import-icecat", FIXTURE, "--out", work / "ds")
-    first = json.loads(run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress"))
+    first = json.loads(
+        run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress", *STATIC)
+    )
     return work, first
 
 
@@ -77,7 +82,9 @@ def test_entities_align_with_skg_nodes_by_name(index):
 
 def test_reindexing_unchanged_input_makes_no_model_calls(index):
     work, _ = index
-    again = json.loads(run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress"))
+    again = json.loads(
+        run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress", *STATIC)
+    )
     assert again["documents"]["unchanged"] == 2 and again["tkg"] == "unchanged" and again["model_usage"] == {}
 
 
@@ -85,7 +92,7 @@ def test_a_changed_page_reuses_cached_embeddings(index):
     work, first = index
     page = next(p for p in (work / "ds").glob("file-orbit*/part-*.md"))
     page.write_text(page.read_text() + "\n\nNow with a felt sleeve.\n")
-    m = json.loads(run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress"))
+    m = json.loads(run("index", work / "ds", "--index", work / "ix", "--runner", "inline", "--no-progress", *STATIC))
     assert m["documents"]["converted"] == 1
     assert m["tkg"]["cache_hits"] > 0
     assert m["tkg"]["cache_misses"] < first["tkg"]["cache_misses"] / 2

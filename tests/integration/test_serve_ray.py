@@ -172,21 +172,27 @@ def test_the_sparql_endpoint_is_off_by_default(service):
     assert http_json(service + "/sparql", {"query": "ASK {}"})[0] == 404
 
 
-def store_workers_busy_over(seconds: float) -> float:
-    """CPU seconds the Serve replicas and budgeted store workers on this machine use over the next
-    ``seconds`` (a query left running would be in one of them)."""
+def store_workers_busy_over(seconds: float, app: str = "dualgraph-open") -> float:
+    """CPU seconds the Serve replicas of ``app`` and the budgeted store workers they started use
+    over the next ``seconds`` (a query left running would be in one of them). Only this module's
+    application: another test run's replicas on a shared machine are none of its business."""
+    tick = os.sysconf("SC_CLK_TCK")
 
     def workers() -> dict[int, float]:
-        found = {}
+        replicas, stores = {}, {}
         for entry in os.listdir("/proc"):
             try:
                 command = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
                 stat = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
             except (OSError, NotADirectoryError):
                 continue
-            if (b"dualgraph.budget.child" in command and b"store" in command) or b"ServeReplica" in command[0]:
-                found[int(entry)] = (int(stat[11]) + int(stat[12])) / os.sysconf("SC_CLK_TCK")
-        return found
+            cpu, parent = (int(stat[11]) + int(stat[12])) / tick, int(stat[1])
+            if f"ServeReplica:{app}:".encode() in command[0]:
+                replicas[int(entry)] = cpu
+            elif b"dualgraph.budget.child" in command and b"store" in command:
+                stores[int(entry)] = (parent, cpu)
+        assert replicas, f"no Serve replica of {app!r} found"
+        return {**replicas, **{pid: cpu for pid, (parent, cpu) in stores.items() if parent in replicas}}
 
     before = workers()
     time.sleep(seconds)

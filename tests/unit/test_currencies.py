@@ -247,3 +247,17 @@ def test_filled_refuses_a_placeholder():
     )
     with pytest.raises(ValueError, match="placeholder"):
         filled("SELECT ?p WHERE { ?p skg:hasValue {v} . {v} skg:hasName {v}_n }")
+
+
+def test_the_cached_table_is_the_built_one_and_a_bad_cache_file_is_built_again(tmp_path, monkeypatch):
+    # table() keeps what it built in the user's cache folder; each process reads it back from there
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    path = currencies._cache_file()
+    assert path is not None and path.is_relative_to(tmp_path)
+    built = currencies._build()
+    assert currencies._read_cached(path) is None  # none yet
+    currencies._write_cached(path, built)
+    assert currencies._read_cached(path) == built == currencies.table()
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    path.write_text('{"codes": ["SAR"', encoding="utf-8")  # cut short
+    assert currencies._read_cached(path) is None
