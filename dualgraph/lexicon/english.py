@@ -3,13 +3,13 @@ the catalog (grammar words, nouns for "a product", names of measures, yes/no wor
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
 import yaml
 
-__all__ = ["extent_axes", "extent_letters", "general_words", "how_adjectives"]
+__all__ = ["extent_axes", "extent_letters", "general_words", "how_adjectives", "one_spelling"]
 
 
 @cache
@@ -44,3 +44,19 @@ def extent_axes() -> tuple[str, ...]:
 def extent_letters() -> dict[str, str]:
     """The initials spec sheets name a size's axes by ("w" → width)."""
     return {str(k): str(v) for k, v in _general()["extent_letters"]["map"].items()}
+
+
+@cache
+def _spellings() -> dict[str, str]:
+    return {str(k).casefold(): str(v).casefold() for k, v in _general()["spellings"]["map"].items()}
+
+
+@lru_cache(maxsize=100_000)  # the same value names are compared for every question
+def one_spelling(text: str) -> str:
+    """``text`` folded, each word that English spells two ways (British, American) in one spelling.
+
+    >>> one_spelling("Brushed Aluminium"), one_spelling("aluminum"), one_spelling("Space Grey")
+    ('brushed aluminum', 'aluminum', 'space gray')
+    """
+    table = _spellings()
+    return " ".join(table.get(w, w) for w in text.casefold().split())

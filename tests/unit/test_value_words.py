@@ -81,3 +81,38 @@ def test_a_value_said_before_what_the_catalog_sells_qualifies_it():
     assert spot_n("Which desktop processors have 8 cores?") == [("desktop", "desktop", "Vertical segment")]
     assert spot_n("Which server CPUs cost under $500?") == [("server", "server", "Vertical segment")]
     assert spot_n("Which processors suit a desktop build?") == []
+
+
+def test_values_before_the_head_of_the_subject_qualify_it():
+    """ "Which steel or chromoly hardtails …": values of a short list said before the noun the
+    question asks about qualify it whatever that noun is (here one no category names), joined
+    by "or"; the noun itself, words after the verb and values of a long list are not taken."""
+    material = _list("Frame material", "Frame", ["Steel", "Chromoly", "Aluminium", "Carbon Fiber"], 900)
+    riders = _list("Rider", "Fit", [f"Rider {i}" for i in range(30)] + ["commuter"], 900)
+    lists = [material, riders]
+
+    def spot_n(q: str):
+        return [(v.span.text, v.phrase, v.attribute) for v in spot_values(q, lists, [])]
+
+    assert spot_n("Which steel or chromoly hardtails are listed for under $800?") == [
+        ("steel", "steel", "Frame material"),
+        ("chromoly", "chromoly", "Frame material"),
+    ]
+    assert spot_n("How many steel bikes are listed?") == [("steel", "steel", "Frame material")]
+    assert spot_n("List all steel, chromoly hardtails") == [
+        ("steel", "steel", "Frame material"),
+        ("chromoly", "chromoly", "Frame material"),
+    ]
+    assert spot_n("Which hardtails are good for steel lovers?") == []  # after the verb: no link, no taking
+    assert spot_n("Which commuter hardtails are cheap?") == []  # a value of a long list needs its link
+    assert spot_n("Which frames are 29 steel hardtails?") == []  # not before the subject's head
+
+
+def test_a_value_spelled_the_other_english_way_is_the_listed_value():
+    """ "aluminum" (American) is the listed "Aluminium" (British), and the other way round."""
+    material = _list("Frame material", "Frame", ["Steel", "Aluminium"], 900)
+    colour = _list("Colour", "Frame", ["Gray", "Black"], 900)
+    got = spot_values("Which aluminum hardtails cost less than $600?", [material, colour], [])
+    assert [(v.span.text, v.attribute) for v in got] == [("aluminum", "Frame material")]
+    got = spot_values("Which grey hardtails are listed?", [material, colour], [])
+    assert [(v.span.text, v.attribute) for v in got] == [("grey", "Colour")]

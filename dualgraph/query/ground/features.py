@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from dualgraph.lexicon.english import one_spelling
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.tokens import joined_run
 from dualgraph.query.caps import PROSE_ENTITIES, TWIN_ENTRIES, CapHit
@@ -523,10 +524,15 @@ class FeatureGrounder(NumberGrounder):
         attribute, search score, products), pattern, the exact values); the store is asked when no
         listed value names it."""
         want, wtok = _norm(phrase), norm_tokens(phrase)
+        spelled = _norm(one_spelling(phrase))  # "aluminum" is the listed "Aluminium"
         ranks = {p.pattern_id: s for p, s in self._search(f"{phrase} {attribute}".strip(), ["spec_value"])}
         cands = []
         for p in self._by_kind.get("spec_value", []):
-            exact = [v for v in p.values if _norm(v["name"]) == want or _aliased(v, want)]
+            exact = [
+                v
+                for v in p.values
+                if _norm(v["name"]) == want or _aliased(v, want) or _norm(one_spelling(v["name"])) == spelled
+            ]
             partial = [v for v in p.values if v not in exact and token_match(wtok, norm_tokens(v["name"]))]
             if not exact and not partial and p.pattern_id not in ranks:
                 continue
@@ -573,6 +579,7 @@ class FeatureGrounder(NumberGrounder):
         (level, lex, _, _), p, _ = cands[0]
         # the words as the question spells them, and as the listed values join or split them
         # ("CompactFlash" where the catalog writes "Compact Flash")
+        spelled = _norm(one_spelling(phrase))
         runs = [wtok] + [r for x in cands for v in x[1].values if (r := joined_run(wtok, norm_tokens(v["name"])))]
         rx = "|".join(f"({_words_regex(list(r))})" for r in dict.fromkeys(tuple(r) for r in runs))
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
@@ -581,7 +588,10 @@ class FeatureGrounder(NumberGrounder):
             listed = [
                 v
                 for v in pat.values
-                if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"])) or _aliased(v, want)
+                if _norm(v["name"]) == want
+                or token_match(wtok, norm_tokens(v["name"]))
+                or _aliased(v, want)
+                or _norm(one_spelling(v["name"])) == spelled
             ]
             complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
             # the whole value list is known, or the phrase is an aligned page name of a value (its own

@@ -67,7 +67,7 @@ from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.query.caps import CAP_FACTOR, CONDITIONS, QUERY_ROWS, QUERY_TIMEOUT, CapHit, add_cap
 from dualgraph.query.ground.entry_choice import keep_in_scope, scope_entries
-from dualgraph.query.ground.features import either
+from dualgraph.query.ground.features import either, values_first
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
 from dualgraph.query.ground.spotting import CatalogSpotter
@@ -200,6 +200,49 @@ def means_of(reading: Reading, groundings: list[Grounding], trace: list[str]) ->
             a.confidence = max(a.confidence, b.confidence)
             out.remove(b)
             trace.append(f"{a.source.phrase!r} {gap} {b.source.phrase!r}: one capability, either fact will do")
+    return out
+
+
+_OR_GAP = re.compile(r"\s*(?:,|,?\s*(?:and/)?or)\s*(?:(?:in|from|of|the|a|an)\s+)?", re.I)
+"""What joins alternatives of one list: "steel or chromoly", "Wales, Scotland or Ireland", "in Wales or in Spain"."""
+
+
+def alternatives_of(reading: Reading, groundings: list[Grounding], trace: list[str]) -> list[Grounding]:
+    """Values of one entry joined by "or" (and commas before an "or") are one condition that
+    either satisfies: "steel or chromoly frames", "for sale in Wales or Scotland". Read as two
+    conditions, a product would need both values of the entry, and a one-value entry holds none
+    that do. A negated run ("neither steel nor carbon") stays as it is: each negation holds."""
+    out = list(groundings)
+    values = [
+        g
+        for g in out
+        if isinstance(g.source, ValueConstraint) and not g.source.negated and g.resolved and g.snippet and not g.filters
+    ]
+    runs: list[list[Grounding]] = []
+    for a, b in zip(values, values[1:]):
+        gap = reading.between(a.source.span.end, b.source.span.start)
+        same = a.pattern is not None and b.pattern is not None and a.pattern.entry_iri == b.pattern.entry_iri
+        if not same or not _OR_GAP.fullmatch(gap):
+            continue
+        if runs and runs[-1][-1] is a:
+            runs[-1].append(b)
+        else:
+            runs.append([a, b])
+    for run in runs:
+        gaps = [reading.between(x.source.span.end, y.source.span.start) for x, y in zip(run, run[1:])]
+        if not any(re.search(r"\bor\b", g, re.I) for g in gaps):
+            continue  # commas alone list conditions that all hold ("NFC, 5G")
+        branches = [
+            values_first(g.snippet.replace("{s}", "{s}" + chr(97 + i)).replace("{v}", "{v}" + chr(97 + i)))
+            for i, g in enumerate(run)
+        ]
+        first = run[0]
+        first.snippet = "{ SELECT DISTINCT ?p WHERE { " + " UNION ".join(f"{{ {b} }}" for b in branches) + " } }"
+        first.confidence = min(g.confidence for g in run)
+        for g in run[1:]:
+            out.remove(g)
+        said = " or ".join(repr(g.source.phrase) for g in run)
+        trace.append(f"{said}: values of one entry joined by 'or', either will do")
     return out
 
 
@@ -424,7 +467,7 @@ class Compiler:
                 gc.resolved = False
                 trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
             w.groundings.append(gc)
-        w.groundings = means_of(w.reading, w.groundings, trace)
+        w.groundings = alternatives_of(w.reading, means_of(w.reading, w.groundings, trace), trace)
         w.out.groundings = w.groundings
         for gr in w.groundings:
             for hit in gr.caps:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from dualgraph.lexicon.catalog_names import singular
+from dualgraph.lexicon.english import general_words, one_spelling
 from dualgraph.lexicon.patterns import Pattern
 from dualgraph.query.read.model import Span, ValueConstraint
 from dualgraph.skg import currencies
@@ -156,14 +157,49 @@ def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]
 
 
 def _spaced(text: str) -> str:
-    """``text`` folded, hyphens read as spaces ("Bottom Freezer" and "bottom-freezer" alike)."""
-    return " ".join(re.split(r"[\s-]+", text.casefold())).strip()
+    """``text`` folded, hyphens read as spaces ("Bottom Freezer" and "bottom-freezer" alike), in one
+    English spelling ("Aluminium" and "aluminum" alike)."""
+    return one_spelling(" ".join(re.split(r"[\s-]+", text)).strip())
+
+
+_COORDINATORS = frozenset({"and", "or", "nor"})
+
+
+def _subject_modifiers(question: str, words: list[re.Match[str]]) -> set[int]:
+    """The words before the head of the question's subject ("Which *steel* or *chromoly* hardtails
+    are …", "How many *aluminium* frames …"): the run after "which"/"what"/"how many" (or "list"/
+    "show"/"find" and a determiner) up to the first grammar word, joined by "and"/"or"/commas,
+    less its last word, the noun they qualify. A value of a short list said there qualifies the
+    products as an adjective does, whatever noun follows."""
+    folded = [m.group().casefold() for m in words]
+    if folded[:1] in (["which"], ["what"]):
+        start = 1
+    elif folded[:2] == ["how", "many"]:
+        start = 2
+    elif folded[:1] and folded[0] in ("list", "show", "find"):
+        start = 1
+        while start < len(folded) and folded[start] in ("me", "all", "the", "any"):
+            start += 1
+    else:
+        return set()
+    grammar = general_words("function_words") | general_words("price_words")
+    run: list[int] = []
+    for i in range(start, len(words)):
+        if i > start and question[words[i - 1].end() : words[i].start()].strip(" ,"):
+            break  # a digit, a sign or a stop between them ends the phrase
+        if folded[i] in _COORDINATORS:
+            continue
+        if folded[i] in grammar:
+            break
+        run.append(i)
+    return set(run[:-1])
 
 
 def _plain_words(
     question: str, patterns: list[Pattern], taken: list[tuple[int, int]], nouns: frozenset[str] = frozenset()
 ) -> list[ValueConstraint]:
     words = list(re.finditer(r"[^\W\d_][\w-]*", question))
+    modifiers = _subject_modifiers(question, words)
     out: list[ValueConstraint] = []
     for i, m in enumerate(words):
         w = m.group()
@@ -178,7 +214,9 @@ def _plain_words(
         # "desktop processors", "server CPUs": a value of a short list said right before what the
         # catalog sells qualifies those products, as an adjective does
         nxt = words[i + 1] if i + 1 < len(words) else None
-        qualifies = nxt is not None and not question[m.end() : nxt.start()].strip() and _stem(nxt.group()) in nouns
+        qualifies = (
+            nxt is not None and not question[m.end() : nxt.start()].strip() and _stem(nxt.group()) in nouns
+        ) or i in modifiers
         holders = [
             p
             for p in patterns
