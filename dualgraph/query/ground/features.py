@@ -124,6 +124,19 @@ def _minus_first(snippet: str) -> str:
     return "".join(out) + snippet[last:]
 
 
+def _names_phrase(value: dict, want: str, wtok: list[str], spelled: str) -> bool:
+    """Whether a listed value is what the phrase names: the same tokens (``want``), a name holding
+    them (``wtok``), an aligned page name of it, or the same words in the other English spelling
+    (``spelled``: the phrase's tokens through :func:`~dualgraph.lexicon.english.one_spelling`)."""
+    name = value["name"]
+    return (
+        _norm(name) == want
+        or token_match(wtok, norm_tokens(name))
+        or _aliased(value, want)
+        or _norm(one_spelling(name)) == spelled
+    )
+
+
 def _aliased(value: dict, want: str) -> bool:
     """``want`` (normalised) is one of the page names the aligner linked to this listed value."""
     return any(_norm(a) == want for a in value.get("aliases", ()))
@@ -585,14 +598,7 @@ class FeatureGrounder(NumberGrounder):
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:
-            listed = [
-                v
-                for v in pat.values
-                if _norm(v["name"]) == want
-                or token_match(wtok, norm_tokens(v["name"]))
-                or _aliased(v, want)
-                or _norm(one_spelling(v["name"])) == spelled
-            ]
+            listed = [v for v in pat.values if _names_phrase(v, want, wtok, spelled)]
             complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
             # the whole value list is known, or the phrase is an aligned page name of a value (its own
             # name does not hold the phrase): name the IRIs; else a word-bounded REGEX reaches every value
