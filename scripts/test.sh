@@ -18,10 +18,7 @@ bash scripts/setup.sh --test
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest -q "$@"
 fi
-# One worker more than the cores: the Ray and llama.cpp groups each hold a worker while their tests
-# wait on jobs, servers and timeouts (the Ray group alone: ~600 s wall for ~230 CPU-s), and the
-# extra worker runs the independent tests on the core they leave idle.
-WORKERS=${TEST_WORKERS:-$(($(nproc) + 1))}
+WORKERS=${TEST_WORKERS:-auto}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # The vLLM tier runs beside the main tier, as soon as its environment is ready: the main tier's
