@@ -118,24 +118,24 @@ def read_text_features(path: Path) -> list[TextFeature] | None:
     import pyarrow.parquet as pq
 
     t = pq.read_table(path)
-    names: dict[str, str] = {}
-    products: dict[str, set[str]] = {}
-    for f, n, p in zip(t["feature"].to_pylist(), t["name"].to_pylist(), t["product"].to_pylist(), strict=True):
-        names[f] = n
-        products.setdefault(f, set()).add(p)
-    return [TextFeature(f, names[f], frozenset(products[f])) for f in sorted(names)]
+    return _features(zip(t["feature"].to_pylist(), t["name"].to_pylist(), t["product"].to_pylist(), strict=True))
 
 
 def load_text_features(store) -> list[TextFeature]:
     """Every feature node that some statement names, with the products stated about."""
     q = f"""SELECT DISTINCT ?f ?n ?p WHERE {{ GRAPH <{O.TEXT_GRAPH}> {{
         ?s <{STATES_FEATURE}> ?f ; <{ABOUT_PRODUCT}> ?p . ?f <{O.HAS_NAME}> ?n }} }}"""
+    rows = store.select(q)["results"]["bindings"]
+    return _features((b["f"]["value"], b["n"]["value"], b["p"]["value"]) for b in rows)
+
+
+def _features(rows: Iterable[tuple[str, str, str]]) -> list[TextFeature]:
+    """(feature, name, product) rows as one :class:`TextFeature` per feature, sorted by IRI."""
     names: dict[str, str] = {}
     products: dict[str, set[str]] = {}
-    for b in store.select(q)["results"]["bindings"]:
-        f = b["f"]["value"]
-        names[f] = b["n"]["value"]
-        products.setdefault(f, set()).add(b["p"]["value"])
+    for f, n, p in rows:
+        names[f] = n
+        products.setdefault(f, set()).add(p)
     return [TextFeature(f, names[f], frozenset(products[f])) for f in sorted(names)]
 
 
