@@ -9,7 +9,6 @@ format writes it (``Price`` as ``"799.00 GBP"``, ``Model Code``,
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +46,34 @@ class Variant:
             "categories": list(self.categories),
             "specs": dict(self.specs),
         }
+
+    def to_row(self) -> dict[str, Any]:
+        """The variant as the index stages carry it (:data:`dualgraph.pipeline.columns.VARIANT`):
+        one value per key, as its ``rawspecs`` record holds it (a key that two keys became when
+        cleaned keeps the last value, in the first one's place).
+
+        >>> v = Variant("Phone A", "Phone", ("phones",), (("Colour", "Red"), ("Size", "6 in")))
+        >>> Variant.from_row(v.to_row()) == v
+        True
+        >>> Variant.from_row(Variant("A", "A", (), (("K", "1"), ("J", "2"), ("K", "3"))).to_row()).specs
+        (('K', '3'), ('J', '2'))
+        """
+        return {
+            "name": self.name,
+            "prod_range": self.prod_range,
+            "categories": list(self.categories),
+            "specs": [{"key": k, "value": v} for k, v in dict(self.specs).items()],
+        }
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Variant:
+        """The variant :meth:`to_row` wrote (already cleaned: nothing is checked again)."""
+        return cls(
+            name=row["name"],
+            prod_range=row["prod_range"],
+            categories=tuple(row["categories"]),
+            specs=tuple((s["key"], s["value"]) for s in row["specs"]),
+        )
 
     @classmethod
     def from_record(cls, rec: Any, problems: list[str] | None = None, *, max_chars: int = MAX_VALUE_CHARS) -> Variant:
@@ -151,9 +178,3 @@ class Document:
     text: str = ""
     variants: list[Variant] = field(default_factory=list)
 
-    def variants_json(self) -> str:
-        return json.dumps([v.to_record() for v in self.variants], ensure_ascii=False, sort_keys=True)
-
-    @staticmethod
-    def variants_from_json(text: str) -> list[Variant]:
-        return [Variant.from_record(r) for r in json.loads(text)]

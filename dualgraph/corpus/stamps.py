@@ -94,6 +94,22 @@ class FileStamp:
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "taken_ns": self.taken_ns, "files": self.files}
 
+    def to_row(self) -> dict[str, Any]:
+        """The stamp as the index stages carry it (:data:`dualgraph.pipeline.columns.STAMP`)."""
+        return {"key": self.key, "taken_ns": self.taken_ns, "files": [{"path": p, "stat": st} for p, st in self.files]}
+
+
+def stamp_from_row(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The record form (:meth:`FileStamp.to_dict`) of a stamp carried as a row; None stays None.
+
+    >>> s = FileStamp(".", "k", now_ns=1); s.files = [["a.json", [1, 2, 3, 4]], ["b.md", None]]
+    >>> stamp_from_row(s.to_row()) == s.to_dict()
+    True
+    """
+    if row is None:
+        return None
+    return {"key": row["key"], "taken_ns": row["taken_ns"], "files": [[f["path"], f["stat"]] for f in row["files"]]}
+
 
 def stamp_holds(root: str | os.PathLike[str], stamp: dict[str, Any] | None, key: str) -> bool:
     """Whether every file ``stamp`` lists stats as it did, none racily: the document's content,

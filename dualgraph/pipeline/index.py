@@ -24,6 +24,7 @@ from tqdm import tqdm
 from dualgraph.config import IndexConfig
 from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
+from dualgraph.corpus.stamps import stamp_from_row
 from dualgraph.lexicon.holders import TABLES_VERSION
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
@@ -125,11 +126,12 @@ def _run_on_ray(stages: list[Stage], rows: list[Row], config: IndexConfig) -> li
     with ray_data_quiet(progress=config.progress), closing(bar):
         ds: ray.data.Dataset = ray.data.from_items(rows, override_num_blocks=blocks)
         for stage in stages:
-            ds = ds.map_batches(stage.for_ray(), batch_format="pandas", batch_size=config.batch_size)
+            ds = ds.map_batches(stage.for_ray(), batch_format="pyarrow", batch_size=config.batch_size)
         out = []
-        for row in ds.iter_rows():
-            out.append(row)
-            bar.update(1)
+        for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
+            rows_ = batch.to_pylist()
+            out.extend(rows_)
+            bar.update(len(rows_))
     return out
 
 
@@ -259,8 +261,8 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         t_convert = time.time() - t0
 
         for r in rows:
-            for stage, fields in json.loads(r.get("extract_usage_json") or "{}").get("usage", {}).items():
-                meter.record(stage, **fields)
+            for used in r.get("extract_usage") or ():
+                meter.record(**used)
         by_meta = {r["meta_path"]: r for r in rows}
         removed = [m for m in mine if m not in by_meta]
         to_replace = [m for m, r in by_meta.items() if r["status"] in ("ok", "quarantined") and m in mine]
@@ -723,14 +725,14 @@ def _doc_state(row: Row, *, loaded: bool, root: Path) -> dict[str, Any]:
         "products": int(row.get("n_products") or 0),
         "shard": shard,
         "tkg_shard": row.get("tkg_shard") or "",
-        "product_iris": [iri for iri, _ in json.loads(row.get("products_json") or "[]")],
+        "product_iris": [p["iri"] for p in row.get("products") or ()],
         # what its files stat as: the next run takes it as unchanged without reading it (corpus.stamps)
-        "stamp": json.loads(row.get("stamp_json") or "null"),
-        "problems": json.loads(row.get("problems_json") or "[]"),
+        "stamp": stamp_from_row(row.get("stamp")),
+        "problems": list(row.get("problems") or ()),
         # Number-like values the quantity parser could not read: stored as text, listed for review.
-        "kept_as_text": json.loads(row.get("kept_as_text_json") or "[]"),
+        "kept_as_text": list(row.get("kept_as_text") or ()),
         # Per entry: how many value parts became quantities, dates, or stayed text.
-        "coverage": json.loads(row.get("coverage_json") or "{}"),
+        "coverage": {c["entry"]: {f: c[f] for f in COVERAGE_FIELDS} for c in row.get("coverage") or ()},
     }
 
 

@@ -9,13 +9,12 @@ as the last run: skipped) and ``"quarantined"`` (unreadable as a whole).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from pathlib import Path
 from typing import NamedTuple
 
 from dualgraph.corpus.limits import ReadLimits
-from dualgraph.corpus.model import Document, Quarantine
+from dualgraph.corpus.model import Quarantine, Variant
 from dualgraph.corpus.specsqa import DocumentError, content_hash, read_document
 from dualgraph.corpus.stamps import FileStamp, stamp_holds, stamp_key
 from dualgraph.pipeline.faults import fault_point
@@ -23,12 +22,12 @@ from dualgraph.pipeline.stage import Row, Stage
 from dualgraph.skg import ontology as O
 from dualgraph.skg.names import product_iri
 from dualgraph.skg.ontology import DEFAULT_MARKET
-from dualgraph.skg.spec_table import write_spec_tables
+from dualgraph.skg.spec_table import QUANTITY_COLUMNS, VALUE_COLUMNS, write_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, convert_document
 
 
-def _problems(items: list[Quarantine]) -> str:
-    return json.dumps([q.to_dict() for q in items], ensure_ascii=False)
+def _problems(items: list[Quarantine]) -> list[dict[str, str]]:
+    return [q.to_dict() for q in items]
 
 
 def read_stage(
@@ -57,11 +56,11 @@ def read_stage(
             "source",
             "content_hash",
             "status",
-            "variants_json",
-            "problems_json",
+            "variants",
+            "problems",
             "text",
-            "products_json",
-            "stamp_json",
+            "products",
+            "stamp",
         ),
         fn=fn,
     )
@@ -130,16 +129,16 @@ def _read_one(
         "doc_id": Path(rel).parent.name,
         "source": str(meta),
         "content_hash": "",
-        "variants_json": "[]",
-        "problems_json": "[]",
+        "variants": [],
+        "problems": [],
         "text": "",
-        "products_json": "[]",
-        "stamp_json": "",
+        "products": [],
+        "stamp": None,
     }
 
     def quarantined(reason: str) -> Row:
         q = Quarantine(file=str(meta), record="document", stage="read", reason=reason)
-        return {**base, "status": "quarantined", "problems_json": _problems([q])}
+        return {**base, "status": "quarantined", "problems": _problems([q])}
 
     try:
         fault_point("read")
@@ -148,7 +147,7 @@ def _read_one(
         if digest is None:
             stamp = FileStamp(root, stamp_key(salt, limits))
             digest = content_hash(meta, root, salt=salt, limits=limits, stamp=stamp)
-            base["stamp_json"] = json.dumps(stamp.to_dict())
+            base["stamp"] = stamp.to_row()
         base["content_hash"] = digest
         if previous.get(rel) == digest:
             return {**base, "status": "unchanged"}
@@ -157,12 +156,10 @@ def _read_one(
             **base,
             "source": doc.source,
             "status": "ok",
-            "variants_json": doc.variants_json(),
-            "problems_json": _problems(problems),
+            "variants": [v.to_row() for v in doc.variants],
+            "problems": _problems(problems),
             "text": doc.text,
-            "products_json": json.dumps(
-                [[product_iri(v.name, v.model_code), v.name] for v in doc.variants], ensure_ascii=False
-            ),
+            "products": [{"iri": product_iri(v.name, v.model_code), "name": v.name} for v in doc.variants],
         }
     except DocumentError as e:
         return quarantined(str(e))
@@ -183,7 +180,7 @@ def _convert(rows: list[Row]) -> list[Row]:
                 q = Quarantine(
                     file=row["source"], record="document", stage="convert", reason=f"{type(e).__name__}: {e}"
                 )
-                row = {**row, "status": "quarantined", "problems_json": _problems([q])}
+                row = {**row, "status": "quarantined", "problems": [*row["problems"], *_problems([q])]}
         out.append(
             {
                 "status": row["status"],
@@ -191,10 +188,11 @@ def _convert(rows: list[Row]) -> list[Row]:
                 "n_quads": 0,
                 "n_products": 0,
                 "n_specs": 0,
-                "problems_json": row["problems_json"],
-                "kept_as_text_json": "[]",
-                "coverage_json": "{}",
-                "spec_rows_json": "[[], []]",
+                "problems": row["problems"],
+                "kept_as_text": [],
+                "coverage": [],
+                "value_rows": [],
+                "quantity_rows": [],
             }
         )
     return out
@@ -202,39 +200,41 @@ def _convert(rows: list[Row]) -> list[Row]:
 
 def _convert_one(row: Row) -> Row:
     fault_point("convert")
-    variants = Document.variants_from_json(row["variants_json"])
+    variants = [Variant.from_row(v) for v in row["variants"]]
     # rows of a market run carry its code; the default market's graphs keep their old names
     conv = convert_document(row["doc_id"], variants, source=row["source"], market=row.get("market") or None)
-    problems = json.loads(row["problems_json"]) + [q.to_dict() for q in conv.problems]
+    problems = [*row["problems"], *(q.to_dict() for q in conv.problems)]
     return {
         "status": "ok",
         "nquads": conv.nquads,
         "n_quads": conv.n_quads,
         "n_products": conv.n_products,
         "n_specs": conv.n_specs,
-        "problems_json": json.dumps(problems, ensure_ascii=False),
-        "kept_as_text_json": json.dumps(conv.kept_as_text, ensure_ascii=False),
-        "coverage_json": json.dumps(conv.coverage, ensure_ascii=False),
-        "spec_rows_json": json.dumps([conv.value_rows, conv.quantity_rows], ensure_ascii=False),
+        "problems": problems,
+        "kept_as_text": conv.kept_as_text,
+        "coverage": [{"entry": entry, **counts} for entry, counts in conv.coverage.items()],
+        "value_rows": [dict(zip(VALUE_COLUMNS, r, strict=True)) for r in conv.value_rows],
+        "quantity_rows": [dict(zip(QUANTITY_COLUMNS, r, strict=True)) for r in conv.quantity_rows],
     }
 
 
 convert_stage = Stage(
     "convert",
-    needs=("doc_id", "source", "status", "variants_json", "problems_json"),
+    needs=("doc_id", "source", "status", "variants", "problems"),
     adds=(
         "status",
         "nquads",
         "n_quads",
         "n_products",
         "n_specs",
-        "problems_json",
-        "kept_as_text_json",
-        "coverage_json",
-        "spec_rows_json",
+        "problems",
+        "kept_as_text",
+        "coverage",
+        "value_rows",
+        "quantity_rows",
     ),
     fn=_convert,
-    drops=("variants_json", "text"),
+    drops=("variants", "text"),
 )
 
 
@@ -258,9 +258,13 @@ def shard_stage(shard_dir: str) -> Stage:
                 write_spec_tables(
                     target,
                     (
-                        (O.document_graph(r["doc_id"], r.get("market") or DEFAULT_MARKET), r["content_hash"], *rows_)
+                        (
+                            O.document_graph(r["doc_id"], r.get("market") or DEFAULT_MARKET),
+                            r["content_hash"],
+                            [[x[c] for c in VALUE_COLUMNS] for x in r["value_rows"]],
+                            [[x[c] for c in QUANTITY_COLUMNS] for x in r["quantity_rows"]],
+                        )
                         for r in todo
-                        for rows_ in [json.loads(r.get("spec_rows_json") or "[[], []]")]
                     ),
                 )
                 tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
@@ -276,5 +280,5 @@ def shard_stage(shard_dir: str) -> Stage:
         needs=("doc_id", "content_hash", "nquads"),
         adds=("shard_path",),
         fn=fn,
-        drops=("nquads", "spec_rows_json"),
+        drops=("nquads", "value_rows", "quantity_rows"),
     )

@@ -30,7 +30,7 @@ def extract_with_batch_llm(rows: list[Row], config: IndexConfig) -> list[Row]:
         {**c, "products": list(c.get("products") or ())}
         for r in rows
         if not r.get("known_hash")
-        for c in json.loads(r.get("chunks_json") or "[]")
+        for c in r.get("chunks") or ()
     ]
     if not chunks:
         return rows
@@ -56,19 +56,14 @@ def extract_with_batch_llm(rows: list[Row], config: IndexConfig) -> list[Row]:
         "completion_tokens": sum(int(f["completion_tokens"]) for f in found),
         "seconds": round(seconds, 3),
     }
-    counts = {
-        "chunks": len(found),
-        "mentions": sum(len(json.loads(f["mentions_json"])) for f in found),
-        "failed": sum(1 for f in found if f["problem"]),
-    }
     out, reported = [], False
     for r in rows:
         mine = by_doc.get(str(r.get("doc_id")), [])
         if not mine:
             out.append(r)
             continue
-        mentions = json.loads(r.get("mentions_json") or "[]")
-        problems = json.loads(r.get("problems_json") or "[]")
+        mentions = list(r.get("mentions") or ())
+        problems = list(r.get("problems") or ())
         for f in sorted(mine, key=lambda f: str(f["chunk_id"])):
             mentions += json.loads(f["mentions_json"])
             if f["problem"]:
@@ -77,20 +72,14 @@ def extract_with_batch_llm(rows: list[Row], config: IndexConfig) -> list[Row]:
                 )
         extra: dict[str, Any] = {}
         if not reported:  # the run's usage rides on one row, as the extract stage reports its own
-            previous = json.loads(r.get("extract_usage_json") or "{}")
-            extra["extract_usage_json"] = json.dumps(
-                {
-                    "usage": {**previous.get("usage", {}), STAGE: usage},
-                    "counts": {**previous.get("counts", {}), "llm_batch": counts},
-                }
-            )
+            extra["extract_usage"] = [*(r.get("extract_usage") or ()), {"stage": STAGE, "cache_hits": 0, **usage}]
             reported = True
         out.append(
             {
                 **r,
                 **extra,
-                "mentions_json": json.dumps(mentions, ensure_ascii=False),
-                "problems_json": json.dumps(problems, ensure_ascii=False),
+                "mentions": mentions,
+                "problems": problems,
             }
         )
     return out

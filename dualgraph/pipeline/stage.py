@@ -1,8 +1,10 @@
 """Pipeline stages as plain functions over batches of rows, with declared contracts.
 
 A :class:`Stage` names the columns it needs and the ones it adds, and checks on
-every batch that no row was dropped or duplicated. The same object runs on a plain
-list of dicts (unit tests, the inline runner) and inside Ray ``map_batches``.
+every batch that no row was dropped or duplicated and that what it added has the
+column's declared Arrow type (:mod:`dualgraph.pipeline.columns`). The same object
+runs on a plain list of dicts (unit tests, the inline runner) and inside Ray
+``map_batches`` over Arrow batches.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from dualgraph.pipeline.columns import check_columns, column, schema
 
 Row = dict[str, Any]
 
@@ -23,11 +27,16 @@ class Stage:
     """A one-row-in, one-row-out batch transform.
 
     ``fn`` receives the batch as a list of rows and returns, in the same order,
-    one dict of *new* columns per row.
+    one dict of *new* columns per row; every column it adds is declared in
+    :data:`dualgraph.pipeline.columns.COLUMNS`.
 
-    >>> double = Stage("double", needs=("x",), adds=("y",), fn=lambda rows: [{"y": 2 * r["x"]} for r in rows])
-    >>> double.run([{"x": 1}, {"x": 2}])
-    [{'x': 1, 'y': 2}, {'x': 2, 'y': 4}]
+    >>> count = Stage("count", needs=("text",), adds=("n_quads",), fn=lambda rows: [{"n_quads": len(r["text"])} for r in rows])
+    >>> count.run([{"text": "ab"}, {"text": ""}])
+    [{'text': 'ab', 'n_quads': 2}, {'text': '', 'n_quads': 0}]
+    >>> Stage("bad", needs=("text",), adds=("n_quads",), fn=lambda rows: [{"n_quads": r["text"]} for r in rows]).run([{"text": "ab"}])
+    Traceback (most recent call last):
+    ...
+    TypeError: stage 'bad' wrote column 'n_quads' (int64) that does not fit: row 0 holds 'ab'
     """
 
     name: str
@@ -35,6 +44,11 @@ class Stage:
     adds: tuple[str, ...]
     fn: Callable[[list[Row]], Sequence[Row]]
     drops: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # a column no one declared fails where the stage is defined, not in a worker mid-run
+        for name in (*self.needs, *self.adds, *self.drops):
+            column(name)
 
     def run(self, rows: list[Row]) -> list[Row]:
         for i, row in enumerate(rows):
@@ -45,10 +59,12 @@ class Stage:
         if len(new) != len(rows):
             raise ContractError(f"stage {self.name!r} returned {len(new)} rows for {len(rows)}")
         out = []
-        for row, extra in zip(rows, new):
+        for extra in new:
             missing = [c for c in self.adds if c not in extra]
             if missing:
                 raise ContractError(f"stage {self.name!r} did not produce {missing}")
+        check_columns(self.name, new, self.adds)
+        for row, extra in zip(rows, new):
             merged = {**row, **extra}
             for c in self.drops:
                 merged.pop(c, None)
@@ -56,14 +72,17 @@ class Stage:
         return out
 
     def for_ray(self) -> Callable[[Any], Any]:
-        """The stage as a ``map_batches`` function over pandas batches."""
+        """The stage as a ``map_batches`` function over Arrow batches (``batch_format="pyarrow"``):
+        its output batch has the declared type of every column it holds."""
         stage = self
 
-        def apply(batch):  # pandas.DataFrame -> pandas.DataFrame
-            import pandas as pd
+        def apply(batch):  # pyarrow.Table -> pyarrow.Table
+            import pyarrow as pa
 
-            rows = batch.to_dict("records")
-            return pd.DataFrame.from_records(stage.run(rows))
+            out = stage.run(batch.to_pylist())
+            names = list(out[0]) if out else [n for n in batch.column_names if n not in stage.drops]
+            names += [n for n in stage.adds if n not in names]
+            return pa.Table.from_pylist(out, schema=schema(names))
 
         apply.__name__ = f"stage_{self.name}"
         return apply

@@ -8,7 +8,6 @@ driver afterwards (:mod:`dualgraph.pipeline.tkg_build`).
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import asdict
 from pathlib import Path
@@ -46,9 +45,9 @@ def chunk_stage(tkg: TkgConfig) -> Stage:
         out = []
         for row in rows:
             if row["status"] != "ok" or not row["text"].strip():
-                out.append({"chunks_json": "[]", "problems_json": row["problems_json"]})
+                out.append({"chunks": [], "problems": row["problems"]})
                 continue
-            products = tuple(name for _, name in json.loads(row["products_json"]))
+            products = tuple(p["name"] for p in row["products"])
             try:
                 chunks = chunk_document(
                     row["doc_id"],
@@ -58,21 +57,15 @@ def chunk_stage(tkg: TkgConfig) -> Stage:
                     overlap_tokens=tkg.overlap_tokens,
                 )
             except Exception as e:  # the page text is left out; its specs still load
-                problems = [*json.loads(row["problems_json"]), _problem(row, "chunk", e)]
-                out.append({"chunks_json": "[]", "problems_json": json.dumps(problems, ensure_ascii=False)})
+                out.append({"chunks": [], "problems": [*row["problems"], _problem(row, "chunk", e)]})
                 continue
-            out.append(
-                {
-                    "chunks_json": json.dumps([asdict(c) for c in chunks], ensure_ascii=False),
-                    "problems_json": row["problems_json"],
-                }
-            )
+            out.append({"chunks": [asdict(c) for c in chunks], "problems": row["problems"]})
         return out
 
     return Stage(
         "chunk",
-        needs=("doc_id", "source", "status", "text", "products_json", "problems_json"),
-        adds=("chunks_json", "problems_json"),
+        needs=("doc_id", "source", "status", "text", "products", "problems"),
+        adds=("chunks", "problems"),
         fn=fn,
         drops=("text",),
     )
@@ -118,10 +111,10 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
         ex = _WORKER_EXTRACTORS.get(key) or _WORKER_EXTRACTORS.setdefault(key, _Extractors(tkg, models))
         before = ex.meter.to_dict()
         per_row = [
-            [Chunk(**{**c, "products": tuple(c["products"])}) for c in json.loads(r["chunks_json"])] for r in rows
+            [Chunk(**{**c, "products": tuple(c["products"])}) for c in r["chunks"]] for r in rows
         ]
         flat = [c for cs in per_row for c in cs]
-        mentions, problems, counts = [], [], {}
+        mentions, problems = [], []
         broken: dict[str, BaseException] = {}
         if ex.heuristic is not None:
             try:
@@ -133,13 +126,11 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
                         found.extend(ex.heuristic.extract(cs))
                     except Exception as e:
                         broken[r["doc_id"]] = e
-            counts["heuristic"] = {"chunks": len(flat), "mentions": len(found)}
             mentions.extend(found)
         if ex.llm is not None:
             report = ex.llm.extract(flat)
             mentions.extend(report.mentions)
             problems.extend(report.problems)
-            counts.update(report.counts)
         doc_of = {c.chunk_id: c.doc_id for c in flat}
         by_doc: dict[str, list] = {}
         for m in mentions:
@@ -159,17 +150,18 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
                 failed.append(_problem(r, "extract", broken[r["doc_id"]]))
             out.append(
                 {
-                    "mentions_json": json.dumps(by_doc.get(r["doc_id"], []), ensure_ascii=False),
-                    "problems_json": json.dumps(json.loads(r["problems_json"]) + failed, ensure_ascii=False),
-                    "extract_usage_json": json.dumps({"usage": usage, "counts": counts} if i == 0 else {}),
+                    "mentions": by_doc.get(r["doc_id"], []),
+                    "problems": [*r["problems"], *failed],
+                    # the batch's usage rides on its first row
+                    "extract_usage": [{"stage": k, **v} for k, v in usage.items()] if i == 0 else [],
                 }
             )
         return out
 
     return Stage(
         "extract",
-        needs=("doc_id", "source", "chunks_json", "problems_json"),
-        adds=("mentions_json", "problems_json", "extract_usage_json"),
+        needs=("doc_id", "source", "chunks", "problems"),
+        adds=("mentions", "problems", "extract_usage"),
         fn=fn,
     )
 
@@ -194,15 +186,15 @@ def tkg_shard_stage(shard_dir: str) -> Stage:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        todo = [r for r in rows if r["chunks_json"] != "[]"]
+        todo = [r for r in rows if r["chunks"]]
         if not todo:
             return [{"tkg_shard": ""} for _ in rows]
         key = hashlib.sha1("".join(r["doc_id"] + r["content_hash"] for r in todo).encode()).hexdigest()[:20]
         chunks, mentions = [], []
         for r in todo:
-            for c in json.loads(r["chunks_json"]):
+            for c in r["chunks"]:
                 chunks.append({**c, "content_hash": r["content_hash"]})
-            for m in json.loads(r["mentions_json"]):
+            for m in r["mentions"]:
                 mentions.append({**m, "doc_id": r["doc_id"], "content_hash": r["content_hash"]})
         for kind, items, cols in (
             ("chunks", chunks, ("chunk_id", "doc_id", "text", "section", "ordinal", "products", "content_hash")),
@@ -227,12 +219,12 @@ def tkg_shard_stage(shard_dir: str) -> Stage:
             tmp = target.with_name(target.name + f".{os.getpid()}.tmp")
             pq.write_table(table, tmp)
             os.replace(tmp, target)
-        return [{"tkg_shard": key if r["chunks_json"] != "[]" else ""} for r in rows]
+        return [{"tkg_shard": key if r["chunks"] else ""} for r in rows]
 
     return Stage(
         "tkg_shard",
-        needs=("doc_id", "content_hash", "chunks_json", "mentions_json"),
+        needs=("doc_id", "content_hash", "chunks", "mentions"),
         adds=("tkg_shard",),
         fn=fn,
-        drops=("chunks_json", "mentions_json"),
+        drops=("chunks", "mentions"),
     )

@@ -162,7 +162,7 @@ def test_the_read_stage_quarantines_any_failure_of_one_document_and_goes_on(tmp_
     (root / "file-lost" / "part-lost.md").write_text("a page without metadata")
     meta_of(root, "p2").write_text("[" * 100_000)
     rows = read_stage(str(root.resolve()), {}).run([{"meta_path": m} for m in scan_dataset(root).documents])
-    status = {r["meta_path"]: (r["status"], json.loads(r["problems_json"])) for r in rows}
+    status = {r["meta_path"]: (r["status"], r["problems"]) for r in rows}
     assert status["file-p1/file-p1.json"][0] == "ok"
     lost_status, lost = status["file-lost/file-lost.json"]
     assert lost_status == "quarantined" and "no metadata file file-lost.json" in lost[0]["reason"]

@@ -32,10 +32,9 @@ def _dataset(root):
 
 def _first_read(root):
     rows = run_inline([read_stage(str(root), previous={})], [{"meta_path": m} for m in METAS])
-    import json
 
     return {r["meta_path"]: r["content_hash"] for r in rows}, {
-        r["meta_path"]: json.loads(r["stamp_json"]) for r in rows
+        r["meta_path"]: stamps.stamp_from_row(r["stamp"]) for r in rows
     }
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from dualgraph.config import TkgConfig
 from dualgraph.models.factory import ModelsConfig
 from dualgraph.pipeline import tkg_stages
@@ -12,8 +10,8 @@ from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage
 
 def rows():
     return [
-        {"doc_id": d, "source": f"/ds/{d}.json", "status": "ok", "text": f"Page {d}. It has a screen.", "problems_json": "[]",
-         "products_json": json.dumps([["iri", f"Phone {d}"]])}
+        {"doc_id": d, "source": f"/ds/{d}.json", "status": "ok", "text": f"Page {d}. It has a screen.", "problems": [],
+         "products": [{"iri": "iri", "name": f"Phone {d}"}]}
         for d in ("a", "b", "c")
     ]  # fmt: skip
 
@@ -28,8 +26,8 @@ def test_a_page_that_breaks_the_chunker_is_reported_and_the_others_are_chunked(m
 
     monkeypatch.setattr(tkg_stages, "chunk_document", fragile)
     out = chunk_stage(TkgConfig()).run(rows())
-    assert [len(json.loads(r["chunks_json"])) > 0 for r in out] == [True, False, True]
-    [problem] = json.loads(out[1]["problems_json"])
+    assert [len(r["chunks"]) > 0 for r in out] == [True, False, True]
+    [problem] = out[1]["problems"]
     assert problem["stage"] == "chunk" and problem["file"] == "/ds/b.json" and "RecursionError" in problem["reason"]
 
 
@@ -48,6 +46,6 @@ def test_a_page_that_breaks_the_extractor_is_reported_and_the_others_keep_their_
 
     monkeypatch.setattr(ex.heuristic, "extract", fragile)
     out = stage.run(chunked)
-    assert json.loads(out[0]["mentions_json"]) and json.loads(out[2]["mentions_json"])
-    assert json.loads(out[1]["mentions_json"]) == []
-    assert json.loads(out[1]["problems_json"])[-1]["stage"] == "extract"
+    assert out[0]["mentions"] and out[2]["mentions"]
+    assert out[1]["mentions"] == []
+    assert out[1]["problems"][-1]["stage"] == "extract"
