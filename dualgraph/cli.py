@@ -9,6 +9,22 @@ import sys
 from pathlib import Path
 
 
+def _cmd_plan(args: argparse.Namespace) -> int:
+    import json
+
+    from dualgraph.pipeline.views import describe
+
+    rows = describe()
+    if args.json:
+        print("\n".join(json.dumps(r, ensure_ascii=False) for r in rows))
+        return 0
+    for r in rows:
+        print(f"{r['view']}: {r['holds']}")
+        for k in ("reads", "writes", "key"):
+            print(f"  {k:7s} {r[k]}")
+    return 0
+
+
 def _cmd_index(args: argparse.Namespace) -> int:
     from dualgraph.config import IndexConfig
 
@@ -454,6 +470,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="let Ray's own log lines and progress through (same as DUALGRAPH_RAY_LOGS=1); before the command",
     )
     sub = p.add_subparsers(dest="command", required=True)
+
+    pl = sub.add_parser("plan", help="print what an index is made of: the document pass and the derived views")
+    pl.add_argument("--json", action="store_true", help="one JSON object per view instead of a table")
+    pl.set_defaults(func=_cmd_plan)
 
     ix = sub.add_parser("index", help="build (or update) the index of a SpecsQA dataset directory")
     ix.add_argument("dataset", help="dataset directory (file-<id>/file-<id>.json …)")

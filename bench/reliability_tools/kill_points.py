@@ -23,7 +23,7 @@ from dualgraph.pipeline.index import build_index
 from dualgraph.pipeline.layout import IndexLayout
 
 # points only a run that builds the Textual KG and the pattern index reaches
-TKG_POINTS = frozenset({"tkg", "patterns"})
+TKG_POINTS = frozenset({"tkg", "patterns", "lexicon"})
 
 
 def skg_only_config() -> IndexConfig:
@@ -129,10 +129,12 @@ class KillResult:
     killed: bool
     identical_store: bool
     identical_state: bool
+    identical_views: bool = True
+    """The derived files outside the store (the prose lexicon) equal the clean run's."""
 
     @property
     def ok(self) -> bool:
-        return self.killed and self.identical_store and self.identical_state
+        return self.killed and self.identical_store and self.identical_state and self.identical_views
 
 
 def kill_and_resume(prepared: Prepared, points: list[str], work: Path) -> KillResult:
@@ -148,4 +150,14 @@ def kill_and_resume(prepared: Prepared, points: list[str], work: Path) -> KillRe
         killed=killed,
         identical_store=dump(ix) == dump(prepared.clean),
         identical_state=state_docs(ix) == state_docs(prepared.clean),
+        identical_views=view_files(ix) == view_files(prepared.clean),
     )
+
+
+def view_files(index: Path) -> dict[str, str]:
+    """The derived views' files that a run writes whole and the same for the same input."""
+    out = {}
+    for rel in ("tkg/prose_lexicon.json",):
+        path = IndexLayout(index).root / rel
+        out[rel] = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return out

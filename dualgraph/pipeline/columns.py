@@ -25,9 +25,7 @@ def _struct(*names: str, **typed: pa.DataType) -> pa.DataType:
 
 PROBLEM = _struct("file", "record", "stage", "reason")
 """A record that could not be used (:class:`~dualgraph.quarantine.Quarantine`)."""
-VARIANT = _struct(
-    "name", "prod_range", categories=pa.list_(pa.string()), specs=pa.list_(_struct("key", "value"))
-)
+VARIANT = _struct("name", "prod_range", categories=pa.list_(pa.string()), specs=pa.list_(_struct("key", "value")))
 """One product variant as read from its page (:class:`~dualgraph.corpus.model.Variant`)."""
 CHUNK = _struct("chunk_id", "doc_id", "text", "section", ordinal=pa.int32(), products=pa.list_(pa.string()))
 MENTION = _struct("name", "description", "chunk_id")
@@ -40,7 +38,9 @@ USAGE = _struct(
     completion_tokens=pa.int64(),
     seconds=pa.float64(),
 )
-COVERAGE = _struct("entry", values=pa.int64(), with_digits=pa.int64(), quantities=pa.int64(), dates=pa.int64(), text=pa.int64())
+COVERAGE = _struct(
+    "entry", values=pa.int64(), with_digits=pa.int64(), quantities=pa.int64(), dates=pa.int64(), text=pa.int64()
+)
 STAMP = _struct("key", taken_ns=pa.int64(), files=pa.list_(_struct("path", stat=pa.list_(pa.int64()))))
 """What a document's files stat as (:class:`~dualgraph.corpus.stamps.FileStamp`); a file's stat is
 null when it could not be taken."""

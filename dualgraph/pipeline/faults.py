@@ -26,6 +26,7 @@ KILL_POINTS: dict[str, str] = {
     "rules": "after the rules ran, before the view is marked fresh",
     "tkg": "after the Textual KG is built, before it is marked fresh",
     "patterns": "after the pattern index is built, before it is marked fresh",
+    "lexicon": "after the views before it are marked fresh, before the prose lexicon is mined",
     "checkpoint": "before the state checkpoint",
     "manifest": "after the checkpoint, before the manifest is written",
 }

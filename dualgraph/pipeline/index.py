@@ -10,7 +10,6 @@ bulk-load pass, so a crashed run resumes where it stopped.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import time
@@ -25,10 +24,9 @@ from dualgraph.config import IndexConfig
 from dualgraph.corpus.markets import check_market
 from dualgraph.corpus.specsqa import scan_dataset
 from dualgraph.corpus.stamps import stamp_from_row
-from dualgraph.lexicon.holders import TABLES_VERSION
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
-from dualgraph.pipeline.generations import CACHE, Generation, unshare, writing
+from dualgraph.pipeline.generations import CACHE, Generation, writing
 from dualgraph.pipeline.index_check import open_checked_state, record_parts, repair_before_index
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.index_store import open_store, save_store_config
@@ -37,12 +35,10 @@ from dualgraph.pipeline.llm_extract import extract_with_batch_llm, needs_batch_l
 from dualgraph.pipeline.rule_focus import expand_focus
 from dualgraph.pipeline.stage import ContractError, Row, Stage, run_in_processes, run_inline
 from dualgraph.pipeline.state import IndexState, state_key
-from dualgraph.pipeline.tkg_build import build_tkg
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
+from dualgraph.pipeline.views import Build, check_keys, walk
 from dualgraph.skg import ontology as O
-from dualgraph.skg.catalog_facts import CATALOG_FACTS_VERSION
-from dualgraph.skg.catalog_graph import changed_subjects, derive_catalog_facts
-from dualgraph.skg.rules import apply_rules, forget_focus, load_rules
+from dualgraph.skg.rules import forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
 from dualgraph.skg.triples import CONVERTER_VERSION, COVERAGE_FIELDS
 from dualgraph.stores.heap import release_free_memory
@@ -204,26 +200,7 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
     if config.tkg.enabled:
         stages.append(tkg_shard_stage(str(layout.tkg_shards)))
     # A view whose recipe changed is rebuilt even when no document did.
-    # the catalog facts (brands, lines, types) are derived with the rules: a new derivation re-runs them
-    rules_sig = _signature([r.model_dump() for r in rules] + [{"catalog_facts": CATALOG_FACTS_VERSION}])
-    state.check_signature("rules", rules_sig)
-    state.check_signature(
-        "tkg",
-        _signature(
-            [
-                config.tkg.model_dump(),
-                config.models.embedder.model_dump(),
-                config.models.llm.model if config.models.llm else None,
-                # only when set: an index built before the batch stage existed keeps its signature
-                *([config.models.llm_batch.model] if config.models.llm_batch else []),
-            ]
-        ),
-    )
-    # patterns describe derived facts too (features), so they follow the rules
-    # and the tables written beside them (an index built before a table existed builds it once)
-    state.check_signature(
-        "patterns", _signature([config.models.embedder.model_dump(), config.patterns, rules_sig, TABLES_VERSION])
-    )
+    check_keys(state, config, rules)
     # The derived graph can be brought up to date for the changed documents alone only when it
     # was whole after the last run: rules changed, or a run that stopped half-way, mean a rebuild.
     rules_by_focus = config.incremental_rules and not state.stale["rules"] and not state.stale["vocabulary"]
@@ -330,67 +307,26 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         t_load = time.time() - t0
 
         t0 = time.time()
-        specs = _LiveSpecs(known, layout.shards)
-        rules_report = catalog_report = None
-        if state.stale["rules"]:
-            saved_catalog = layout.root / "skg" / "catalog.nq"
-            before = saved_catalog.with_name("catalog.before.nq")
-            if saved_catalog.is_file():
-                os.replace(saved_catalog, before)
-            catalog_report = derive_catalog_facts(
-                store, progress=config.progress, specs=specs.tables, keep=saved_catalog
+        if repairs.lexicon:  # its file is gone or damaged: mined again though nothing it reads changed
+            state.set_stale(True, views=("lexicon",))
+        built = walk(
+            Build(
+                layout=layout,
+                store=store,
+                state=state,
+                config=config,
+                rules=rules,
+                market=market,
+                known=known,
+                rows=rows,
+                focus=focus,
+                rules_by_focus=rules_by_focus,
+                specs=_LiveSpecs(known, layout.shards),
+                models=_LazyModels(config, meter),
+                derive_market_prices=derive_market_prices,
             )
-            fault_point("catalog")
-            run_focus: set[str] | None = None  # None: recompute the whole derived graph
-            if rules_by_focus and before.is_file():  # else which products the catalog facts touch is unknown
-                # the records just written for the loaded documents hold their products
-                keys = [state_key(market, r["meta_path"]) for r in rows if r["status"] == "ok"]
-                loaded_now = {p for k in keys if k in known for p in known[k].get("product_iris", [])}
-                run_focus = expand_focus(store, focus | loaded_now | changed_subjects(before, saved_catalog))
-            products = sum(len(d.get("product_iris", [])) for d in known.values() if d.get("loaded"))
-            if run_focus is not None and len(run_focus) > config.incremental_rules_share * products:
-                run_focus = None  # most of the catalog changed: one pass over everything costs less
-            rules_report = apply_rules(
-                store,
-                rules,
-                progress=config.progress,
-                focus=sorted(run_focus) if run_focus is not None else None,
-                tables=specs.tables,
-            )
-            before.unlink(missing_ok=True)
-            derive_market_prices(store, state.markets())
-            fault_point("rules")
-            release_free_memory()  # the rule twins' Arrow group-bys and the SPARQL results are gone
-            state.set_stale(False, views=("rules",))
-        t_rules = time.time() - t0
-        tkg_report = patterns_report = None
-        lazy = _LazyModels(config, meter)
-        if config.tkg.enabled and state.stale["tkg"]:
-            specs.release(above=SPEC_TABLES_HELD_BYTES)
-            # the text graph's files are shared with the last generation until now: some are rewritten in place
-            unshare(*(layout.tkg / p for p in os.listdir(layout.tkg) if p != "shards"))
-            tkg_report = build_tkg(layout, known, config, store, embedder=lazy.embedder, llm=lazy.llm)
-            fault_point("tkg")
-            release_free_memory()  # the merge's and the text graph's Python objects are gone
-            state.set_stale(False, views=("tkg",))
-        if config.patterns and state.stale["patterns"]:
-            from dualgraph.lexicon.patterns import build_pattern_index
-
-            # the spec statistics from the converter's tables, not from queries over the whole store
-            unshare(layout.root / "patterns")
-            patterns_report = build_pattern_index(
-                store, lazy.embedder, layout.root / "patterns", progress=config.progress, specs=specs.tables
-            )
-            fault_point("patterns")
-            state.set_stale(False, views=("patterns",))
-        lexicon_report = None
-        mine_again = tkg_report is not None or patterns_report is not None or repairs.lexicon
-        if config.tkg.enabled and config.patterns and mine_again:
-            from dualgraph.lexicon.mining import mine_index
-
-            # page words beside spec values, read once here rather than by every question-answering process
-            unshare(layout.tkg / "prose_lexicon.json")
-            lexicon_report = mine_index(layout.root, store, progress=config.progress, specs=specs.tables)
+        )
+        t_views = time.time() - t0
         fault_point("checkpoint")
         state.checkpoint()
         fault_point("manifest")
@@ -436,18 +372,15 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         "values_kept_as_text": len(kept),
         "value_coverage": {"totals": coverage["totals"], "most_text": coverage["entries"][:15]},
         **counts,
-        "rules": rules_report.to_dict() if rules_report is not None else "unchanged",
-        "catalog": catalog_report if catalog_report is not None else "unchanged",
-        "tkg": tkg_report if tkg_report is not None else ("unchanged" if config.tkg.enabled else "disabled"),
-        "patterns": patterns_report
-        if patterns_report is not None
-        else ("unchanged" if config.patterns else "disabled"),
-        "prose_lexicon": lexicon_report if lexicon_report is not None else "unchanged",
+        # each derived view's report, "unchanged" or "disabled" (pipeline.views), and what each cost
+        **{k: v for k, v in built.items() if k != "views"},
+        "views": built["views"],
         "model_usage": meter.to_dict(),
         "seconds": {
             "convert": round(t_convert, 3),
             "load": round(t_load, 3),
-            "rules": round(t_rules, 3),
+            "rules": built["views"]["rules"].get("seconds", 0.0),
+            "views": round(t_views, 3),
             "total": round(time.time() - started, 3),
         },
         "runner": config.runner,
@@ -553,10 +486,6 @@ def derive_market_prices(store, markets: list[str]) -> dict[str, int]:
     return out
 
 
-SPEC_TABLES_HELD_BYTES = 512 * 2**20
-"""Spec tables up to this size stay in memory through the Textual KG build (about 25k products)."""
-
-
 def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
     """Remove shared nodes (values, entries, ranges, …) that no remaining triple points to.
 
@@ -571,12 +500,6 @@ def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
             break
         before = after
     return start - before
-
-
-def _signature(parts: Any) -> str:
-    import hashlib
-
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 class _LiveSpecs:

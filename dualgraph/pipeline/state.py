@@ -61,7 +61,8 @@ class IndexState:
     """Per-document records (keyed by metadata path) plus which derived views are stale.
 
     A view (``"rules"``: the rule-derived graph, ``"tkg"``: the merged Textual KG,
-    ``"patterns"``: the graph pattern index; ``"vocabulary"``: shared nodes to collect) is stale
+    ``"patterns"``: the graph pattern index, ``"lexicon"``: the prose lexicon; the plan is
+    :data:`dualgraph.pipeline.views.PLAN`; ``"vocabulary"``: shared nodes to collect) is stale
     from the moment a document changes until it has been rebuilt.
 
     >>> import tempfile, pathlib
@@ -75,8 +76,8 @@ class IndexState:
     # "vocabulary" is not a view but a pending clean-up: shared nodes (values, entries) left
     # without a referrer once document graphs were dropped. It comes last, so that a journal
     # cut short after its line has the lines of the real views too.
-    VIEWS = ("rules", "tkg", "patterns", "vocabulary")
-    DERIVED = ("rules", "tkg", "patterns")
+    VIEWS = ("rules", "tkg", "patterns", "lexicon", "vocabulary")
+    DERIVED = ("rules", "tkg", "patterns", "lexicon")
 
     def __init__(self, path: Path, documents: dict[str, dict[str, Any]], stale: dict[str, bool]) -> None:
         self.path = path

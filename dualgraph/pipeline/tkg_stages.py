@@ -110,9 +110,7 @@ def extract_stage(tkg: TkgConfig, models: ModelsConfig) -> Stage:
     def fn(rows: list[Row]) -> list[Row]:
         ex = _WORKER_EXTRACTORS.get(key) or _WORKER_EXTRACTORS.setdefault(key, _Extractors(tkg, models))
         before = ex.meter.to_dict()
-        per_row = [
-            [Chunk(**{**c, "products": tuple(c["products"])}) for c in r["chunks"]] for r in rows
-        ]
+        per_row = [[Chunk(**{**c, "products": tuple(c["products"])}) for c in r["chunks"]] for r in rows]
         flat = [c for cs in per_row for c in cs]
         mentions, problems = [], []
         broken: dict[str, BaseException] = {}

@@ -39,7 +39,7 @@ def prepared(tmp_path_factory):
 def test_kill_at_point_then_resume_equals_clean_run(point, prepared, tmp_path):
     result = kill_and_resume(prepared["tkg" if point in TKG_POINTS else "skg"], [point], tmp_path)
     assert result.killed, f"the run was not killed at {point!r}: the point is never reached"
-    assert result.identical_store and result.identical_state
+    assert result.identical_store and result.identical_state and result.identical_views
 
 
 def test_a_loaded_pass_the_journal_never_recorded_is_dropped_on_resume(prepared, tmp_path):

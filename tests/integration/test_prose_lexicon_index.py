@@ -127,3 +127,21 @@ def test_the_mined_word_reaches_the_front_camera(engine):
 def test_an_unknown_word_means_the_principal_camera(engine):
     got, trace = answers(engine, f"Which phones have a {UNUSED_WORD} camera of at least 32 MP?")
     assert got == GOLD_REAR, trace
+
+
+def test_a_run_stopped_before_the_lexicon_is_mined_mines_it_when_resumed(tmp_path):
+    """Killed after the pattern index was marked fresh and before the lexicon was mined: the resumed run
+    mines it (the lexicon's own stale flag in the state says so, and so does the self-check, which finds
+    the text graph's files newer than the last manifest and rebuilds that view, which the lexicon reads)."""
+    from reliability_tools.kill_points import run_killed
+
+    plain = [(slug, text.replace(NEW_WORD, "selfie"), variants) for slug, text, variants in pages()]
+    write_dataset(tmp_path / "v1", plain)
+    build_index(tmp_path / "v1", tmp_path / "ix", CONFIG)
+    assert NEW_WORD not in json.loads((tmp_path / "ix" / "tkg" / "prose_lexicon.json").read_text("utf-8"))
+    write_dataset(tmp_path / "v2", pages())
+    assert run_killed(tmp_path / "v2", tmp_path / "ix", CONFIG, "lexicon") == -9
+    manifest = build_index(tmp_path / "v2", tmp_path / "ix", CONFIG)
+    assert manifest["views"]["lexicon"]["built"] and not manifest["views"]["patterns"]["built"]
+    lexicon = json.loads((tmp_path / "ix" / "tkg" / "prose_lexicon.json").read_text("utf-8"))
+    assert lexicon.get(NEW_WORD) == ["front"]

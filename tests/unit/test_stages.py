@@ -34,7 +34,9 @@ def test_a_column_of_the_wrong_type_or_shape_names_the_stage_column_and_row():
 
 
 def test_run_inline_batches_and_keeps_order():
-    st = Stage("sq", needs=("n_quads",), adds=("n_specs",), fn=lambda rows: [{"n_specs": r["n_quads"] ** 2} for r in rows])
+    st = Stage(
+        "sq", needs=("n_quads",), adds=("n_specs",), fn=lambda rows: [{"n_specs": r["n_quads"] ** 2} for r in rows]
+    )
     out = run_inline([st], [{"n_quads": i} for i in range(10)], batch_size=3)
     assert [r["n_specs"] for r in out] == [i * i for i in range(10)]
 
@@ -45,8 +47,15 @@ def test_a_stage_on_ray_data_batches_returns_typed_arrow_tables():
     from dualgraph.pipeline.columns import VARIANT
     from dualgraph.pipeline.index_stages import convert_stage
 
-    row = {"doc_id": "a", "source": "s", "status": "ok", "problems": [], "content_hash": "h",
-           "variants": [V.to_row()], "text": "page"}
+    row = {
+        "doc_id": "a",
+        "source": "s",
+        "status": "ok",
+        "problems": [],
+        "content_hash": "h",
+        "variants": [V.to_row()],
+        "text": "page",
+    }
     out = convert_stage.for_ray()(pa.Table.from_pylist([row]))
     assert out.num_rows == 1 and "variants" not in out.column_names and "text" not in out.column_names
     assert out.schema.field("value_rows").type.value_type.field("entry").type == pa.string()
@@ -69,9 +78,7 @@ def test_read_convert_shard_over_plain_rows(tmp_path):
     assert [by[k]["status"] for k in ("file-a", "file-b", "file-c")] == ["ok", "ok", "quarantined"]
     assert "nquads" not in by["file-a"] and "variants" not in by["file-a"]
     assert by["file-a"]["n_products"] == 1 and by["file-b"]["shard_path"] == ""
-    assert by["file-c"]["problems"][0]["reason"].startswith(
-        str(tmp_path / "ds" / "file-c" / "file-c.json")
-    )
+    assert by["file-c"]["problems"][0]["reason"].startswith(str(tmp_path / "ds" / "file-c" / "file-c.json"))
     shard = by["file-a"]["shard_path"]
     text = Path(shard).read_text()
     assert text.count("\n") == by["file-a"]["n_quads"] and "5000" in text
