@@ -27,7 +27,7 @@ from dualgraph.corpus.stamps import stamp_from_row
 from dualgraph.models.base import TokenMeter
 from dualgraph.pipeline.faults import fault_point
 from dualgraph.pipeline.generations import CACHE, Generation, writing
-from dualgraph.pipeline.index_check import open_checked_state, record_parts, repair_before_index
+from dualgraph.pipeline.index_check import open_checked_state, read_manifest, record_parts, repair_before_index
 from dualgraph.pipeline.index_stages import convert_stage, read_stage, shard_stage, unchanged_documents
 from dualgraph.pipeline.index_store import open_store, save_store_config
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic, write_jsonl_atomic
@@ -170,6 +170,8 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
     meter = TokenMeter()
     layout = IndexLayout(gen.dir)
     layout.create()
+    # the last run's record of every part: files that did not change keep their checksums
+    last_parts = read_manifest(layout.root).get("parts")
     rules = load_rules(config.rules_path)
     state, repaired = open_checked_state(layout)
     # before anything is judged unchanged: a part that is gone or damaged is rebuilt, and the
@@ -389,7 +391,7 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         # the damaged parts found before the run, and what was done about each
         "repaired": repaired,
         # every part with what verifies it (dualgraph.pipeline.index_check): `dualgraph check` reads it
-        "parts": record_parts(layout.root, products=counts["products"], quads=counts["triples"]),
+        "parts": record_parts(layout.root, products=counts["products"], quads=counts["triples"], previous=last_parts),
     }
     write_json_atomic(layout.manifest, manifest)
     return manifest

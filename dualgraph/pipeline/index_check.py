@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from dualgraph.corpus.stamps import RACY_NS
 from dualgraph.pipeline.generations import index_root, lease, resolve
 from dualgraph.pipeline.layout import IndexLayout, write_json_atomic
 from dualgraph.pipeline.state import IndexState, journal_path
@@ -122,19 +125,54 @@ def _embedded_store(root: Path) -> bool:
         return True  # an unreadable store.json is reported as a part of its own
 
 
-def file_entry(path: Path) -> dict[str, Any]:
-    return {"kind": "file", "bytes": path.stat().st_size, "blake2b": file_digest(path)}
+def _settled(entry: dict[str, Any] | None, st: os.stat_result) -> bool:
+    """Whether ``entry``'s checksum still vouches for the file that stats as ``st``: the same size,
+    modification time and inode as when it was taken, and a modification time older than the
+    checksum by more than :data:`~dualgraph.corpus.stamps.RACY_NS` (a write in the same clock tick
+    as the reading would leave the time as it was). A hard link of a later generation keeps all three.
+
+    >>> from types import SimpleNamespace
+    >>> st = SimpleNamespace(st_size=3, st_mtime_ns=10, st_ino=7)
+    >>> entry = {"bytes": 3, "stat": [10, 7], "hashed_ns": RACY_NS + 11}
+    >>> _settled(entry, st), _settled({**entry, "hashed_ns": 5}, st), _settled({**entry, "bytes": 4}, st)
+    (True, False, False)
+    """
+    if not entry or "stat" not in entry or entry.get("bytes") != st.st_size:
+        return False
+    return entry["stat"] == [st.st_mtime_ns, st.st_ino] and st.st_mtime_ns < int(entry.get("hashed_ns", 0)) - RACY_NS
 
 
-def record_parts(root: Path, *, products: int, quads: int) -> dict[str, dict[str, Any]]:
+def file_entry(path: Path, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A file part: its size and checksum, and the stat the checksum was taken of. The checksum of
+    ``previous`` (the last manifest's entry) is kept when the file is the one it was taken of
+    (:func:`_settled`): a re-index reads only the files it wrote, not every part of the index."""
+    st = path.stat()
+    if _settled(previous, st):
+        assert previous is not None
+        return {**previous, "kind": "file"}
+    hashed_ns = time.time_ns()  # before reading: a write after this is racy, never trusted
+    return {
+        "kind": "file",
+        "bytes": st.st_size,
+        "blake2b": file_digest(path),
+        "stat": [st.st_mtime_ns, st.st_ino],
+        "hashed_ns": hashed_ns,
+    }
+
+
+def record_parts(
+    root: Path, *, products: int, quads: int, previous: dict[str, Any] | None = None
+) -> dict[str, dict[str, Any]]:
     """The ``parts`` of the manifest for the index at ``root`` as it is now; ``products`` and
     ``quads``: what its store holds (recorded for the embedded store only: a remote one is
-    no part of the directory)."""
+    no part of the directory). ``previous``: the last manifest's parts, whose checksums are kept
+    for the files that did not change since (:func:`file_entry`)."""
     parts: dict[str, dict[str, Any]] = {}
+    previous = previous if isinstance(previous, dict) else {}
     if _embedded_store(root):
         parts[STORE_PART] = {"kind": "store", "products": products, "quads": quads}
     for rel in _files(root):
-        parts[rel] = file_entry(root / rel)
+        parts[rel] = file_entry(root / rel, previous.get(rel))
     if (root / CACHE_PART).is_file():
         parts[CACHE_PART] = {"kind": "sqlite"}
     return parts
@@ -154,11 +192,12 @@ def refresh_parts(index_dir: str | Path, *, store=None, under: tuple[str, ...] =
     parts = manifest.get(PARTS)
     if not isinstance(parts, dict):
         return  # an index from before parts were recorded: nothing to keep up to date
+    before = dict(parts)
     for rel in [r for r in parts if r.startswith(under)] if under else []:
         del parts[rel]
     for rel in _files(root):
         if under and rel.startswith(under):
-            parts[rel] = file_entry(root / rel)
+            parts[rel] = file_entry(root / rel, before.get(rel))
     if store is not None and STORE_PART in parts:
         products, quads = store_counts(store)
         parts[STORE_PART] = {"kind": "store", "products": products, "quads": quads}
@@ -168,14 +207,18 @@ def refresh_parts(index_dir: str | Path, *, store=None, under: tuple[str, ...] =
 # -- checking one part --------------------------------------------------------------------------
 
 
-def _check_file(root: Path, rel: str, entry: dict[str, Any], *, deep: bool) -> PartCheck:
+def _check_file(root: Path, rel: str, entry: dict[str, Any], *, deep: bool, trust_stat: bool = False) -> PartCheck:
+    """``deep``: read every byte and compare checksums, unless ``trust_stat`` and the file stats as
+    it did when its checksum was taken (:func:`_settled`: what a re-index relies on; `dualgraph
+    check` reads every byte always)."""
     path = root / rel
     if not path.is_file():
         return PartCheck(rel, "missing")
-    size = path.stat().st_size
+    st = path.stat()
+    size = st.st_size
     if size != entry.get("bytes"):
         return PartCheck(rel, "corrupt", f"{size} bytes, the manifest says {entry.get('bytes')}")
-    if deep and file_digest(path) != entry.get("blake2b"):
+    if deep and not (trust_stat and _settled(entry, st)) and file_digest(path) != entry.get("blake2b"):
         return PartCheck(rel, "corrupt", "checksum differs from the manifest")
     return PartCheck(rel, "ok")
 
@@ -240,13 +283,13 @@ def _check_sqlite(root: Path, rel: str, *, deep: bool) -> PartCheck:
     return PartCheck(rel, "ok")
 
 
-def check_part(root: Path, rel: str, entry: dict[str, Any], *, deep: bool) -> PartCheck:
+def check_part(root: Path, rel: str, entry: dict[str, Any], *, deep: bool, trust_stat: bool = False) -> PartCheck:
     kind = entry.get("kind")
     if kind == "store":
         return _check_store(root, entry, deep=deep)
     if kind == "sqlite":
         return _check_sqlite(root, rel, deep=deep)
-    return _check_file(root, rel, entry, deep=deep)
+    return _check_file(root, rel, entry, deep=deep, trust_stat=trust_stat)
 
 
 # -- `dualgraph check` ---------------------------------------------------------------------------
@@ -411,7 +454,7 @@ def _finished(layout: IndexLayout, parts: dict[str, Any], state: IndexState) -> 
     entry = parts.get(STATE_PART)
     if state.journal.is_file() or not entry or not layout.state.is_file():
         return False
-    return _check_file(layout.root, STATE_PART, entry, deep=True).status == "ok"
+    return _check_file(layout.root, STATE_PART, entry, deep=True, trust_stat=True).status == "ok"
 
 
 def _shard_stem(rel: str) -> str:
@@ -460,7 +503,7 @@ def repair_before_index(layout: IndexLayout, state: IndexState, *, tkg: bool, pa
         # the store is above; the state was read already; the settings are written again by every run
         if entry.get("kind") == "store" or rel in (STATE_PART, "models.json", "store.json"):
             continue
-        found.append(check_part(root, rel, entry, deep=finished or rel.startswith(_IMMUTABLE)))
+        found.append(check_part(root, rel, entry, deep=finished or rel.startswith(_IMMUTABLE), trust_stat=True))
     for rel in _needed_shards(state):
         if rel not in parts and not (root / rel).is_file():
             found.append(PartCheck(rel, "missing", "a loaded document's shard"))

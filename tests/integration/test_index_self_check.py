@@ -260,3 +260,31 @@ def test_check_command_is_read_only_and_exits_1_on_damage(copy):
     assert "tkg/entities.parquet: corrupt: checksum differs from the manifest" in lines
     assert len(lines) == len(json.loads((copy / "manifest.json").read_text())["parts"])
     assert {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()} == before
+
+
+def test_a_reindex_reads_only_the_files_it_changed_and_check_reads_every_byte(tmp_path, monkeypatch):
+    """The manifest's checksums of files a run did not touch are carried over by their stat (size,
+    modification time, inode), so a re-index costs what it changed; `dualgraph check` still reads
+    every byte and finds damage that kept all three."""
+    import dualgraph.pipeline.index_check as ic
+
+    monkeypatch.setattr(ic, "RACY_NS", 0)  # the files here were written a moment ago
+    write_dataset(tmp_path / "ds", PAGES)
+    build_index(tmp_path / "ds", tmp_path / "ix", INLINE)
+    read: list[str] = []
+    digest = ic.file_digest
+    monkeypatch.setattr(ic, "file_digest", lambda path: read.append(str(path)) or digest(path))
+    build_index(tmp_path / "ds", tmp_path / "ix", INLINE)  # nothing changed
+    parts = read_manifest(tmp_path / "ix")["parts"]
+    files = {rel: e for rel, e in parts.items() if e["kind"] == "file"}
+    assert len(files) > 20 and len(read) < len(files) / 4, read
+    for rel, entry in files.items():  # what was carried over is what the files hold
+        assert digest(tmp_path / "ix" / rel) == entry["blake2b"], rel
+    victim = tmp_path / "ix" / "tkg" / "entities.parquet"
+    before = victim.stat()
+    with open(victim, "r+b") as fh:  # in place: same inode, same size
+        fh.write(b"junk")
+    os.utime(victim, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert [c.line() for c in check_index(tmp_path / "ix") if c.broken] == [
+        "tkg/entities.parquet: corrupt: checksum differs from the manifest"
+    ]
