@@ -177,4 +177,3 @@ class Document:
     source: str
     text: str = ""
     variants: list[Variant] = field(default_factory=list)
-

@@ -125,7 +125,7 @@ def _run_on_ray(stages: list[Stage], rows: list[Row], config: IndexConfig) -> li
             ds = ds.map_batches(stage.for_ray(), batch_format="pyarrow", batch_size=config.batch_size)
         out = []
         for batch in ds.iter_batches(batch_format="pyarrow", batch_size=None):
-            rows_ = batch.to_pylist()
+            rows_ = batch.to_pylist()  # type: ignore[union-attr]  # a pyarrow.Table (batch_format)
             out.extend(rows_)
             bar.update(len(rows_))
     return out

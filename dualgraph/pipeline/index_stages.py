@@ -125,7 +125,7 @@ def _read_one(
     meta = root / rel
     # The directory name keys the graph and the state, not the metadata 'id' (two
     # files could claim the same id); the scan only passes names that are valid UTF-8.
-    base = {
+    base: Row = {
         "doc_id": Path(rel).parent.name,
         "source": str(meta),
         "content_hash": "",
