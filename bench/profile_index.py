@@ -121,10 +121,11 @@ def instrument(profile: Profile) -> None:
 
     Stage.run = stage_run  # type: ignore[method-assign]
     tkg_build = importlib.import_module("dualgraph.pipeline.tkg_build")
+    views = importlib.import_module("dualgraph.pipeline.views")  # the derived views the driver walks
     for module, name, label in (
-        (index, "derive_catalog_facts", "catalog facts"),
-        (index, "apply_rules", "rules"),
-        (index, "build_tkg", "textual KG (merge, indexes, text facts)"),
+        (views, "derive_catalog_facts", "catalog facts"),
+        (views, "apply_rules", "rules"),
+        (tkg_build, "build_tkg", "textual KG (merge, indexes, text facts)"),
         (index, "collect_vocabulary_garbage", "vocabulary clean-up"),
         (index, "_store_counts", "manifest counts"),
         (index, "unchanged_documents", "compare hashes"),

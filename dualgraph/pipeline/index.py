@@ -37,6 +37,7 @@ from dualgraph.pipeline.stage import ContractError, Row, Stage, run_in_processes
 from dualgraph.pipeline.state import IndexState, state_key
 from dualgraph.pipeline.tkg_stages import chunk_stage, extract_stage, extraction_signature, tkg_shard_stage
 from dualgraph.pipeline.views import Build, check_keys, walk
+from dualgraph.pipeline.vocabulary import collect_vocabulary_garbage, referenced_nodes
 from dualgraph.skg import ontology as O
 from dualgraph.skg.rules import forget_focus, load_rules
 from dualgraph.skg.spec_table import SpecTables, companion_paths, read_spec_tables
@@ -252,7 +253,12 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
             if rules_by_focus
             else set()
         )
+        # the shared nodes that what this run drops points to: the only ones that can become garbage
+        # (None: a clean-up left by an earlier run, or a reconciliation, whose drops are not known)
+        candidates: set[str] | None = None if state.stale["vocabulary"] else set()
         if removed or to_replace:
+            if candidates is not None:
+                candidates |= referenced_nodes(store, [_graph_of(mine[m]) for m in removed + to_replace])
             # write-ahead: the clean-up below is recorded as due before anything is dropped
             state.set_stale(True, views=state.VIEWS)
             for m in removed + to_replace:
@@ -263,6 +269,8 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
         if state.stale["vocabulary"]:
             # derived graphs point at shared nodes too: they go first, and are rebuilt below
             state.set_stale(True)
+            if candidates is not None:
+                candidates |= referenced_nodes(store, [O.DERIVED_GRAPH, O.CATALOG_GRAPH, *market_view_graphs(store)])
             if rules_by_focus:
                 # only what the changed products and ranges had is taken back; the rest stays
                 forget_focus(store, rules, sorted(focus))
@@ -272,7 +280,7 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
             # the text graph is brought up to date by its difference (tkg_build), not dropped: the
             # clean-up below does not count its links, which are rebuilt from live nodes only
             drop_market_views(store)
-            collect_vocabulary_garbage(store)
+            collect_vocabulary_garbage(store, candidates=candidates)
             state.set_stale(False, views=("vocabulary",))
         if any(r["status"] == "ok" for r in rows):
             state.set_stale(True)  # new text alone (a page without specs) changes the TKG too
@@ -397,13 +405,6 @@ def _build_generation(root: Path, gen: Generation, config: IndexConfig, market: 
     return manifest
 
 
-_ORPHANS = f"""
-DELETE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
-WHERE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }}
-        FILTER NOT EXISTS {{ GRAPH ?g {{ ?y ?q ?x }} FILTER(?g != <{O.TEXT_GRAPH}>) }} }}
-"""
-
-
 def value_coverage(docs: Any, kept: list[dict[str, Any]], *, examples: int = 3) -> dict[str, Any]:
     """What the SKG read per entry: value parts, parts with digits, read as quantities / dates, kept as
     text, with examples and reasons of what stayed text; entries with the most text first.
@@ -453,11 +454,15 @@ _MARKET_RANGE_PRICE = """
 """
 
 
+def market_view_graphs(store) -> list[str]:
+    """Every market's price summary graph."""
+    return [g for g in store.graphs() if O.market_of_graph(g) is not None and not O.is_document_graph(g)]
+
+
 def drop_market_views(store) -> None:
     """Drop every market's price summaries (they point at shared range nodes)."""
-    for g in store.graphs():
-        if O.market_of_graph(g) is not None and not O.is_document_graph(g):
-            store.drop_graph(g)
+    for g in market_view_graphs(store):
+        store.drop_graph(g)
 
 
 def derive_market_prices(store, markets: list[str]) -> dict[str, int]:
@@ -486,22 +491,6 @@ def derive_market_prices(store, markets: list[str]) -> dict[str, int]:
         )
         out[market] = n
     return out
-
-
-def collect_vocabulary_garbage(store, *, max_rounds: int = 10) -> int:
-    """Remove shared nodes (values, entries, ranges, …) that no remaining triple points to.
-
-    Runs until nothing changes: dropping an entry can orphan its section, a range its
-    category. Returns how many quads were removed.
-    """
-    before = start = store.count(graph=O.VOCAB_GRAPH)
-    for _ in range(max_rounds):
-        store.update(_ORPHANS)
-        after = store.count(graph=O.VOCAB_GRAPH)
-        if after == before:
-            break
-        before = after
-    return start - before
 
 
 class _LiveSpecs:
