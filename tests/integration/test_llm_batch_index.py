@@ -8,7 +8,7 @@ import pytest
 from dualgraph.config import IndexConfig, TkgConfig
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.llm_batch.config import LLMBatchConfig
-from dualgraph.models.factory import ModelsConfig
+from dualgraph.models.factory import EmbedderConfig, ModelsConfig
 from dualgraph.pipeline.index import build_index
 from tests.integration.test_llm_index import PAGES
 
@@ -24,7 +24,8 @@ def test_batch_llm_extraction_in_the_index_is_metered_and_not_repeated(tmp_path,
         runner="inline",
         progress=False,
         tkg=TkgConfig(extractor="both", chunk_tokens=400),
-        models=ModelsConfig(llm_batch=batch),
+        # the static embedder, as in test_llm_index: the metering checked here does not depend on MiniLM
+        models=ModelsConfig(embedder=EmbedderConfig(kind="static"), llm_batch=batch),
     )
     m = build_index(tmp_path / "ds", tmp_path / "ix", cfg)
     usage = m["model_usage"]["tkg.extract"]

