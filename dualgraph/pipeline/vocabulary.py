@@ -5,7 +5,10 @@ A node is garbage when no triple of any graph but the text graph has it as objec
 collection (:func:`collect_vocabulary_garbage` without candidates) tests every node of the
 vocabulary; a re-index that dropped a few documents knows which nodes could have lost their last
 referrer (the objects of what it dropped: :func:`referenced_nodes`) and tests those alone, then the
-objects of what it removed, round after round: its cost follows the change, not the catalog.
+objects of what it removed, round after round: its cost follows the change, not the catalog. It
+finds what the whole collection finds as long as no node was garbage before the drops, which holds
+after a finished run (every node a run loads has its referrer); a clean-up a stopped run left due is
+done whole by the next (the index driver decides).
 """
 
 from __future__ import annotations
