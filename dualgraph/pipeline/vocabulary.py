@@ -43,8 +43,6 @@ DELETE {{ GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
 WHERE {{ VALUES ?x {{ {{values}} }} GRAPH <{O.VOCAB_GRAPH}> {{ ?x ?p ?o }} }}
 """
 
-PAGE = 10_000
-"""Rows a page of a listing, under what SPARQL servers return by default."""
 BATCH = 1_000
 """Nodes a VALUES block: the query stays far below any server's length limit."""
 
@@ -54,7 +52,9 @@ def referenced_nodes(store: Any, graphs: Iterable[str]) -> set[str]:
     graphs can leave without a referrer."""
     out: set[str] = set()
     for graph in graphs:
-        out.update(r["o"] for r in select_paged(store, _REFERENCED.format(graph=graph), "o", PAGE))
+        # paged only where the store caps its rows: each page evaluates the whole graph again
+        page = getattr(store, "max_rows", None)
+        out.update(r["o"] for r in select_paged(store, _REFERENCED.format(graph=graph), "o", page))
     return out
 
 
