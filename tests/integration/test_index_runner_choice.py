@@ -101,10 +101,12 @@ def test_a_failing_stage_in_a_worker_fails_the_run_with_its_error():
     from dualgraph.pipeline.stage import Stage, run_in_processes
 
     def boom(rows):
-        raise ValueError(f"bad row {rows[0]['x']}")
+        raise ValueError(f"bad row {rows[0]['n_quads']}")
 
     with pytest.raises(ValueError, match="bad row 2"):
-        run_in_processes([Stage("boom", needs=("x",), adds=(), fn=boom)], [{"x": 2}], workers=2)
-    square = Stage("sq", needs=("x",), adds=("y",), fn=lambda rows: [{"y": r["x"] ** 2} for r in rows])
-    got = run_in_processes([square], [{"x": i} for i in range(9)], workers=2, batch_size=2)
-    assert [r["y"] for r in got] == [i * i for i in range(9)]
+        run_in_processes([Stage("boom", needs=("n_quads",), adds=(), fn=boom)], [{"n_quads": 2}], workers=2)
+    square = Stage(
+        "sq", needs=("n_quads",), adds=("n_specs",), fn=lambda rows: [{"n_specs": r["n_quads"] ** 2} for r in rows]
+    )
+    got = run_in_processes([square], [{"n_quads": i} for i in range(9)], workers=2, batch_size=2)
+    assert [r["n_specs"] for r in got] == [i * i for i in range(9)]
