@@ -57,6 +57,7 @@ Every query passes :func:`~dualgraph.query.sparql.safety.check_query` (via ``run
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -66,7 +67,7 @@ from dualgraph.lexicon.pattern import fill, filled
 from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.query.caps import CAP_FACTOR, CONDITIONS, QUERY_ROWS, QUERY_TIMEOUT, CapHit, add_cap
-from dualgraph.query.ground.entry_choice import keep_in_scope, scope_entries
+from dualgraph.query.ground.entry_choice import SCOPES_KEPT, keep_in_scope, scope_entries
 from dualgraph.query.ground.features import either, values_first
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
@@ -810,10 +811,20 @@ class Compiler:
             ans.trace.append(f"a list cut at {self.row_cap} rows: confidence × {CAP_FACTOR}")
 
     def scope_names(self, where: str) -> frozenset[str]:
-        """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects."""
+        """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects; the last
+        few scopes asked are kept (an index does not change under a reader, and a bulk run asks the
+        same scopes again and again)."""
+        kept: OrderedDict[str, frozenset[str]] = self.__dict__.setdefault("_scope_names", OrderedDict())
+        if where in kept:
+            kept.move_to_end(where)
+            return kept[where]
         query = f"SELECT DISTINCT ?name WHERE {{ ?p a skgt:Product ; skg:hasName ?name . {where} }}"
         res = run_select(self.store, query, row_cap=1_000_000, timeout_s=self.timeout_s)
-        return frozenset(r["name"]["value"] for r in res.rows if "name" in r)
+        names = frozenset(r["name"]["value"] for r in res.rows if "name" in r)
+        kept[where] = names
+        if len(kept) > SCOPES_KEPT:
+            kept.popitem(last=False)
+        return names
 
     def _contradicted(self, comp: Compiled, ans: Answer) -> bool:
         """Whether the store's answer is evidence against the reading: no product where the
