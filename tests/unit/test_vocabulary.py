@@ -195,7 +195,8 @@ def test_a_name_phrase_grounds_on_the_kind_names_state_after_their_first_word():
         "MOSS 2 seat bench",
     ]
     stub = SimpleNamespace(
-        _by_kind={"product": [Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)]}
+        _by_kind={"product": [Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)]},
+        _product_kinds=None,  # worked out on the first kind asked, then kept (EntityGrounder._kind_names)
     )
     stub._kind_names = MethodType(EntityGrounder._kind_names, stub)
     trace: list[str] = []
