@@ -52,6 +52,10 @@ class EngineOptions(BaseModel):
             kwargs["max_num_batched_tokens"] = self.max_num_batched_tokens
         if on_gpu:
             kwargs["gpu_memory_utilization"] = self.gpu_memory_utilization
+        elif self.tensor_parallel_size * self.pipeline_parallel_size == 1:
+            # one CPU worker: vLLM would start it in a process of its own, importing torch and vLLM
+            # again (~8 s on two cores) for nothing to talk to; "uni" runs it in the engine's process
+            kwargs["distributed_executor_backend"] = "uni"
         return {**kwargs, **self.extra}
 
 

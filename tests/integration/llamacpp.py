@@ -89,6 +89,10 @@ class LlamaCppServer(ServerProcess):
             str(self.port),
             "--n_threads",
             str(self.threads),
+            # prompts too: the server's default is a thread per CPU, which spin-wait on each other
+            # when another process holds a core (several times slower under a parallel test run)
+            "--n_threads_batch",
+            str(self.threads),
             "--n_ctx",
             str(self.n_ctx),
             "--verbose",

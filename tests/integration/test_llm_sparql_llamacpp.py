@@ -32,6 +32,9 @@ from dualgraph.stores.oxigraph import OxigraphStore  # noqa: E402
 pytestmark = [pytest.mark.network, pytest.mark.skipif(missing_runtime() is not None, reason=str(missing_runtime()))]
 
 QUESTIONS = ["Which phones have 5G?", "Which phones without NFC cost under £600?"]
+# every candidate is up to 200 tokens of SmolLM2 on one thread: the direct path is checked on the
+# question of two clauses alone; the Ray Data pass keeps both, for the order of questions in one pass
+ONE = QUESTIONS[1:]
 
 
 @pytest.fixture(scope="module")
@@ -54,14 +57,14 @@ def test_generation_structure_with_the_real_model(llamacpp, store):
             max_tokens=200,
             compiler=Compiler(store, index, currency="GBP"),
         )
-        outs = gen.generate(QUESTIONS)
+        outs = gen.generate(ONE)
     finally:
         llm.close()
-    _check_structure(outs, meter)
+    _check_structure(outs, meter, ONE)
 
 
-def _check_structure(outs, meter: TokenMeter) -> None:
-    assert [o.question for o in outs] == QUESTIONS
+def _check_structure(outs, meter: TokenMeter, questions: list[str]) -> None:
+    assert [o.question for o in outs] == questions
     for out in outs:
         assert len(out.candidates) == 3
         assert [c.temperature for c in out.candidates] == [0.0, 0.3, 0.7]
@@ -103,4 +106,4 @@ def test_bulk_generation_as_one_ray_data_pass(llamacpp, store):
         max_tokens=200,
         compiler=Compiler(store, index, currency="GBP"),
     )
-    _check_structure(gen.generate(QUESTIONS), meter)
+    _check_structure(gen.generate(QUESTIONS), meter, QUESTIONS)

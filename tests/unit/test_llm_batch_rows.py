@@ -95,7 +95,12 @@ def test_config_checks_the_backend_and_reserves_resources() -> None:
     assert gpu.placement_bundles() == [{"GPU": 1}, {"GPU": 1}]
     kwargs = gpu.engine.engine_kwargs(on_gpu=True)
     assert kwargs["enable_prefix_caching"] and kwargs["gpu_memory_utilization"] == 0.9
-    assert "gpu_memory_utilization" not in LLMBatchConfig(backend="vllm", model="m").engine.engine_kwargs(on_gpu=False)
+    cpu = LLMBatchConfig(backend="vllm", model="m").engine.engine_kwargs(on_gpu=False)
+    assert "gpu_memory_utilization" not in cpu
+    # one CPU worker runs in the engine's own process; GPUs and sharded engines keep vLLM's executor
+    assert cpu["distributed_executor_backend"] == "uni" and "distributed_executor_backend" not in kwargs
+    sharded = LLMBatchConfig(backend="vllm", model="m", engine={"tensor_parallel_size": 2})
+    assert "distributed_executor_backend" not in sharded.engine.engine_kwargs(on_gpu=False)
     assert all(f.description for f in LLMBatchConfig.model_fields.values())
 
 
