@@ -62,6 +62,10 @@ def template_text(
         return f"{prefix}On average {_number(value)}."
     if intent == "yesno" and value in ("yes", "no"):
         return f"{prefix}{value.capitalize()}."
+    if intent == "describe" and value is not None and value != names and value not in names:
+        # a value looked up for the named product ("Who designed the X?"): the value, then whose it is
+        said = "; ".join(map(_number, value)) if isinstance(value, list) else _number(value)
+        return f"{prefix}{said}" + (f" ({'; '.join(names)})" if names else "") + "."
     if intent == "describe" and names:
         return f"{prefix}{names[0]}." if len(names) == 1 else f"{prefix}" + "; ".join(names) + "."
     if not names:

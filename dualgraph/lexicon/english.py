@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["extent_axes", "extent_letters", "general_words", "how_adjectives", "one_spelling"]
+__all__ = ["agent_nouns", "extent_axes", "extent_letters", "general_words", "how_adjectives", "one_spelling"]
 
 
 @cache
@@ -60,3 +60,42 @@ def one_spelling(text: str) -> str:
     """
     table = _spellings()
     return " ".join(table.get(w, w) for w in text.casefold().split())
+
+
+@cache
+def _irregular() -> dict[str, str]:
+    return {str(k): str(v) for k, v in _general()["irregular_verbs"]["map"].items()}
+
+
+@lru_cache(maxsize=512)
+def agent_nouns(verb: str) -> tuple[str, ...]:
+    """The nouns English forms for whoever does what ``verb`` says, most usual first: "designed" →
+    designer, "makes" → maker, "manufactured" → manufacturer, "supplies" → supplier, "distributes" →
+    distributor. A question "who <verb> X" asks for that entry, in any catalog.
+
+    >>> agent_nouns("designed")[0], agent_nouns("makes")[0], agent_nouns("made")[0], agent_nouns("produced")[0]
+    ('designer', 'maker', 'maker', 'producer')
+    >>> "manufacturer" in agent_nouns("manufactures"), "supplier" in agent_nouns("supplies")
+    (True, True)
+    >>> "distributor" in agent_nouns("distributed"), agent_nouns("is")
+    (True, ())
+    """
+    word = verb.casefold()
+    if word in general_words("function_words") and word not in _irregular():
+        return ()
+    bases = [_irregular()[word]] if word in _irregular() else []
+    if word.endswith("ied") or word.endswith("ies"):
+        bases.append(word[:-3] + "y")
+    for suffix in ("ed", "d", "es", "s", ""):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            bases.append(word[: len(word) - len(suffix)] if suffix else word)
+    out: list[str] = []
+    for base in bases:
+        if base.endswith("y") and base[-2:-1] not in "aeiou":
+            forms = [base[:-1] + "ier"]
+        elif base.endswith("e"):
+            forms = [base + "r", base[:-1] + "or"]
+        else:
+            forms = [base + "er", base + "or"]
+        out += [f for f in forms if f not in out]
+    return tuple(out)

@@ -110,3 +110,9 @@ def test_writer_with_nothing_to_write_makes_no_call():
             raise AssertionError("no call expected")
 
     assert LLMWriter(Refuses()).write([]) == []
+
+
+def test_a_looked_up_value_comes_before_whose_it_is():
+    assert template_text("describe", ["Arc Lamp"], "Ana Berg", source="skg") == "Ana Berg (Arc Lamp)."
+    assert template_text("describe", ["Arc Lamp"], ["Steel", "Oak"], source="skg") == "Steel; Oak (Arc Lamp)."
+    assert template_text("describe", ["Arc Lamp"], "Arc Lamp", source="skg") == "Arc Lamp."  # no lookup

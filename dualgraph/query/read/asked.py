@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from dualgraph.lexicon.english import agent_nouns
+from dualgraph.lexicon.synonyms import general_synonyms
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
 from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
@@ -22,7 +24,7 @@ _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;
 _HEAD = re.compile(
     r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
     r"|light)\s+(?:is|are|was|were|does|do|did)\b)|(?P<how>how\s+much)"
-    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
+    r"|(?:what|who)(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
     re.I | re.S,
 )
 _WHEN = re.compile(r"\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are|did|does|will)\b", re.I)
@@ -167,6 +169,8 @@ def asked_attribute(question: str) -> str:
         # "When was X released?", "In what year did X come out?": the date of its event ("" = any)
         event, _ = find_event(question, m.end(), m.end())
         return DATE_ATTRIBUTES[event]
+    if (m := _WHO.match(question, at)) and agent_nouns(m.group(1)):
+        return _agent_attribute(m.group(1))
     if m := re.match(r"\s*what\s+(?:does|do|did)\b", question[at:], re.I):
         # "What does the X cost?": the verb at the end names what is asked
         tail = question[at + m.end() :]
@@ -222,6 +226,18 @@ def asked_attribute(question: str) -> str:
     # plain words the catalog may name its own way ("the annual energy consumption of X")
     plain = head.strip()
     return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""
+
+
+_WHO = re.compile(r"\s*who\s+([^\W\d_]+)\b", re.I)
+"""A question for whoever did a thing to one product ("Who designed X?", "Who makes X?")."""
+
+
+def _agent_attribute(verb: str) -> str:
+    """The entry "who <verb> X" asks: the agent noun of the verb the catalog names ("designed" → its
+    "designer"), else the usual agent noun, for the grounder to match the catalog's own way."""
+    nouns = agent_nouns(verb)
+    said = [*nouns, *(s for n in nouns for s in general_synonyms(n))]  # "made": the maker, its manufacturer
+    return next((n for n in said if current().attributes.fullmatch(n)), nouns[0] if nouns else "")
 
 
 _PLACES = {"one": 1, "two": 2, "three": 3, "a": 1, "1": 1, "2": 2, "3": 3}
