@@ -52,8 +52,11 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
             runtime_env=runtime_env or None,
             should_continue_on_error=config.continue_on_error,
             chat_template_stage=dict(light),
-            tokenize_stage=dict(light),
-            detokenize_stage=dict(light),
+            # on a GPU, tokenizing in actors of their own keeps the engine busy; on CPU the engine's
+            # process tokenizes and detokenizes at no extra cost, and each actor would import
+            # transformers anew (two processes, ~10 CPU-s, per pass)
+            tokenize_stage=dict(light) if config.on_gpu else False,
+            detokenize_stage=dict(light) if config.on_gpu else False,
         )
         return build_processor(
             proc_config,

