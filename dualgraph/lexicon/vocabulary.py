@@ -71,11 +71,14 @@ def _name_phrases(products: Sequence[str], nouns: set[str]) -> set[str]:
     "EKTORP 3-seat sofa" (not of "EKTORP Cover for 3-seat sofa": a cover), kept when two names or
     more state it. A question's "corner sofas" then asks for those names, where its "corner" would
     otherwise be taken for a maker or a product line. Only runs ending in a category noun are
-    counted, so the table stays small on a large catalog."""
+    counted, so the table stays small on a large catalog; so is a run a category noun leads ("TV
+    bench" of "BESTÅ TV bench, 120x40 cm", where "TV" names the category "TV & media furniture")."""
     counts: dict[str, int] = {}
     for name in products:
         toks = name_phrase_tokens(name)
         found = {" ".join(toks[1 : i + 1]) for i in (2, 3) if i < len(toks) and toks[i] in nouns}
+        if len(toks) > 2 and toks[1] in nouns and toks[2].isalpha():
+            found.add(f"{toks[1]} {toks[2]}")  # "TV bench" of "BESTÅ TV bench": a kind led by a category word
         for phrase in found:
             counts[phrase] = counts.get(phrase, 0) + 1
     return {p for p, c in counts.items() if c >= 2}

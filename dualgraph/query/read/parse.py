@@ -382,6 +382,19 @@ def _name_phrase(q: str, cat: re.Match[str], claims: _Claims) -> EntityRef | Non
     return EntityRef(_span(q, prev.start(1), cat.end()), q[prev.start(1) : cat.end()], "phrase")
 
 
+def _name_phrase_after(q: str, cat: re.Match[str], claims: _Claims) -> EntityRef | None:
+    """A category word and the lower-case noun after it that product names write together ("TV
+    benches": the names say "TV bench", the category is "TV & media furniture"), as one name
+    mention, so the noun is read, not left over. The category word stays a mention too."""
+    nxt = re.match(r"\s+([a-z][a-z-]*[a-z])(?![\w-])", q[cat.end() :])
+    if nxt is None or not claims.free(cat.end() + nxt.start(1), cat.end() + nxt.end(1)):
+        return None
+    if current().name_phrase(cat.group(), nxt.group(1)) is None:
+        return None
+    claims.take(cat.end() + nxt.start(1), cat.end() + nxt.end(1))
+    return EntityRef(_span(q, cat.start(), cat.end() + nxt.end(1)), q[cat.start() : cat.end() + nxt.end(1)], "phrase")
+
+
 # "the heaviest TV without its stand": a thing left out, not what is asked about
 LEFT_OUT = re.compile(r"\b(?:without|excluding|except|minus|no)\s+(?:its|their|the|a|an|any)?\s*$", re.I)
 
@@ -395,6 +408,9 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 out.append(named)
                 trace.append(f"name phrase {named.phrase!r}: product names hold these words in a row")
                 prev = None
+            elif (named := _name_phrase_after(q, cat, claims)) is not None:
+                out.append(named)
+                trace.append(f"name phrase {named.phrase!r}: product names hold these words in a row")
             if (
                 prev
                 and not current().not_brand(prev.group(1))
