@@ -72,3 +72,11 @@ def test_who_did_it_reads_the_entry_named_after_the_doer(compiler, question, key
 def test_designed_by_a_value_lists_what_that_designer_drew(compiler):
     ans = compiler.answer("Which lamps were designed by Tomas Lind?")
     assert sorted(ans.answer_list or []) == sorted(r["name"] for r in RECORDS if r["designer"] == "Tomas Lind")
+
+
+def test_who_with_a_superlative_still_asks_for_the_product():
+    from dualgraph.query.read.asked import asks_value
+
+    # "who" is the one that has it, unless the question goes on as "who is the <attribute> of"
+    assert not asks_value("Who has the lowest price?", "price")
+    assert asks_value("What is the lowest price?", "price")

@@ -24,7 +24,7 @@ _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;
 _HEAD = re.compile(
     r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
     r"|light)\s+(?:is|are|was|were|does|do|did)\b)|(?P<how>how\s+much)"
-    r"|(?:what|who)(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?)\b(?P<rest>.*)",
+    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?|who(?:'s|\s+is|\s+was|\s+are))\b(?P<rest>.*)",
     re.I | re.S,
 )
 _WHEN = re.compile(r"\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are|did|does|will)\b", re.I)
