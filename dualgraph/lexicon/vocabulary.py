@@ -474,6 +474,23 @@ def _name_tails(products: Iterable[str]) -> frozenset[str]:
     return frozenset(t for t, n in counts.items() if n >= 2)
 
 
+def _joined_name(words: list[str]) -> bool:
+    """Capitalised words with grammar words between them ("IKEA of Sweden", "Bang and Olufsen").
+
+    >>> _joined_name("IKEA of Sweden".split()), _joined_name("Nike Karlsson".split()), _joined_name("Black".split())
+    (True, False, False)
+    >>> _joined_name("Steel and wood".split()), _joined_name("Oak".split())
+    (False, False)
+    """
+    inner = words[1:-1]
+    return (
+        len(words) >= 3
+        and all(re.match(r"[A-Z]", t) for t in (words[0], words[-1]))
+        and any(t.islower() for t in inner)
+        and all(re.match(r"[A-Z]", t) or t in general_words("function_words") for t in inner)
+    )
+
+
 def _value_families(
     values: Iterable[tuple[str, str]], *, avoid: frozenset[str], entry_words: frozenset[str]
 ) -> dict[str, str]:
@@ -492,6 +509,12 @@ def _value_families(
                 break
             lead.append(tok)
         versioned = len(toks) > len(lead) and re.match(r"v?\d", toks[len(lead)]) is not None
+        if _joined_name(lead):
+            # "IKEA of Sweden", "House of Hackney": capitalised words joined by a grammar word are one
+            # name, whole; a maker's word inside it ("IKEA") is then part of the value, not the maker
+            key = " ".join(lead).casefold()
+            counts.setdefault(key, {})[entry] = counts.get(key, {}).get(entry, 0) + 1
+            continue
         if lead and not versioned and not all(re.match(r"[A-Z]|[a-z]+[A-Z]", t) for t in lead):
             continue  # a lower-case lead is a family only before a model number ("exynos 1580")
         for key in {" ".join(lead).casefold(), lead[0].casefold() if lead else ""}:

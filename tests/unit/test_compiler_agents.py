@@ -17,12 +17,12 @@ from dualgraph.corpus.model import Variant
 from dualgraph.lexicon.english import agent_nouns
 from dualgraph.query.interpret.compiler import Compiler
 
-DESIGNERS = ["Ana Berg", "Tomas Lind", "Mira Holt"]
+DESIGNERS = ["Ana Berg", "Tomas Lind", "House of Holt"]
 MAKERS = ["Lumafab", "Glowworks"]
 RECORDS = [
     {
         "name": f"{word} Lamp",
-        "designer": DESIGNERS[i % 3],
+        "designer": DESIGNERS[i % 3],  # "House of Holt": capitalised words joined by a grammar word
         "maker": MAKERS[i % 2],
         "height": 30 + 7 * i,
         "price": 40 + 11 * i,
@@ -80,3 +80,9 @@ def test_who_with_a_superlative_still_asks_for_the_product():
     # "who" is the one that has it, unless the question goes on as "who is the <attribute> of"
     assert not asks_value("Who has the lowest price?", "price")
     assert asks_value("What is the lowest price?", "price")
+
+
+def test_a_value_of_capitalised_words_joined_by_a_grammar_word_is_one_value(compiler):
+    # read as two names ("House", "Holt") it was a comparison of two products, answering nothing
+    ans = compiler.answer("Which lamps were designed by House of Holt?")
+    assert sorted(ans.answer_list or []) == sorted(r["name"] for r in RECORDS if r["designer"] == "House of Holt")
