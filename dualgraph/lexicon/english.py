@@ -81,7 +81,7 @@ def agent_nouns(verb: str) -> tuple[str, ...]:
     (True, ())
     """
     word = verb.casefold()
-    if word in general_words("function_words") and word not in _irregular():
+    if word in general_words("function_words"):
         return ()
     bases = [_irregular()[word]] if word in _irregular() else []
     if word.endswith("ied") or word.endswith("ies"):

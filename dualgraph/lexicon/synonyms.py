@@ -32,9 +32,18 @@ from importlib import resources
 import numpy as np
 import yaml
 
+from dualgraph.lexicon.english import agent_nouns
 from dualgraph.lexicon.mining import Variants
 
-__all__ = ["MAX_SYNONYMS", "MIN_COSINE", "CatalogLexicon", "general_synonyms", "line_words", "principal_words"]
+__all__ = [
+    "MAX_SYNONYMS",
+    "MIN_COSINE",
+    "CatalogLexicon",
+    "doer_nouns",
+    "general_synonyms",
+    "line_words",
+    "principal_words",
+]
 
 MIN_COSINE = 0.63
 """Measured on the raw Smartprix vocabulary (all-MiniLM-L6-v2): the pairs that mean the same sit at
@@ -61,6 +70,17 @@ def general_synonyms(word: str) -> list[str]:
     (['processor'], [])
     """
     return _general()[0].get(word.casefold(), [])
+
+
+def doer_nouns(verb: str) -> tuple[str, ...]:
+    """Whoever does what ``verb`` says, by English's agent nouns and their general synonyms, most
+    usual first ("made": maker, …, manufacturer, producer, brand; see :func:`~dualgraph.lexicon.english.agent_nouns`).
+
+    >>> doer_nouns("designed")[0], "manufacturer" in doer_nouns("made"), doer_nouns("is")
+    ('designer', True, ())
+    """
+    nouns = agent_nouns(verb)
+    return tuple(dict.fromkeys([*nouns, *(s for n in nouns for s in general_synonyms(n))]))
 
 
 def synonym_words() -> frozenset[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from dualgraph.lexicon.holders import EntryHolders
@@ -42,19 +43,26 @@ catalogue asks the same few scopes again and again: 39 scope reads, 6 distinct, 
 SCOPES_KEPT = 256
 
 
+def kept_scope(kept: OrderedDict[str, frozenset[str]], key: str, read: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """``kept[key]``, ``read()`` when it is not there; past :data:`SCOPES_KEPT` entries the one
+    used longest ago goes."""
+    found = kept.get(key)
+    if found is not None:
+        kept.move_to_end(key)
+        return found
+    found = kept[key] = read()
+    if len(kept) > SCOPES_KEPT:
+        kept.popitem(last=False)
+    return found
+
+
 def scope_products(store: Any, query: str) -> frozenset[str]:
     """The ``?p`` of a SELECT over ``store``, kept for the next question that asks the same."""
-    kept = _SCOPES.setdefault(store, OrderedDict())
-    found = kept.get(query)
-    if found is None:
-        res = store.select(query)
-        found = frozenset(b["p"]["value"] for b in res["results"]["bindings"])
-        kept[query] = found
-        if len(kept) > SCOPES_KEPT:
-            kept.popitem(last=False)
-    else:
-        kept.move_to_end(query)
-    return found
+
+    def read() -> frozenset[str]:
+        return frozenset(b["p"]["value"] for b in store.select(query)["results"]["bindings"])
+
+    return kept_scope(_SCOPES.setdefault(store, OrderedDict()), query, read)
 
 
 def use_holders(store: Any, table: EntryHolders | None) -> None:

@@ -67,7 +67,7 @@ from dualgraph.lexicon.pattern import fill, filled
 from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.query.caps import CAP_FACTOR, CONDITIONS, QUERY_ROWS, QUERY_TIMEOUT, CapHit, add_cap
-from dualgraph.query.ground.entry_choice import SCOPES_KEPT, keep_in_scope, scope_entries
+from dualgraph.query.ground.entry_choice import keep_in_scope, kept_scope, scope_entries
 from dualgraph.query.ground.features import either, values_first
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
@@ -814,17 +814,13 @@ class Compiler:
         """The names of the products ``where`` (a :attr:`Compiled.scope_where`) selects; the last
         few scopes asked are kept (an index does not change under a reader, and a bulk run asks the
         same scopes again and again)."""
-        kept: OrderedDict[str, frozenset[str]] = self.__dict__.setdefault("_scope_names", OrderedDict())
-        if where in kept:
-            kept.move_to_end(where)
-            return kept[where]
-        query = f"SELECT DISTINCT ?name WHERE {{ ?p a skgt:Product ; skg:hasName ?name . {where} }}"
-        res = run_select(self.store, query, row_cap=1_000_000, timeout_s=self.timeout_s)
-        names = frozenset(r["name"]["value"] for r in res.rows if "name" in r)
-        kept[where] = names
-        if len(kept) > SCOPES_KEPT:
-            kept.popitem(last=False)
-        return names
+
+        def read() -> frozenset[str]:
+            query = f"SELECT DISTINCT ?name WHERE {{ ?p a skgt:Product ; skg:hasName ?name . {where} }}"
+            res = run_select(self.store, query, row_cap=1_000_000, timeout_s=self.timeout_s)
+            return frozenset(r["name"]["value"] for r in res.rows if "name" in r)
+
+        return kept_scope(self.__dict__.setdefault("_scope_names", OrderedDict()), where, read)
 
     def _contradicted(self, comp: Compiled, ans: Answer) -> bool:
         """Whether the store's answer is evidence against the reading: no product where the

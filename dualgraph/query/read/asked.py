@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.lexicon.english import agent_nouns
-from dualgraph.lexicon.synonyms import general_synonyms
+from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
 from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
@@ -169,7 +168,7 @@ def asked_attribute(question: str) -> str:
         # "When was X released?", "In what year did X come out?": the date of its event ("" = any)
         event, _ = find_event(question, m.end(), m.end())
         return DATE_ATTRIBUTES[event]
-    if (m := _WHO.match(question, at)) and agent_nouns(m.group(1)):
+    if (m := _WHO.match(question, at)) and doer_nouns(m.group(1)):
         return _agent_attribute(m.group(1))
     if m := re.match(r"\s*what\s+(?:does|do|did)\b", question[at:], re.I):
         # "What does the X cost?": the verb at the end names what is asked
@@ -235,9 +234,8 @@ _WHO = re.compile(r"\s*who\s+([^\W\d_]+)\b", re.I)
 def _agent_attribute(verb: str) -> str:
     """The entry "who <verb> X" asks: the agent noun of the verb the catalog names ("designed" → its
     "designer"), else the usual agent noun, for the grounder to match the catalog's own way."""
-    nouns = agent_nouns(verb)
-    said = [*nouns, *(s for n in nouns for s in general_synonyms(n))]  # "made": the maker, its manufacturer
-    return next((n for n in said if current().attributes.fullmatch(n)), nouns[0] if nouns else "")
+    said = doer_nouns(verb)  # "made": the maker, its manufacturer
+    return next((n for n in said if current().attributes.fullmatch(n)), said[0] if said else "")
 
 
 _PLACES = {"one": 1, "two": 2, "three": 3, "a": 1, "1": 1, "2": 2, "3": 3}

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.lexicon.english import agent_nouns, general_words, how_adjectives
-from dualgraph.lexicon.synonyms import general_synonyms
+from dualgraph.lexicon.english import general_words, how_adjectives
+from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
 
@@ -73,18 +73,13 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
     """Content words no constraint, name or attribute read, less the words of the intent itself."""
     extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
     if extra:  # "Who designed X?": the verb named the designer the intent reads
-        extra |= {w for w in re.findall(r"[^\W\d_]+", question.casefold()) if _names_the_doer(w, extra)}
+        extra |= {w for w in re.findall(r"[^\W\d_]+", question.casefold()) if extra & set(doer_nouns(w))}
     left = uncovered_words(question, covered, extra=extra)
     if intent.kind in ("superlative", "compare"):
         return [w for w in left if not _COMPARATIVE.fullmatch(w)]
     if intent.kind == "average":
         return [w for w in left if w not in ("average", "mean")]
     return left
-
-
-def _names_the_doer(verb: str, attribute_words: frozenset[str]) -> bool:
-    nouns = agent_nouns(verb)
-    return any(n in attribute_words or attribute_words & set(general_synonyms(n)) for n in nouns)
 
 
 def coverage_caps(

@@ -386,13 +386,14 @@ def _name_phrase_after(q: str, cat: re.Match[str], claims: _Claims) -> EntityRef
     """A category word and the lower-case noun after it that product names write together ("TV
     benches": the names say "TV bench", the category is "TV & media furniture"), as one name
     mention, so the noun is read, not left over. The category word stays a mention too."""
-    nxt = re.match(r"\s+([a-z][a-z-]*[a-z])(?![\w-])", q[cat.end() :])
-    if nxt is None or not claims.free(cat.end() + nxt.start(1), cat.end() + nxt.end(1)):
+    nxt = _NEXT_WORD.match(q, cat.end())
+    if nxt is None or not claims.free(*nxt.span(1)) or current().name_phrase(cat.group(), nxt.group(1)) is None:
         return None
-    if current().name_phrase(cat.group(), nxt.group(1)) is None:
-        return None
-    claims.take(cat.end() + nxt.start(1), cat.end() + nxt.end(1))
-    return EntityRef(_span(q, cat.start(), cat.end() + nxt.end(1)), q[cat.start() : cat.end() + nxt.end(1)], "phrase")
+    claims.take(*nxt.span(1))
+    return EntityRef(_span(q, cat.start(), nxt.end(1)), q[cat.start() : nxt.end(1)], "phrase")
+
+
+_NEXT_WORD = re.compile(r"\s+([a-z][a-z-]*[a-z])(?![\w-])")
 
 
 # "the heaviest TV without its stand": a thing left out, not what is asked about
