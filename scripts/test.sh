@@ -15,6 +15,12 @@ bash scripts/setup.sh --test
 # CLI runs, Ray workers) compiled the package from source again, ~0.4 CPU-s apiece. compileall
 # writes it whatever that variable says; Python still reads it; a file already current is skipped.
 .venv/bin/python -m compileall -q dualgraph bench tests >/dev/null
+# OpenMP threads that wait (torch's: MiniLM, the aligner, the vLLM engine) sleep instead of spinning.
+# The suite keeps both cores busy, so a spinning thread takes a core from work: beside one busy
+# process the MiniLM and aligner tests took 65 and 60 s with libgomp's default (spin, then sleep)
+# and 51 and 48 s with PASSIVE. Every process the tests start inherits it. (Never ACTIVE on a
+# shared box: its threads spin without end, and a run of the suite crawled at a load of 17.)
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-PASSIVE}
 if [ "$#" -gt 0 ]; then
   exec .venv/bin/python -m pytest -q "$@"
 fi
@@ -53,4 +59,8 @@ else
 fi
 echo "all tiers: $((SECONDS - start)) s"
 python3 scripts/test_lanes.py "$out"/*.xml || status=1
+# DUALGRAPH_TEST_REPORTS=DIR keeps the run's JUnit files (seconds per test) there
+if [ -n "${DUALGRAPH_TEST_REPORTS:-}" ]; then
+  mkdir -p "$DUALGRAPH_TEST_REPORTS" && cp "$out"/*.xml "$DUALGRAPH_TEST_REPORTS"/
+fi
 exit "$status"

@@ -33,14 +33,10 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
     if config.backend == "vllm":
         runtime_env: dict[str, Any] = {}
         if not config.on_gpu:
-            # the engine core in the actor's own process (V1 starts it in a child, which imports
-            # torch and vLLM again, ~8 s on two cores; on a GPU the child overlaps work, on CPU it does not)
-            runtime_env = {
-                "env_vars": {
-                    "VLLM_CPU_KVCACHE_SPACE": str(config.engine.cpu_kv_cache_gib),
-                    "VLLM_ENABLE_V1_MULTIPROCESSING": "0",
-                }
-            }
+            # The engine core still runs in a child process of the actor: the stage drives vLLM's
+            # AsyncLLM, which always starts one (VLLM_ENABLE_V1_MULTIPROCESSING only concerns the
+            # synchronous engine). EngineOptions' "uni" executor keeps it from starting a third.
+            runtime_env = {"env_vars": {"VLLM_CPU_KVCACHE_SPACE": str(config.engine.cpu_kv_cache_gib)}}
         light = {"num_cpus": config.helper_cpus}
         proc_config = vLLMEngineProcessorConfig(
             model_source=config.model,

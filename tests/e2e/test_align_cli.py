@@ -9,10 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pyoxigraph
 import pytest
 
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
+from dualgraph.pipeline.layout import IndexLayout
 
 # found, not imported: pecanpy imports only behind dualgraph.align.node2vec's numpy shim
 if importlib.util.find_spec("pecanpy") is None:
@@ -41,7 +43,10 @@ PAGES = [
 
 
 def graph_size(ix) -> int:
-    return int(json.loads(run("sparql", "--index", ix, COUNT))["results"]["bindings"][0]["n"]["value"])
+    # read in this process (a `dualgraph sparql` run apiece cost ~2 CPU-s; that command has tests of its own)
+    store = pyoxigraph.Store.read_only(str(IndexLayout(ix).store))
+    (row,) = store.query(COUNT)
+    return int(row["n"].value)
 
 
 @pytest.fixture(scope="module")

@@ -40,7 +40,7 @@ def test_chunks_through_the_http_processor_come_back_with_mentions_or_reasons(ll
 
     config = LLMBatchConfig(backend="http", model=MODEL_NAME, url=llamacpp.base_url, batch_size=2, max_retries=1)
     # beyond the server's 2,048-token context: the server refuses this one request, not the stage
-    rows = [*_chunks(4), {**_chunks(1)[0], "chunk_id": "too-long", "text": "battery life " * 3000}]
+    rows = [*_chunks(3), {**_chunks(1)[0], "chunk_id": "too-long", "text": "battery life " * 3000}]
     out = extract_entities(ray.data.from_items(rows), config).take_all()
     assert sorted(r["chunk_id"] for r in out) == sorted(r["chunk_id"] for r in rows)
     answered = [r for r in out if r["chunk_id"] != "too-long"]

@@ -3,7 +3,8 @@ local Ray started by `dualgraph index`, and as a real Ray Job (`ray job submit â
 jobs/index_catalog.py`) on a Ray head started here on loopback with its dashboard (the job server).
 
 The head runs in a process group of its own, stopped by that group's id at the end (never `ray
-stop`, which would stop every Ray on the machine). It asks for a token made up for the test.
+stop`, which would stop every Ray on the machine). It asks for a token made up for the test. The
+local run asks for Ray's own log lines, which must then reach the user.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import pytest
 from dualgraph.corpus.model import Variant
 from dualgraph.corpus.specsqa import write_dataset
 from dualgraph.pipeline.layout import IndexLayout
+from dualgraph.pipeline.ray_logging import RAY_LOGS_ENV
+from tests.integration.test_ray_logs_quiet import ray_lines
 
 pytestmark = [pytest.mark.ray, pytest.mark.timeout(300)]
 
@@ -192,9 +195,10 @@ def _manifest(index: Path) -> dict:
 
 
 def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float = 150) -> str:
+    """What the command printed, standard output then standard error."""
     done = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"{cmd[:4]} failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done.stdout
+    return done.stdout + done.stderr
 
 
 def test_inline_local_ray_and_a_ray_job_build_identical_stores(tmp_path: Path, ray_head: RayHead) -> None:
@@ -211,11 +215,15 @@ def test_inline_local_ray_and_a_ray_job_build_identical_stores(tmp_path: Path, r
         env,
         tmp_path,
     )
-    _run(
+    # Ray's own lines asked for (the quiet default is tests/integration/test_ray_logs_quiet.py):
+    # they must reach the user through the command, so the quiet check can see them when they are there
+    loud = _run(
         [dualgraph, "index", str(ds), "--index", str(tmp_path / "local"), "--runner", "ray", "--config", str(cfg)],
-        env,
+        {**env, RAY_LOGS_ENV: "1"},
         tmp_path,
     )
+    said = "\n".join(ray_lines(loud))
+    assert "Execution plan of Dataset" in said and "Starting execution of Dataset" in said, loud[-3000:]
 
     # the job's working directory carries the entry points only; the library is the installed one
     workdir = tmp_path / "workdir"
