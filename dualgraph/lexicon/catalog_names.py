@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from dualgraph.lexicon.english import general_words
-from dualgraph.lexicon.tokens import norm_tokens, token_match
+from dualgraph.lexicon.tokens import arabic, norm_tokens, token_match
 
 __all__ = ["brand_words", "name_index", "singular", "spot_brands", "spot_names"]
 
@@ -72,7 +72,7 @@ def spot_names(question: str, names: Iterable[str] | dict[str, list[list[str]]])
     # a possessive "'s" ("the Orbit Phone 7's battery") is no model suffix "S": blanked, spans unchanged
     plain = re.sub(r"(?<=\w)['’]s\b", "  ", question)
     toks = [(m.group().casefold(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+(?:\.\d+)?|\+", plain)]
-    words = [t for t, _, _ in toks]
+    words = [arabic(t) for t, _, _ in toks]  # as the names were read: "Mark IV" is "mark 4"
     found: list[tuple[int, int, int]] = []
     for i, w in enumerate(words):
         for name in index.get(w, ()):

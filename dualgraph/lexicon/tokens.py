@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["joined_run", "norm_tokens", "token_match"]
+__all__ = ["arabic", "joined_run", "norm_tokens", "token_match"]
 
 _MODEL_TAIL = frozenset(
     """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
@@ -16,14 +16,35 @@ _MODEL_TAIL = frozenset(
 
 
 def norm_tokens(text: str) -> list[str]:
-    """Lower-cased alphanumeric tokens, letters and digits split ("Flip7" → flip, 7)."""
+    """Lower-cased alphanumeric tokens, letters and digits split ("Flip7" → flip, 7); a roman
+    numeral of two letters or more is its number, so "Mark III" and "mark 3" are one name.
+
+    >>> norm_tokens("EOS 5D Mark III"), norm_tokens("CompactFlash type ii"), norm_tokens("iPhone X")
+    (['eos', '5', 'd', 'mark', '3'], ['compactflash', 'type', '2'], ['iphone', 'x'])
+    """
     return list(_tokens(text))
 
 
 @functools.lru_cache(maxsize=200_000)
 def _tokens(text: str) -> tuple[str, ...]:
     # the same catalog names are tokenised for every question: once is enough
-    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold()))
+    return tuple(arabic(t) for t in re.findall(r"[a-z]+|\d+(?:\.\d+)?|\+", text.casefold()))
+
+
+def arabic(token: str) -> str:
+    """A lower-case token as :func:`norm_tokens` keeps it: a roman numeral of two letters or more
+    as its number ("iv" → "4"), any other token as it is."""
+    return _ROMAN.get(token, token)
+
+
+def _roman(n: int) -> str:
+    tens, units = divmod(n, 10)
+    return "x" * tens + ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix")[units]
+
+
+# Roman numerals 2–39 in their one correct spelling, as catalogues number models and types ("Mark
+# IV", "Type II", "UHS-II"). A single letter stays a letter: "iPhone X" and "LG V" are no numbers.
+_ROMAN = {_roman(n): str(n) for n in range(2, 40) if len(_roman(n)) > 1}
 
 
 def _norm(text: str) -> str:
