@@ -55,12 +55,29 @@ def named_unit(question: str) -> tuple[str, str] | None:
     >>> named_unit("What is the largest capacity, in cubic feet?"), named_unit("How much does it use, in kWh a year?")
     (('l', 'ft³'), ('kWh/yr', 'kWh/yr'))
     """
+    found = _unit_asked(question)
+    return None if found is None else found[:2]
+
+
+def unit_asked_words(question: str) -> frozenset[str]:
+    """The words (lower-case) naming the unit a question asks its answer in: "…, in cubic feet?" →
+    {"cubic", "feet"}; none when it names none. The answer reads them (:func:`named_unit`).
+
+    >>> sorted(unit_asked_words("What is the largest capacity, in cubic feet?")), unit_asked_words("phones in stock")
+    (['cubic', 'feet'], frozenset())
+    """
+    found = _unit_asked(question)
+    return frozenset() if found is None else frozenset(w.casefold() for w in re.findall(r"[^\W\d_]+", found[2]))
+
+
+def _unit_asked(question: str) -> tuple[str, str, str] | None:
+    """(canonical unit, the unit's own symbol, the words that spell it) of :func:`named_unit`."""
     for m in _UNIT_ASKED.finditer(question):
         at = unit_at(question, m.start(1))  # a spelling of several words: "in cubic feet"
         name = question[m.start(1) : at[1]] if at is not None else m.group(1)
         found = normalise_unit(name)
         if found is not None and found[1] != "currency":
-            return found[0], unit_symbol(name) or found[0]
+            return found[0], unit_symbol(name) or found[0], name
     return None
 
 
@@ -161,6 +178,8 @@ def asked_attribute(question: str) -> str:
     >>> [asked_attribute(q) for q in ("What does the Nova Lite cost?", "In what year was the Nova Lite released?",
     ...  "When was the Nova Lite announced?", "When did the Nova Lite arrive?")]
     ['price', 'release date', 'announcement date', 'date']
+    >>> asked_attribute("How many inches wide is the Nova Tab?")
+    'width'
     """
     lead = _LEAD_CLAUSE.match(question)
     at = lead.end() if lead else 0
@@ -201,6 +220,9 @@ def asked_attribute(question: str) -> str:
         named = current().attributes.search(blank_names(m.group(1)))
         if named:
             return named.group(1)
+        words = m.group(1).split()
+        if len(words) == 2 and unit_word(words[0]) and words[1].casefold() in how_adjectives():
+            return how_adjectives()[words[1].casefold()]  # "How many inches tall is X?": its height, in inches
         if not re.fullmatch(r"[^\W\d_][\w/]*", m.group(1).strip()) or not unit_word(m.group(1).strip()):
             return ""
         # "How many grams does X weigh?", "How many mAh is X's battery rated at?": the attribute is named

@@ -21,8 +21,10 @@ import re
 
 from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.lexicon.synonyms import doer_nouns
+from dualgraph.query.read.asked import unit_asked_words
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
+from dualgraph.query.read.superlative import VERB_ATTRS
 
 __all__ = ["SCAFFOLD", "coverage_caps", "uncovered_words"]
 
@@ -73,7 +75,13 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
     """Content words no constraint, name or attribute read, less the words of the intent itself."""
     extra = frozenset(w.casefold() for w in re.findall(r"\w+", intent.attribute or ""))
     if extra:  # "Who designed X?": the verb named the designer the intent reads
-        extra |= {w for w in re.findall(r"[^\W\d_]+", question.casefold()) if extra & set(doer_nouns(w))}
+        words = re.findall(r"[^\W\d_]+", question.casefold())
+        extra |= {w for w in words if extra & set(doer_nouns(w))}
+        # "How tall is X?", "How much does X weigh?": the adjective or the verb asks what the intent reads
+        extra |= {w for w in words if how_adjectives().get(w) in extra}
+        extra |= {w for w in words for pat, attr in VERB_ATTRS if attr in extra and re.fullmatch(pat, w)}
+    # "…, in inches?": the answer is given in that unit
+    extra |= unit_asked_words(question)
     left = uncovered_words(question, covered, extra=extra)
     if intent.kind in ("superlative", "compare"):
         return [w for w in left if not _COMPARATIVE.fullmatch(w)]
