@@ -19,11 +19,34 @@ from dualgraph.llm_batch.rows import (
 )
 from dualgraph.models.openai_chat import chat_url
 
-__all__ = ["DroppedRowsError", "build_chat_processor", "run_chat"]
+__all__ = ["DroppedRowsError", "build_chat_processor", "engine_runtime_env", "run_chat"]
 
 
 class DroppedRowsError(RuntimeError):
     """The stage returned fewer (or other) rows than it was given."""
+
+
+def engine_runtime_env(config: LLMBatchConfig) -> dict[str, Any] | None:
+    """The environment of the vLLM engine actors: on a CPU, the KV cache size, and the model run in
+    the engine core's process.
+
+    >>> engine_runtime_env(LLMBatchConfig(backend="vllm", model="m"))["env_vars"]["VLLM_ENABLE_V1_MULTIPROCESSING"]
+    '0'
+    >>> engine_runtime_env(LLMBatchConfig(backend="vllm", model="m", accelerator_type="H100")) is None
+    True
+    """
+    if config.on_gpu:
+        return None
+    # The model runs in the engine core's process: vLLM's CPU platform swaps the "uni" executor
+    # (EngineOptions) for "mp", a worker process of its own that imports torch and vLLM again,
+    # unless VLLM_ENABLE_V1_MULTIPROCESSING is 0. The engine core itself is still a child of the
+    # actor: the stage drives vLLM's AsyncLLM, which always starts one.
+    return {
+        "env_vars": {
+            "VLLM_CPU_KVCACHE_SPACE": str(config.engine.cpu_kv_cache_gib),
+            "VLLM_ENABLE_V1_MULTIPROCESSING": "0",
+        }
+    }
 
 
 def build_chat_processor(config: LLMBatchConfig) -> Any:
@@ -31,12 +54,7 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
     from ray.data.llm import HttpRequestProcessorConfig, build_processor, vLLMEngineProcessorConfig
 
     if config.backend == "vllm":
-        runtime_env: dict[str, Any] = {}
-        if not config.on_gpu:
-            # The engine core still runs in a child process of the actor: the stage drives vLLM's
-            # AsyncLLM, which always starts one (VLLM_ENABLE_V1_MULTIPROCESSING only concerns the
-            # synchronous engine). EngineOptions' "uni" executor keeps it from starting a third.
-            runtime_env = {"env_vars": {"VLLM_CPU_KVCACHE_SPACE": str(config.engine.cpu_kv_cache_gib)}}
+        runtime_env = engine_runtime_env(config)
         light = {"num_cpus": config.helper_cpus}
         proc_config = vLLMEngineProcessorConfig(
             model_source=config.model,
@@ -45,7 +63,7 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
             concurrency=config.concurrency,
             accelerator_type=config.accelerator_type,
             placement_group_config={"bundles": config.placement_bundles()},
-            runtime_env=runtime_env or None,
+            runtime_env=runtime_env,
             should_continue_on_error=config.continue_on_error,
             chat_template_stage=dict(light),
             # on a GPU, tokenizing in actors of their own keeps the engine busy; on CPU the engine's
