@@ -54,7 +54,6 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
     from ray.data.llm import HttpRequestProcessorConfig, build_processor, vLLMEngineProcessorConfig
 
     if config.backend == "vllm":
-        runtime_env = engine_runtime_env(config)
         light = {"num_cpus": config.helper_cpus}
         proc_config = vLLMEngineProcessorConfig(
             model_source=config.model,
@@ -63,7 +62,7 @@ def build_chat_processor(config: LLMBatchConfig) -> Any:
             concurrency=config.concurrency,
             accelerator_type=config.accelerator_type,
             placement_group_config={"bundles": config.placement_bundles()},
-            runtime_env=runtime_env,
+            runtime_env=engine_runtime_env(config),
             should_continue_on_error=config.continue_on_error,
             chat_template_stage=dict(light),
             # on a GPU, tokenizing in actors of their own keeps the engine busy; on CPU the engine's

@@ -51,7 +51,8 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
             or low in extra
             or low in taken
             or low.rstrip("s") in taken
-            or how_adjectives().get(low) in taken  # "70 inches tall": the height was read
+            # "70 inches tall": the height was read; "How tall is X?": the height is what it asks
+            or how_adjectives().get(low) in taken | extra
             or (measured and (low in PRICE_WORDS or unit_word(low)))
         ):
             continue
@@ -77,8 +78,7 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
     if extra:  # "Who designed X?": the verb named the designer the intent reads
         words = re.findall(r"[^\W\d_]+", question.casefold())
         extra |= {w for w in words if extra & set(doer_nouns(w))}
-        # "How tall is X?", "How much does X weigh?": the adjective or the verb asks what the intent reads
-        extra |= {w for w in words if how_adjectives().get(w) in extra}
+        # "How much does X weigh?": the verb asks what the intent reads
         extra |= {w for w in words for pat, attr in VERB_ATTRS if attr in extra and re.fullmatch(pat, w)}
     # "…, in inches?": the answer is given in that unit
     extra |= unit_asked_words(question)
