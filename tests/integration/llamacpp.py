@@ -54,8 +54,8 @@ SERVED_DIR = Path.home() / ".cache" / "dualgraph" / "llamacpp"
 def served_model_path() -> Path:
     """The shipped Q4_1 weights widened to F16, made once per machine (about a second).
 
-    The Q4_1 weights rounded to F16 (a greedy probe answered the same text), so the model behaves as the shipped
-    file does, but llama.cpp evaluates prompts about 1.7 times faster on one CPU thread (261
+    The Q4_1 weights rounded to F16 (a greedy probe answered the same text), so the model behaves
+    as the shipped file does, but llama.cpp evaluates prompts about 1.7 times faster on one CPU thread (261
     against 151 tokens/s on this 2-core box; F16 goes through its tiled matrix kernels, Q4_1
     does not), and the LLM tests are mostly prompt: the SPARQL prompt alone is ~1,570 tokens.
     """
