@@ -1,10 +1,13 @@
-"""One small catalog indexed three ways gives the same store: in process (`--runner inline`), on a
-local Ray started by `dualgraph index`, and as a real Ray Job (`ray job submit … python
-jobs/index_catalog.py`) on a Ray head started here on loopback with its dashboard (the job server).
+"""One small catalog indexed two ways gives the same store: in process (`--runner inline`) and as
+a real Ray Job (`ray job submit … python jobs/index_catalog.py`) on a Ray head started here on
+loopback with its dashboard (the job server).
 
 The head runs in a process group of its own, stopped by that group's id at the end (never `ray
 stop`, which would stop every Ray on the machine). It asks for a token made up for the test. The
-local run asks for Ray's own log lines, which must then reach the user.
+job asks for Ray's own log lines, which must then reach the user through `ray job submit`. (An
+index built on a local Ray started for it is checked quiet in a child process by
+tests/integration/test_ray_logs_quiet.py, and matched against the inline runner's by
+tests/integration/test_index.py.)
 """
 
 from __future__ import annotations
@@ -201,7 +204,7 @@ def _run(cmd: list[str], env: dict[str, str], cwd: Path, timeout: float = 150) -
     return done.stdout + done.stderr
 
 
-def test_inline_local_ray_and_a_ray_job_build_identical_stores(tmp_path: Path, ray_head: RayHead) -> None:
+def test_inline_and_a_ray_job_build_identical_stores(tmp_path: Path, ray_head: RayHead) -> None:
     ds = tmp_path / "ds"
     write_dataset(ds, PAGES)
     cfg = tmp_path / "index.yaml"
@@ -215,20 +218,13 @@ def test_inline_local_ray_and_a_ray_job_build_identical_stores(tmp_path: Path, r
         env,
         tmp_path,
     )
-    # Ray's own lines asked for (the quiet default is tests/integration/test_ray_logs_quiet.py):
-    # they must reach the user through the command, so the quiet check can see them when they are there
-    loud = _run(
-        [dualgraph, "index", str(ds), "--index", str(tmp_path / "local"), "--runner", "ray", "--config", str(cfg)],
-        {**env, RAY_LOGS_ENV: "1"},
-        tmp_path,
-    )
-    said = "\n".join(ray_lines(loud))
-    assert "Execution plan of Dataset" in said and "Starting execution of Dataset" in said, loud[-3000:]
 
     # the job's working directory carries the entry points only; the library is the installed one
     workdir = tmp_path / "workdir"
     shutil.copytree(ROOT / "jobs", workdir / "jobs", ignore=shutil.ignore_patterns("__pycache__"))
-    runtime_env = {"env_vars": {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}}
+    # Ray's own lines asked for (the quiet default is tests/integration/test_ray_logs_quiet.py):
+    # they must reach the user, so the quiet check can see them when they are there
+    runtime_env = {"env_vars": {"HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false", RAY_LOGS_ENV: "1"}}
     job_out = _run(
         [
             str(BIN / "ray"),
@@ -252,12 +248,13 @@ def test_inline_local_ray_and_a_ray_job_build_identical_stores(tmp_path: Path, r
         tmp_path,
     )
     assert "succeeded" in job_out.lower(), job_out[-2000:]
+    said = "\n".join(ray_lines(job_out))
+    assert "Execution plan of Dataset" in said and "Starting execution of Dataset" in said, job_out[-3000:]
 
-    inline, local, job = (_manifest(tmp_path / name) for name in ("inline", "local", "job"))
-    assert (inline["converted_on"], local["converted_on"], job["converted_on"]) == ("inline", "ray", "ray")
+    inline, job = (_manifest(tmp_path / name) for name in ("inline", "job"))
+    assert (inline["converted_on"], job["converted_on"]) == ("inline", "ray")
     for key in ("products", "triples", "specs", "documents"):
-        assert inline[key] == local[key] == job[key], key
+        assert inline[key] == job[key], key
     quads = _quads(tmp_path / "inline")
     assert len(quads) > 100
-    assert _quads(tmp_path / "local") == quads
     assert _quads(tmp_path / "job") == quads

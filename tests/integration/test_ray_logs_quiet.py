@@ -4,8 +4,8 @@ An index build and a bulk answer run on a fresh local Ray in a child process, as
 and ``dualgraph ask --questions`` run them (progress on, as in ``scripts/demo.sh``); what the child
 prints is read back. Without ``DUALGRAPH_RAY_LOGS`` no Ray INFO line and none of Ray Data's notes
 may appear. That with ``DUALGRAPH_RAY_LOGS=1`` they do (so this check can see them when they are
-there) is checked on the local Ray run of ``tests/integration/test_ray_job.py``, which starts a
-fresh runtime anyway.
+there) is checked on the Ray Job of ``tests/integration/test_ray_job.py``, whose output
+``ray job submit`` streams back.
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def ray_lines(out: str) -> list[str]:
 
 @pytest.mark.ray
 def test_ray_is_quiet_by_default(tmp_path):
-    # the other half, Ray's lines when asked for, is the local run of tests/integration/test_ray_job.py
+    # the other half, Ray's lines when asked for, is the Ray Job of tests/integration/test_ray_job.py
     quiet = run_child(tmp_path)
     assert "products 6" in quiet and "answered 6" in quiet  # both ran on Ray
     assert ray_lines(quiet) == []
