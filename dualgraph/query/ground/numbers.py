@@ -40,6 +40,11 @@ RUNNERS_UP = 2
 """Other entries a numeric constraint keeps as alternatives for the reader's beam (the next best
 entries whose unit can hold the number; see :mod:`dualgraph.query.interpret`)."""
 
+NAMED = 0.99
+"""A lexical score at or above this: the question's attribute words name the entry itself ("cores" for
+"Cores"). Then an empty result on that entry is believed: no entry the question names less well is
+offered to the beam as another reading of its number (see :meth:`NumberGrounder._numeric_alternatives`)."""
+
 APART_SHARE = 0.2
 """Two entries on the same products beyond this share of the smaller one are two attributes."""
 
@@ -239,11 +244,15 @@ class NumberGrounder(GrounderBase):
         c: NumericConstraint, cands: list[Any], taken: set[str], attribute: str, conf: float
     ) -> tuple[list[Grounding], int]:
         """The runner-up entries (at most :data:`RUNNERS_UP`, none already read) for the beam, and how
-        many more entries there were past that cap."""
+        many more entries there were past that cap. When the question's own words name the best entry
+        (:data:`NAMED`), only entries they name as well: "more than four cores" with no product over
+        four cores is "none", not a condition on some other unitless entry ("Model number > 4"). An
+        attribute only inferred (from a verb, "hold at least 50 litres") keeps every runner-up."""
         alternatives: list[Grounding] = []
         left = 0
+        named = bool(c.attribute) and cands[0][0][0] >= NAMED
         for (lex2, inside2, _, _), p, lo2, hi2 in cands[1:]:
-            if p.entry_iri in taken:
+            if p.entry_iri in taken or (named and lex2 < NAMED):
                 continue
             taken.add(p.entry_iri)
             if len(alternatives) == RUNNERS_UP:
@@ -313,7 +322,7 @@ class NumberGrounder(GrounderBase):
         if attribute:
             # an attribute the catalog never names ("refresh rate" where it writes "120 Hz Display"): the unit
             # and the catalog's value ranges still say which entry holds it
-            conf = 0.9 if lex >= 0.99 else 0.75 if lex > 0 else 0.7 if single or alone else 0.45
+            conf = 0.9 if lex >= NAMED else 0.75 if lex > 0 else 0.7 if single or alone else 0.45
         else:
             conf = 0.7 if single or alone else 0.5
         if not inside:
