@@ -156,7 +156,12 @@ def _all(q: str, low: str) -> list[Superlative]:
             prev = found.get(m.start())
             if prev is not None and prev.end >= m.end():
                 continue  # "most expensive" over "most" at the same place
-            attr = attribute_near(q, m.end()) or verb_attribute(low, m.start()) or implied
+            near = attribute_near(q, m.end())
+            if implied and near and current().product_nouns.fullmatch(near.split()[-1]):
+                # "the cheapest processor" is the thing priced, even in a catalog with an entry named
+                # "Processor Number": a word that implies its attribute says what it measures
+                near = ""
+            attr = near or verb_attribute(low, m.start()) or implied
             attr = attr or plain_noun_phrase(q, m.end())
             found[m.start()] = Superlative(m.group(), m.start(), m.end(), direction, attr)
     # a shorter word inside a longer match ("most" in "most expensive") is that match
