@@ -88,6 +88,18 @@ def kind_words(name: str, stop: frozenset[str]) -> list[str]:
     return out
 
 
+def _joins_kinds(name: str) -> bool:
+    """Whether a category's name joins two kinds ("Sofas & armchairs", "Tables and desks").
+
+    >>> _joins_kinds("Sofas & armchairs"), _joins_kinds("Ebikes - Mountain")
+    (True, False)
+    """
+    joins = general_words("joining_words")
+    return any(j in name for j in joins if not j.isalpha()) or bool(
+        set(re.findall(r"[a-z]+", name.casefold())) & {j for j in joins if j.isalpha()}
+    )
+
+
 def _regex_filter(rx: str) -> str:
     return f'REGEX(STR(?name), {_lit(rx)}, "i")'
 
@@ -283,7 +295,10 @@ class EntityGrounder(GrounderBase):
         # "armchairs" of "Sofas & armchairs": a part of the category's name; where product names state
         # it as their kind, those names, in whatever category a shop also lists them (an outdoor
         # armchair under "Outdoor furniture"); the whole category stays the beam's alternative
-        kind = None if exact else self._kind_names(norm_tokens(e.phrase), whole=False)
+        # only where a category's name joins kinds: "e-bike" is the whole of "Ebikes - Mountain", though
+        # two listings there write "E-bike" in their names
+        parts = [p for p in hits if _joins_kinds(p.name or "")]
+        kind = None if exact or not parts else self._kind_names(norm_tokens(e.phrase), whole=False)
         if kind is None:
             return whole
         rx, names = kind
