@@ -42,9 +42,11 @@ from types import MappingProxyType
 
 import yaml
 
-__all__ = ["CurrencyTable", "hint", "hinted", "lookup", "table"]
+__all__ = ["CurrencyTable", "hint", "hinted", "lookup", "prices_nothing", "table"]
 
 _HINT: ContextVar[frozenset[str]] = ContextVar("currency_hint", default=frozenset())
+# inside hinted(): whether the catalog prices anything at all; None outside (nothing known)
+_PRICED: ContextVar[bool | None] = ContextVar("catalog_priced", default=None)
 
 
 @dataclass(frozen=True)
@@ -206,13 +208,31 @@ def hint() -> frozenset[str]:
     return _HINT.get()
 
 
+def prices_nothing() -> bool:
+    """Whether the catalog read inside :func:`hinted` prices none of its products (False outside it).
+
+    >>> prices_nothing()
+    False
+    >>> with hinted([]):
+    ...     prices_nothing()
+    True
+    >>> with hinted(["GBP"]):
+    ...     prices_nothing()
+    False
+    """
+    return _PRICED.get() is False
+
+
 @contextmanager
 def hinted(codes: Iterable[str]) -> Iterator[None]:
-    """Within the block, ambiguous spellings read as the catalog's own currencies ``codes``."""
-    token = _HINT.set(frozenset(c.upper() for c in codes if c))
+    """Within the block, ambiguous spellings read as the catalog's own currencies ``codes`` (none:
+    the catalog prices nothing, see :func:`prices_nothing`)."""
+    own = frozenset(c.upper() for c in codes if c)
+    token, priced = _HINT.set(own), _PRICED.set(bool(own))
     try:
         yield
     finally:
+        _PRICED.reset(priced)
         _HINT.reset(token)
 
 

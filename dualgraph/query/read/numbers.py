@@ -229,12 +229,12 @@ def _currency(text: str) -> str | None:
 
 def _other_unit(word: str) -> bool:
     """Whether a currency word is the wrong reading here: it also names a unit ("pounds" of mass) and
-    the catalog's prices are known and in none of the currencies the word may name."""
-    hint = currencies.hint()
+    the catalog prices nothing, or prices in none of the currencies the word may name."""
     known = normalise_unit(word)
-    return (
-        bool(hint) and known is not None and known[1] != "currency" and not (currencies.table().candidates(word) & hint)
-    )
+    if known is None or known[1] == "currency":
+        return False
+    hint = currencies.hint()
+    return currencies.prices_nothing() or (bool(hint) and not (currencies.table().candidates(word) & hint))
 
 
 def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
