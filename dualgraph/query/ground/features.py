@@ -44,6 +44,10 @@ ALIAS_SCORE = 0.85
 
 
 MAX_TWIN_ENTRIES = 3
+
+ENTRY_NAMED = 0.9
+"""The lexical score at which the words after a listed value name the entry listing it (see
+:meth:`FeatureGrounder._value_of_named_entry`): the entry's own word, in any inflection."""
 """Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
 
 
@@ -249,7 +253,28 @@ class FeatureGrounder(NumberGrounder):
                 f"{e.section} › {e.entry} have it ({e.count} products)"
             )
             return Grounding(c, "feature-entry", snippet=e.sparql, pattern=e, confidence=0.7)
+        if (named := self._value_of_named_entry(c, trace, scope)) is not None:
+            return named
         return self.prose(c, c.context or c.phrase, c.negated, trace)
+
+    def _value_of_named_entry(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
+        """A phrase that is a listed value followed by words naming the entry that lists it
+        ("automatic defrost": the Defrost Type "Automatic"; "manual defrosting"), read as that value
+        of that entry; None unless the value is listed exactly and the other words name its entry."""
+        words = c.phrase.split()
+        for k in range(1, len(words)):
+            value, entry = " ".join(words[:k]), " ".join(words[k:])
+            said: list[str] = []
+            g = self._value_grounding(c, value, entry, c.negated, said, quiet=True, scope=scope)
+            if g is None or not g.resolved or g.pattern is None or g.confidence < 0.9:
+                continue
+            if self.lexical(entry, g.pattern) < ENTRY_NAMED:
+                continue
+            trace.extend(said)
+            trace.append(f"feature {c.phrase!r} → the value {value!r} of the entry that {entry!r} names")
+            g.kind = "feature-value"
+            return g
+        return None
 
     def _measured_feature(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
         """A feature phrase holding a measurement ("3.5 mm headphone jack") is that number on the entry
