@@ -44,11 +44,11 @@ ALIAS_SCORE = 0.85
 
 
 MAX_TWIN_ENTRIES = 3
+"""Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
 
 ENTRY_NAMED = 0.9
 """The lexical score at which the words after a listed value name the entry listing it (see
 :meth:`FeatureGrounder._value_of_named_entry`): the entry's own word, in any inflection."""
-"""Other entries naming the value (as well as the first: same match level and lexical fit) also read (UNION)."""
 
 
 def _words_regex(tokens: list[str]) -> str:
