@@ -297,8 +297,8 @@ class EntityGrounder(GrounderBase):
         # armchair under "Outdoor furniture"); the whole category stays the beam's alternative
         # only where a category's name joins kinds: "e-bike" is the whole of "Ebikes - Mountain", though
         # two listings there write "E-bike" in their names
-        joined = any(_joins_kinds(p.name or "") for p in hits)
-        kind = None if exact or not joined else self._kind_names(norm_tokens(e.phrase), whole=False)
+        of_joined_kinds = any(_joins_kinds(p.name or "") for p in hits)
+        kind = None if exact or not of_joined_kinds else self._kind_names(norm_tokens(e.phrase), whole=False)
         if kind is None:
             return whole
         rx, names = kind
