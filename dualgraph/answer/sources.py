@@ -24,6 +24,7 @@ from dualgraph.query.caps import CAP_FACTOR, QUERY_ROWS, CapHit
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.sparql.render import render_markdown
 from dualgraph.query.sparql.safety import QueryResult
+from dualgraph.tkg.statements import StatementIndex
 
 __all__ = ["SourceResult", "SymbolicSource", "TextualSource", "plain_rows"]
 
@@ -284,6 +285,15 @@ class TextualSource:
         self._total = len(chunks) or None
         self._corpus = fold_corpus(chunks) if chunks else None
         self._names = sorted({p for c in chunks.values() for p in c.products})
+        self._chunks = chunks
+        self._embedder = getattr(retriever, "embedder", None)
+        self._statements: StatementIndex | None = None
+
+    def _statement_index(self) -> StatementIndex | None:
+        """The pages' sentences, read on the first question that needs them (none without an embedder)."""
+        if self._statements is None and self._embedder is not None and self._chunks:
+            self._statements = StatementIndex(((c.text, c.products) for c in self._chunks.values()), self._embedder)
+        return self._statements
 
     def prepare(self) -> None:
         """Index the folded text's words now (once per engine) rather than on the first fallback."""
@@ -317,6 +327,7 @@ class TextualSource:
                 # handed over only when they are the question's condition (strategies.asked_of_text)
                 unread=unread[n] if unread is not None else (),
                 words_alone=bool(unread and unread[n]),
+                statements=self._statement_index() if unread and unread[n] else None,
             )
             r = SourceResult(
                 "tkg",

@@ -7,6 +7,12 @@ that phrase is an answer; products are ranked by the best vote of their chunks. 
 entity name occurs in the question, the products of the top voted chunks are the answer,
 with a low confidence — that is a guess and says so.
 
+When the specs read nothing beyond the scope, the phrases they left unread are the condition. The
+pages' own sentences (:class:`~dualgraph.tkg.statements.StatementIndex`) are then asked for them
+by meaning ("anchored to the wall" in "must be fixed to the wall"), and every page holding the
+phrase is read for what it says of it: a page saying "it is not a hardtail" answers "which are
+not hardtails", never "which are hardtails".
+
 >>> from dualgraph.tkg.model import Chunk
 >>> from dualgraph.tkg.retrieval import Retrieval, ScoredChunk, ScoredEntity
 >>> c1 = ScoredChunk(Chunk("c1", "d1", "Comes with an S Pen.", products=("Tab A",)), 0.9, 5)
@@ -29,7 +35,9 @@ from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.caps import CAP_FACTOR, TEXT_GUESS_CHUNKS, CapHit
 from dualgraph.tkg.model import Chunk
+from dualgraph.tkg.polarity import negated, negation_words
 from dualgraph.tkg.retrieval import Retrieval
+from dualgraph.tkg.statements import StatementIndex, StatementMatch
 
 __all__ = ["ANCHORED", "FoldedCorpus", "Reading", "fold", "fold_corpus", "read_products"]
 
@@ -45,6 +53,10 @@ COMMON_SHARE = 0.3
 MEASURE_ANCHOR = 0.6
 """Confidence of an answer anchored on a bare measurement ("7000 mah")."""
 """Confidence of an answer read from product names alone."""
+LEAD_WORDS = 3
+"""Function words before the first unread one that belong to its clause ("can be | stacked", "in other | colours")."""
+STATED = 0.6
+"""Cosine from which the pages' sentences that say an unread clause answer it as an anchor would."""
 HUB_SHARE = 0.25
 """An entity in more than this share of the chunks names a topic, not a distinguishing fact."""
 _STOP = frozenset(
@@ -276,6 +288,111 @@ def _said_in_text(unread: Iterable[str], corpus: FoldedCorpus, generic: frozense
     return None
 
 
+def _clause_of(folded_question: str, unread: Iterable[str], scope_words: frozenset[str] = frozenset()) -> str | None:
+    """The question's words from a few before the first unread word to the last one, its
+    negations left out (the polarity is read apart; an embedding hardly tells "not" apart).
+
+    >>> _clause_of("which 3 seat sofas under sr 3000 also come in other colours", ["colours"])
+    'in other colours'
+    >>> _clause_of("which products can t be ordered on the website", ["ordered", "website"])
+    'be ordered on the website'
+    >>> _clause_of("which pieces can be stacked", ["stacked"]), _clause_of("which phones", ["nfc"])
+    ('can be stacked', None)
+    >>> _clause_of("which cross country bikes are hardtails", ["hardtails"])
+    'are hardtails'
+
+    """
+    marks = {w for u in unread for w in fold(u).split()}
+    # fold() splits "can't" into "can t": a negation may be two folded words
+    negations = {fold(w) for w in negation_words()}
+    words: list[str] = []
+    raw = folded_question.split()
+    i = 0
+    while i < len(raw):
+        pair = " ".join(raw[i : i + 2])
+        if pair in negations and not set(raw[i : i + 2]) & marks:
+            i += 2
+        elif raw[i] in negations and raw[i] not in marks:
+            i += 1
+        else:
+            words.append(raw[i])
+            i += 1
+    at = [i for i, w in enumerate(words) if w in marks]
+    if not at:
+        return None
+    # back over the function words that belong to it ("can be", "in other"), never to the
+    # question's first word (the "which", "is" or "how" that asks)
+    start, glue = at[0], general_words("function_words")
+    while start > 1 and at[0] - start < LEAD_WORDS and words[start - 1] in glue:
+        start -= 1
+    # the scope ("armchairs", "products") is read apart, and would pull sentences about it
+    kept = [w for w in words[start : at[-1] + 1] if w in marks or singular([w])[0] not in scope_words]
+    return " ".join(kept) or None
+
+
+def _stated(
+    question: str,
+    unread: Iterable[str],
+    statements: StatementIndex,
+    scope_words: frozenset[str],
+    trace: list[str],
+) -> StatementMatch | None:
+    """The pages' sentences that say the unread clause (None when none comes near), traced."""
+    clause = _clause_of(fold(question), unread, scope_words)
+    match = statements.match(clause, negated=negated(question)) if clause is not None else None
+    if match is None or not match.said:
+        return None
+    said = "; ".join(
+        f"{s.sentence[:60]!r} ({'says it' if s.polarity else 'says not'}, {len(s.products)}, {s.similarity:.2f})"
+        for s in match.said[:6]
+    )
+    more = f" and {len(match.said) - 6} more" if len(match.said) > 6 else ""
+    trace.append(f"the pages state {match.clause!r} in {len(match.said)} wording(s): {said}{more}")
+    if match.singles_left:
+        trace.append(f"{match.singles_left} sentence(s) stated once and sharing a word with it were not read")
+    return match
+
+
+def _answer_by_statements(match: StatementMatch, in_scope: Callable[[str], bool], out: Reading) -> bool:
+    """The products whose pages state the clause with the asked polarity; False when none in scope."""
+    products = [p for p in match.products if in_scope(p)]
+    if not products:
+        out.trace.append(f"no page in scope states it {'negated' if match.negated else 'as asked'}")
+        return False
+    out.products = sorted(products)
+    out.phrase = match.clause
+    out.confidence = ANCHORED if match.best >= STATED else MEASURE_ANCHOR
+    out.trace.append(f"anchored on {match.clause!r}: {len(products)} products whose pages state it")
+    return True
+
+
+def _amend_by_statements(
+    hits: dict[str, float],
+    phrase: str,
+    asked_negated: bool,
+    statements: StatementIndex,
+    match: StatementMatch | None,
+    in_scope: Callable[[str], bool],
+) -> str:
+    """The pages holding ``phrase`` as written, kept by what they say of it (those only denying it
+    dropped; for a negated question, only those denying it kept), with the pages saying it in
+    other words (``match``) added."""
+    said = statements.polarities(phrase)
+    before = len(hits)
+    for p in list(hits):
+        kept = False in said.get(p, ()) if asked_negated else said.get(p) != {False}
+        if not kept:
+            del hits[p]
+    dropped = before - len(hits)
+    added = [p for p in (match.products if match is not None else ()) if in_scope(p) and p not in hits]
+    for p in added:
+        hits[p] = 0.0
+    return (
+        f"read for polarity: {dropped} page(s) holding {phrase!r} {'affirm' if asked_negated else 'deny'} it;"
+        f" {len(added)} more state it in other words"
+    )
+
+
 def read_products(
     question: str,
     voted: Retrieval,
@@ -287,6 +404,7 @@ def read_products(
     names: Iterable[str] | None = None,
     unread: Iterable[str] = (),
     words_alone: bool = False,
+    statements: StatementIndex | None = None,
 ) -> Reading:
     """Products the retrieved text supports for ``question`` (see the module docstring).
 
@@ -300,6 +418,11 @@ def read_products(
     rest), and with no such entity, when ``words_alone`` (the specs read no condition beyond the
     scope, so these phrases are the condition), a phrase the pages hold as written (or in the
     singular) anchors itself ("hardtails", "never been ridden").
+    ``statements``: the pages' sentences (:class:`~dualgraph.tkg.statements.StatementIndex`);
+    with it, and the same conditions, the unread clause is also looked for by meaning among what
+    the pages state ("anchored to the wall" in "must be fixed to the wall"), and the pages holding
+    a phrase as written are read for its polarity ("so it is not a hardtail" holds "hardtail"):
+    the answer is the pages that say it as the question asks, affirmed or negated.
     """
     out = Reading()
     ranked: dict[str, float] = {}
@@ -340,12 +463,17 @@ def read_products(
 
     focus = {w for u in unread for w in _singulars(fold(u)) if w not in _STOP and w not in generic}
     direct: str | None = None
+    stated: StatementMatch | None = None
     if focus:
         own = [e for e in named if _singulars(fold(e.name)) & focus]
         if own:
             named = own
         elif words_alone and isinstance(corpus, FoldedCorpus):
+            scope_words = frozenset(singular([w])[0] for w in general_words("product_nouns") | current().category_words)
+            stated = _stated(question, unread, statements, scope_words, out.trace) if statements is not None else None
             direct = _said_in_text(_runs_of(fold(question), unread), corpus, generic)
+            if stated is not None and direct is None and _answer_by_statements(stated, in_scope, out):
+                return out
             if direct is not None:
                 named = []
                 out.trace.append(f"no entity reads what the specs left unread: the pages' own words {direct!r}")
@@ -385,6 +513,8 @@ def read_products(
                 for p in products:
                     if in_scope(p):
                         hits[p] = max(hits.get(p, 0.0), score.get(cid, 0.0))
+        if direct is not None and statements is not None:
+            out.trace.append(_amend_by_statements(hits, phrase, negated(question), statements, stated, in_scope))
         out.phrase = phrase
         out.products = sorted(hits, key=lambda p: (-hits[p], p))
         out.confidence = ANCHORED if out.products else 0.2
@@ -396,6 +526,10 @@ def read_products(
             # "7000 mAh" in a text is one value, while the question means a bound: a weak anchor
             out.confidence = MEASURE_ANCHOR
             out.trace.append("the anchor is a measurement: a weak anchor for a numeric condition")
+        if stated is not None and stated.best >= STATED and out.products and out.confidence < ANCHORED:
+            # the word is common, but the pages' sentences say the question's clause itself
+            out.confidence = ANCHORED
+            out.trace.append(f"the pages' sentences say {stated.clause!r} itself: a firm anchor")
         out.trace.append(f"anchored on {phrase!r}: {len(out.products)} products whose text contains it")
         return out
     if scope and folded_names:

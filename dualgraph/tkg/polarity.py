@@ -63,7 +63,17 @@ import yaml
 
 from dualgraph.tkg.merge import fold_plural
 
-__all__ = ["Statement", "clauses", "feature_polarity", "names_in", "phrase_key", "sentences", "statements"]
+__all__ = [
+    "Statement",
+    "clauses",
+    "feature_polarity",
+    "names_in",
+    "negated",
+    "negation_words",
+    "phrase_key",
+    "sentences",
+    "statements",
+]
 
 V = TypeVar("V")
 
@@ -257,6 +267,42 @@ def _cues(toks: list[_Tok]) -> list[_Cue]:
         out.append(_Cue(i, i + hit[0], hit[1]))
         i += hit[0]
     return out
+
+
+@functools.lru_cache(maxsize=1)
+def negation_words() -> frozenset[str]:
+    """The one-word cues that negate or say a thing is absent ("not", "can't", "without", "lacks").
+
+    >>> {"not", "can't", "without", "never"} <= negation_words(), "has" in negation_words()
+    (True, False)
+    """
+    kinds = _lexicon().kinds
+    return frozenset(cue[0] for kind in ("negators", "lacking") for cue in kinds.get(kind, ()) if len(cue) == 1)
+
+
+def negated(text: str) -> bool:
+    """Whether the first clause of ``text`` is negated: an odd number of negating cues in it
+    (negators, words of absence before the thing, predicates of absence after it). For a
+    sentence whose words do not name the thing asked about (a paraphrase), this is all the
+    polarity there is to read.
+
+    >>> [negated(s) for s in ("It is not sold online; buy it in the store.", "Stackable chair; saves space when not in use.",
+    ...     "Brand new, never ridden.", "No other colours are available.", "It isn't without a jack.", "The jack is gone.", "NFC is missing.")]
+    [True, False, False, True, False, True, True]
+    """
+    _, parsed = _parsed(text)
+    if not parsed:
+        return False
+    first = parsed[0]
+    lex = _lexicon()
+    cued = {c.start for c in first.cues if c.kind in ("negators", "lacking")}
+    # "missing", "dropped": words of absence before the thing and after it alike, counted once
+    count = len(cued) + sum(
+        1 for i in range(len(first.toks)) if i not in cued and lex.match(first.toks, i, ("absent",))
+    )
+    if first.answer is False:
+        count += 1
+    return count % 2 == 1
 
 
 def clauses(sentence: str) -> list[str]:
