@@ -526,10 +526,6 @@ def read_products(
             # "7000 mAh" in a text is one value, while the question means a bound: a weak anchor
             out.confidence = MEASURE_ANCHOR
             out.trace.append("the anchor is a measurement: a weak anchor for a numeric condition")
-        if stated is not None and stated.best >= STATED and out.products and out.confidence < ANCHORED:
-            # the word is common, but the pages' sentences say the question's clause itself
-            out.confidence = ANCHORED
-            out.trace.append(f"the pages' sentences say {stated.clause!r} itself: a firm anchor")
         out.trace.append(f"anchored on {phrase!r}: {len(out.products)} products whose text contains it")
         return out
     if scope and folded_names:

@@ -87,6 +87,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 _SENTENCE_END = re.compile(r"[.!?]+[\"”’)\]]*(?=\s+[\"“‘(\[]?[A-Z0-9]|\s*$)")
 _MARKDOWN_LEAD = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+)+")
 _MARKDOWN_MARKS = re.compile(r"\*\*|__|`|\[CHUNK_BREAK\]")
+_WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _MAX_SKIP_BEFORE_PREDICATE = 3  # "NFC on this model is missing": a short phrase may sit between
 
 _RELATIVE = frozenset({"which"})  # boundary words that open a clause about the noun before them
@@ -278,6 +279,26 @@ def negation_words() -> frozenset[str]:
     """
     kinds = _lexicon().kinds
     return frozenset(cue[0] for kind in ("negators", "lacking") for cue in kinds.get(kind, ()) if len(cue) == 1)
+
+
+def denies(name: str, phrase: str) -> bool:
+    """Whether ``name`` negates a word of ``phrase`` that the phrase itself leaves unnegated: a
+    feature named so means the opposite of the phrase.
+
+    >>> denies("use regular non-ECC RAM", "ECC memory"), denies("No ECC support", "ECC")
+    (True, True)
+    >>> denies("ECC modules", "ECC memory"), denies("non-ECC RAM", "non-ECC memory")
+    (False, False)
+    """
+    asked = set(_WORDS.findall(phrase.casefold()))
+    return bool((_negated_words(name) - _negated_words(phrase)) & asked)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _negated_words(text: str) -> frozenset[str]:
+    cues = negation_words() | {cue[0] for cue in _lexicon().kinds.get("negating_prefixes", ()) if len(cue) == 1}
+    toks = _WORDS.findall(text.casefold())
+    return frozenset(toks[i + 1] for i in range(len(toks) - 1) if toks[i] in cues)
 
 
 def negated(text: str) -> bool:

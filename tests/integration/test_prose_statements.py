@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from dualgraph.answer.strategies import ANCHORED
 from dualgraph.answer.text_reader import fold_corpus, read_products
 from dualgraph.tkg.model import Chunk
 from dualgraph.tkg.retrieval import Retrieval, ScoredChunk
@@ -60,8 +59,7 @@ def test_a_fact_asked_in_other_words_is_read_from_the_pages_that_state_it_not_th
     q = "Which tents have to be anchored to the ground?"
     r = _ask(q, ["anchored", "ground"], statements)
     assert r.products == ["Dome 2", "Ridge 2", "Ridge 3"], r.trace
-    assert r.confidence >= ANCHORED
-    assert any("the pages state" in t for t in r.trace)
+    assert any("the pages state" in t for t in r.trace) and any("1 page(s) holding" in t for t in r.trace)
     # by the words alone, "it need not be staked to the ground" is one more tent to anchor
     assert _ask(q, ["anchored", "ground"], None).products == ["Dome 2", "Dome 4", "Ridge 2", "Ridge 3"]
 

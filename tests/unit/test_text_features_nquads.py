@@ -240,3 +240,18 @@ def test_streamed_lines_synced_hold_what_the_strings_load(tmp_path):
     loaded.bulk_load(tmp_path / "joined.nq", format="nquads")
     assert r["added"] == synced.count(graph=O.TEXT_GRAPH) == loaded.count(graph=O.TEXT_GRAPH) == len(set(streamed))
     assert (tmp_path / "text.nq").read_text(encoding="utf-8") == "".join(sorted(set(streamed)))
+
+
+def test_a_feature_named_as_the_phrase_negated_is_no_match_for_it():
+    # "No ECC support, so use regular non-ECC RAM.": the page's phrase shares the asked words and
+    # means their opposite; it must not widen "ECC memory" to the pages that deny it
+    features = [
+        TextFeature("f:ecc", "ECC memory", frozenset({"a", "b"})),
+        TextFeature("f:non", "use regular non-ECC RAM", frozenset({"c"})),
+        TextFeature("f:nosup", "no ECC support", frozenset({"d"})),
+        TextFeature("f:other", "dual channel", frozenset({"e"})),
+    ]
+    matcher = TextFeatureMatcher(features)
+    assert [m.name for m in matcher.match("ECC memory")] == ["ECC memory"]
+    # asked for the negated phrase itself, its own name is no opposite
+    assert "use regular non-ECC RAM" in [m.name for m in matcher.match("non-ECC RAM")]

@@ -44,6 +44,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.quantities import normalise_unit
 from dualgraph.tkg.extract_heuristic import L
 from dualgraph.tkg.merge import fold_plural
+from dualgraph.tkg.polarity import denies
 from dualgraph.tkg.text_features import ABOUT_PRODUCT, HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE, STATES_FEATURE
 
 __all__ = [
@@ -268,6 +269,8 @@ class TextFeatureMatcher:
             lex = _lexical_keys(want, self._keys[i])
             if len(f.products) > hub and lex < EXACT_SCORE:
                 continue  # a topic on most pages ("Memory", "Card") is no paraphrase of a feature
+            if denies(f.name, phrase):
+                continue  # "use regular non-ECC RAM" is close to "ECC memory" and means its opposite
             if lex > 0:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
             elif c is not None and c >= self.min_cosine and _numbers(phrase) == _numbers(f.name):
