@@ -61,7 +61,13 @@ def ground_names(
                 continue
             named.append(ge)
         else:
-            scope.append(g.entity(e, trace))
+            ge = g.entity(e, trace)
+            if ge.resolved and ge.products and not ge.snippet and not ge.name_filter:
+                # a maker word that names a range instead ("i7 processors"): its products, which
+                # the scope's blocks would not carry
+                named.append(ge)
+                continue
+            scope.append(ge)
     return named, _united_categories(scope, trace, store=getattr(g, "store", None)), constraints
 
 

@@ -76,6 +76,7 @@ Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Botto
 Least Most Best First Last Cheapest""".split()
 )
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
+_MODEL_CODE = re.compile(r"[a-z]{1,3}\d[\w-]*")
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
     r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither|excluding|except(?:\s+for)?"
@@ -420,6 +421,8 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 and claims.free(*prev.span(1))
                 and not prev.group(1).endswith(("est", "ing", "able"))
                 and not is_event_word(prev.group(1))
+                # "Core i7 processors": the model code of the name before it, not a maker
+                and not (_MODEL_CODE.fullmatch(prev.group(1)) and _after_name(q[: prev.start(1)]))
             ):
                 out.append(EntityRef(_span(q, *prev.span(1)), prev.group(1), "brand"))
                 claims.take(*prev.span(1))
@@ -448,7 +451,11 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             and (
                 (
                     run
-                    and (m.group().casefold() in current().name_tails or m.group()[0].isdigit())
+                    and (
+                        m.group().casefold() in current().name_tails
+                        or m.group()[0].isdigit()
+                        or _MODEL_CODE.fullmatch(m.group())  # "Core i5", "Galaxy s23": a model code in lower case
+                    )
                     and q[run[-1].end() : m.start()] == " "
                 )
                 or (
@@ -473,6 +480,16 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
         )
     out.sort(key=lambda e: e.span.start)
     return out
+
+
+def _after_name(before: str) -> bool:
+    """Whether ``before`` ends in a capitalised word that can start a name (not "Which", "Are").
+
+    >>> _after_name("Which Core "), _after_name("Which "), _after_name("How many ")
+    (True, False, False)
+    """
+    last = re.search(r"([A-Z][\w-]*)\s+$", before)
+    return last is not None and last.group(1) not in _Q_WORDS
 
 
 def _unit_asked(q: str, m: re.Match[str]) -> bool:
