@@ -291,11 +291,16 @@ def denies(name: str, phrase: str) -> bool:
     (False, False)
     """
     asked = set(_WORDS.findall(phrase.casefold()))
-    return bool((_negated_words(name) - _negated_words(phrase)) & asked)
+    return bool((negated_words(name) - negated_words(phrase)) & asked)
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _negated_words(text: str) -> frozenset[str]:
+def negated_words(text: str) -> frozenset[str]:
+    """The words of ``text`` a negation word or prefix stands right before ("non-ECC" → "ecc").
+
+    >>> sorted(negated_words("No ECC support, so use regular non-ECC RAM")), negated_words("ECC memory")
+    (['ecc'], frozenset())
+    """
     cues = negation_words() | {cue[0] for cue in _lexicon().kinds.get("negating_prefixes", ()) if len(cue) == 1}
     toks = _WORDS.findall(text.casefold())
     return frozenset(toks[i + 1] for i in range(len(toks) - 1) if toks[i] in cues)
