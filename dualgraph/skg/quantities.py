@@ -82,6 +82,7 @@ class _Unit(NamedTuple):
     canonical: str
     factor: float
     offset: float = 0.0
+    binary: tuple[float, int] | None = None  # (factor, step): for a whole multiple of the step (units.yaml)
 
 
 class _Measure(NamedTuple):
@@ -177,7 +178,8 @@ def _build_table(text: str) -> _Table:
         for symbol, spec in block["units"].items():
             spec = spec if isinstance(spec, dict) else {"factor": spec[0], "spellings": spec[1:]}
             factor, offset, names = spec["factor"], spec.get("offset", 0), spec.get("spellings", [])
-            unit = _Unit(symbol, dimension, block["canonical"] or symbol, float(factor), float(offset))
+            binary = (float(spec["binary"][0]), int(spec["binary"][1])) if spec.get("binary") else None
+            unit = _Unit(symbol, dimension, block["canonical"] or symbol, float(factor), float(offset), binary)
             for name in {_norm(str(n)).strip() for n in (symbol, *names)}:
                 if exact.setdefault(name, unit) != unit:
                     raise ValueError(f"units.yaml: {name!r} names two units")
@@ -273,12 +275,22 @@ def _clean(x: float) -> float:
 
 
 def _canon(raw: str | Decimal, unit: _Unit | None) -> float | None:
+    """The amount in the canonical unit.
+
+    >>> [_canon(x, _lookup("MB")) for x in ("16384", "1536", "1000", "500", "16000")]
+    [16.0, 1.5, 1.0, 0.5, 16.0]
+    """
     amount = (
         raw if isinstance(raw, Decimal) else _amount(raw, currency=unit is not None and unit.dimension == "currency")
     )
     if amount is None:
         return None
-    return _clean(float(amount)) if unit is None else _clean(float(amount) * unit.factor + unit.offset)
+    if unit is None:
+        return _clean(float(amount))
+    factor = unit.factor
+    if unit.binary is not None and amount % unit.binary[1] == 0 and amount % 1000 and amount >= unit.binary[1]:
+        factor = unit.binary[0]  # "16384 MB" is 16 GB, "16000 MB" stays 16 GB: powers of two (units.yaml)
+    return _clean(float(amount) * factor + unit.offset)
 
 
 def _measure(s: str, pos: int, *, dims: bool = False) -> _Measure | None:

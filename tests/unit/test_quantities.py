@@ -204,7 +204,7 @@ Q = dict  # readability in the table below
         ("45 W", None, Q(value=45.0, unit="W", dimension="power", original_unit="W")),
         ("1TB", None, Q(value=1000.0, unit="GB", dimension="data", original_unit="TB")),
         ("1 TB", None, Q(value=1000.0, unit="GB", dimension="data", original_unit="TB")),
-        ("512 MB RAM", None, Q(value=0.512, unit="GB", dimension="data", original_unit="MB")),
+        ("512 MB RAM", None, Q(value=0.5, unit="GB", dimension="data", original_unit="MB")),
         ("6.7 inch", None, Q(value=170.18, unit="mm", dimension="length", original_unit="inch")),
         ("6.7-inch", None, Q(value=170.18, unit="mm", dimension="length", original_unit="inch")),
         ("6.7 inch Dynamic AMOLED", None, Q(value=170.18, unit="mm", dimension="length", original_unit="inch")),
@@ -616,3 +616,13 @@ def test_real_value(record):
 def test_doctests():
     result = doctest.testmod(quantities, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10 and result.failed == 0
+
+
+def test_memory_counted_in_binary_steps_is_read_in_binary():
+    # graphics cards and memory state "16384 MB" for 16 GB and "1536 MB" for 1.5 GB: a count of MB in
+    # whole steps of 128 is binary (units.yaml), so "with 2 GB of memory" finds the 2048 MB cards
+    assert parse_quantity("16384 MB").value == parse_quantity("16 GB").value == 16.0
+    assert parse_quantity("2048 MB").value == 2.0 and parse_quantity("1536 MB").value == 1.5
+    # counts that are no such multiple stay decimal, as shops and drive labels write them
+    assert parse_quantity("500 MB").value == 0.5 and parse_quantity("1000 MB").value == 1.0
+    assert parse_quantity("1 TB").value == parse_quantity("1000 GB").value
