@@ -272,3 +272,15 @@ def test_unread_words_the_question_says_together_are_one_phrase():
     )
     assert r.phrase == "never ridden" or r.phrase == "never been ridden", r.trace
     assert r.products == ["Rig C"]
+
+
+def test_a_name_of_function_words_and_numbers_never_anchors():
+    # an extracted "in 1" is on every page that says "2 in 1" or "in 1 second": no fact of the question
+    chunks = [
+        sc("a", "A 2 in 1 design that folds in 1 second.", ["Cam A"], 0.9),
+        sc("b", "Shoots in 1 burst mode with a fast lens.", ["Cam B"], 0.8),
+    ]
+    q = "Which cameras have a full-frame sensor (crop factor 1)?"
+    voted, ex = views(q, chunks, [ent("e-in1", "in 1")])
+    r = read_products(q, voted, ex, chunk_count=lambda e: 1)
+    assert r.phrase is None and r.confidence < ANCHORED, r.trace
