@@ -436,7 +436,9 @@ def read_products(
         e
         for e in exhaustive.entities
         # a name of grammar and bare numbers alone ("in 1", "of 2") says no fact
-        if e.lexical is not None and fold(e.name) and not {w for w in fold(e.name).split() if not w.isdigit()} <= generic
+        if e.lexical is not None
+        and fold(e.name)
+        and not {w for w in fold(e.name).split() if not w.isdigit()} <= generic
     ]
     if chunk_count is not None and total_chunks:
         hubs = [e for e in named if chunk_count(e.entity_id) > HUB_SHARE * total_chunks]

@@ -338,7 +338,9 @@ class QuestionVocabulary:
     def value_families(self, q: str) -> list[tuple[int, int, str]]:
         """(start, end, entry) of each catalog value family the question names, with the capitalised
         or numbered words that follow it ("Snapdragon 8 Gen 3"). A family that is a plain word must
-        be written with its capital ("a Black phone"): lower case it is the English word."""
+        be written with its capital ("a Black phone"): lower case it is the English word, unless it
+        stands right before what the question asks for, a category word or a product noun ("carbon
+        enduro bikes", "steel frames" do not count: "frames" is neither)."""
         if self._families_of[0] != q:  # the parser asks for the same question several times
             self._families_of = (q, self._value_families(q))
         return list(self._families_of[1])
@@ -347,13 +349,20 @@ class QuestionVocabulary:
         out = []
         for m in self._value_re.finditer(q):
             lead = m.group(1)
-            if lead.isalpha() and lead.islower():
+            plain = lead.isalpha() and lead.islower()
+            if plain and not self._before_kind(q, m.end()):
                 continue
             end = m.end()
-            while t := re.match(r"(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))", q[end:]):
+            # a plain word's next word is the category it qualifies ("desktop CPUs"), no more of the value
+            while not plain and (t := re.match(r"(?-i:\s+(?:[A-Z0-9][\w+.]*[\w+]|[A-Z0-9]|\+))", q[end:])):
                 end += t.end()
             out.append((m.start(), end, self._values[_compact(lead)]))
         return out
+
+    def _before_kind(self, q: str, end: int) -> bool:
+        """Whether a category word or a product noun follows ``q[:end]`` after one space."""
+        gap = re.match(r" (?=\S)", q[end:])
+        return gap is not None and bool(self.categories.match(q, end + 1) or self.product_nouns.match(q, end + 1))
 
     def for_question(self, q: str) -> QuestionVocabulary:
         """This vocabulary plus the question's lower-case words that name a category by meaning
