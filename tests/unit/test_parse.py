@@ -363,3 +363,10 @@ def test_a_currency_code_the_catalog_does_not_price_in_is_a_name_after_how_many(
     assert parse_question("How many AMD graphics cards are in the catalog?").intent.kind == "count"
     with currencies.hinted(["INR"]):
         assert parse_question("How many rupees does the Zephyr X2 cost?").intent.kind != "count"
+
+
+def test_top_in_a_hyphenated_compound_is_no_superlative():
+    # "top-freezer", "top-loading" name a build; "the top charging wattage" still orders by it
+    for q in ("Which top-freezer refrigerators use less than 300 kWh/yr?", "Which top-loading washers are quiet?"):
+        assert parse_question(q).intent.kind == "list", q
+    assert parse_question("Which phone has the top charging wattage?").intent.kind == "superlative"

@@ -41,8 +41,9 @@ SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, impli
     (r"largest|biggest", "max", "size"),
     (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
     (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
-    # "the top charging wattage", "peak brightness"; "top 3" is a count of products, read as k
-    (r"maximum|peak|top(?![\s-]+(?:\d|two|three|four|five|six|seven|eight|nine|ten|rated|notch))", "max", ""),
+    # "the top charging wattage", "peak brightness"; "top 3" is a count of products, read as k;
+    # "top-freezer", "top-loading": a compound naming a part or a build, no superlative
+    (r"maximum|peak|top(?![\s-]+(?:\d|two|three|four|five|six|seven|eight|nine|ten|rated|notch))(?!-\w)", "max", ""),
     (r"minimum|starting|entry[\s-]level", "min", ""),  # "the starting price of …": the lowest
 ]
 VERB_ATTRS = [  # a verb right before a comparative/superlative names its attribute ("charges faster")
