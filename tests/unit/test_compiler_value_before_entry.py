@@ -49,3 +49,28 @@ def test_a_value_and_its_entry_word_count_that_value(compiler):
 def test_an_inflected_entry_word_names_the_entry(compiler):
     ans = compiler.answer("Which refrigerators need manual defrosting?")
     assert sorted(ans.answer_list or []) == sorted(r["name"] for r in RECORDS if r["defrost"] == "Manual"), ans.trace
+
+
+# A word inside listed values ("pentaprism" in "Optical (pentaprism)"), before the word that names
+# their entry outright, is those values of that entry: no value is called "pentaprism" exactly.
+CAMERAS = [
+    {"name": "Kite D1", "finder": "Optical (pentaprism)"},
+    {"name": "Kite D2", "finder": "Optical (pentaprism)"},
+    {"name": "Kite D3", "finder": "Optical (pentamirror)"},
+    {"name": "Wren M1", "finder": "Electronic"},
+    {"name": "Wren M2", "finder": "None"},
+]
+
+
+@pytest.fixture(scope="module")
+def cameras(tmp_path_factory) -> Compiler:
+    rows = [
+        Variant(c["name"], c["name"].split()[0], ("Cameras",), (("Screen & viewfinder:Viewfinder", c["finder"]),))
+        for c in CAMERAS
+    ]
+    return compile_catalog(rows, tmp_path_factory.mktemp("cameras"))
+
+
+def test_a_word_inside_listed_values_and_the_entry_it_names(cameras):
+    ans = cameras.answer("Which models have a pentaprism viewfinder?")
+    assert sorted(ans.answer_list or []) == [c["name"] for c in CAMERAS if "pentaprism" in c["finder"]], ans.trace

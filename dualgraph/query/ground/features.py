@@ -195,18 +195,8 @@ class FeatureGrounder(NumberGrounder):
                 best = max(range(len(partial)), key=lambda i: cos[i])
                 if cos[best] >= FEATURE_PHRASE_COSINE:
                     cands.append((0.55, partial[best]))
-        if cands and cands[0][0] < 0.95:
-            # a feature that only holds the words or is near them, where a value list holds the very words ("bottom-freezer"
-            # is the Type "Bottom Freezer", not the feature "Refrigerator"): the exact value wins
-            value_said: list[str] = []  # the value's own trace lines, kept only when it wins
-            v = self._value_grounding(c, c.phrase, "", c.negated, value_said, quiet=True, scope=scope)
-            if v is not None and v.resolved and v.confidence >= 0.9:
-                trace.append(
-                    f"feature {c.phrase!r}: the loose feature match {cands[0][1].name!r} gives way to an exact value"
-                )
-                trace.extend(value_said)
-                v.kind = "feature-value"
-                return self._or_prose(v, c, trace, sure=True)
+        if cands and cands[0][0] < 0.95 and (better := self._over_loose(c, cands[0][1], trace, scope)) is not None:
+            return better
         if cands:
             s, p = cands[0]
             snippet = p.lacks_sparql if c.negated else p.sparql
@@ -257,6 +247,27 @@ class FeatureGrounder(NumberGrounder):
             return named
         return self.prose(c, c.context or c.phrase, c.negated, trace)
 
+    def _over_loose(self, c: FeatureConstraint, loose: Pattern, trace: list[str], scope: AnyScope) -> Grounding | None:
+        """What reads the phrase better than a feature that only holds some of its words or is near
+        them: a listed value of the very words, or a value with the entry the other words name."""
+        # a feature that only holds the words or is near them, where a value list holds the very words ("bottom-freezer"
+        # is the Type "Bottom Freezer", not the feature "Refrigerator"): the exact value wins
+        value_said: list[str] = []  # the value's own trace lines, kept only when it wins
+        v = self._value_grounding(c, c.phrase, "", c.negated, value_said, quiet=True, scope=scope)
+        if v is not None and v.resolved and v.confidence >= 0.9:
+            trace.append(f"feature {c.phrase!r}: the loose feature match {loose.name!r} gives way to an exact value")
+            trace.extend(value_said)
+            v.kind = "feature-value"
+            return self._or_prose(v, c, trace, sure=True)
+        # a value and the entry the rest of the words name read every word ("pentaprism
+        # viewfinder"), where the loose feature ("Viewfinder") reads some of them
+        named_said: list[str] = []
+        if (named := self._value_of_named_entry(c, named_said, scope)) is not None:
+            trace.append(f"feature {c.phrase!r}: the loose feature match {loose.name!r} gives way")
+            trace.extend(named_said)
+            return named
+        return None
+
     def _value_of_named_entry(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
         """A phrase that is a listed value followed by words naming the entry that lists it
         ("automatic defrost": the Defrost Type "Automatic"; "manual defrosting"), read as that value
@@ -266,9 +277,13 @@ class FeatureGrounder(NumberGrounder):
             value, entry = " ".join(words[:k]), " ".join(words[k:])
             said: list[str] = []
             g = self._value_grounding(c, value, entry, c.negated, said, quiet=True, scope=scope)
-            if g is None or not g.resolved or g.pattern is None or g.confidence < 0.9:
+            if g is None or not g.resolved or g.pattern is None:
                 continue
-            if self.lexical(entry, g.pattern) < ENTRY_NAMED:
+            named = self.lexical(entry, g.pattern)
+            # a value listed exactly, under an entry the words name; or a word inside values the entry
+            # lists ("pentaprism" in "Optical (pentaprism)") under an entry the words name outright
+            inside = named >= 1.0 and _listed_inside(value, g.pattern)
+            if named < ENTRY_NAMED or g.confidence < (0.7 if inside else 0.9):
                 continue
             trace.extend(said)
             trace.append(f"feature {c.phrase!r} → the value {value!r} of the entry that {entry!r} names")
@@ -680,3 +695,17 @@ class FeatureGrounder(NumberGrounder):
             confidence=conf,
             caps=caps,
         )
+
+
+def _listed_inside(word: str, pattern: Pattern) -> bool:
+    """Whether ``word`` is a whole word of one of the values ``pattern`` lists.
+
+    >>> p = Pattern("e", "spec_value", "Viewfinder", "", name="Viewfinder", values=[{"name": "Optical (pentaprism)"}])
+    >>> _listed_inside("pentaprism", p), _listed_inside("penta", p)
+    (True, False)
+    """
+    want = word.casefold()
+    return any(
+        re.search(rf"(?<![\w-]){re.escape(want)}(?![\w-])", str(v.get("name", "")).casefold())
+        for v in (pattern.values or ())
+    )
