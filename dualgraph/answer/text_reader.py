@@ -348,8 +348,8 @@ def _stated(
     )
     more = f" and {len(match.said) - 6} more" if len(match.said) > 6 else ""
     trace.append(f"the pages state {match.clause!r} in {len(match.said)} wording(s): {said}{more}")
-    if match.singles_left:
-        trace.append(f"{match.singles_left} sentence(s) stated once and sharing a word with it were not read")
+    if match.left:
+        trace.append(f"{match.left} more sentence(s) sharing a word with it were not read")
     return match
 
 

@@ -13,9 +13,11 @@ wordings; each says the fact or its negation, read on the words it shares with t
 (:func:`~dualgraph.tkg.polarity.negated`). The answer is the products whose pages state it with
 the question's polarity. A page that says nothing about it is unknown, never "lacks".
 
-Sentences stated on two or more products are embedded once per index (on first use, through the
-engine's embedding cache); a sentence stated once is read only when it shares a word stem with
-the clause, at most :data:`MAX_SINGLES` of them per question.
+A question reads the sentences that share a word stem with its clause, at most
+:data:`MAX_CANDIDATES` (most shared stems first, then those stated on most pages), and the
+:data:`MAX_CANDIDATES` sentences stated on most pages whatever their words; each is embedded once
+per engine (and kept by text in the index's embedding cache): the cost follows the clause, not the
+catalogue.
 
 >>> class Toy:  # counts of three word stems: enough to show the mechanics offline
 ...     def embed(self, texts, *, stage="default"):
@@ -43,16 +45,18 @@ import numpy as np
 from dualgraph.lexicon.english import general_words
 from dualgraph.tkg.polarity import clauses, feature_polarity, negated, sentences
 
-__all__ = ["FLOOR", "MARGIN", "MAX_SINGLES", "Said", "StatementIndex", "StatementMatch", "split_sentences"]
+__all__ = ["FLOOR", "MARGIN", "MAX_CANDIDATES", "Said", "StatementIndex", "StatementMatch", "split_sentences"]
 
 FLOOR = 0.5
 """Cosine the best sentence must reach for any sentence to count as saying the clause."""
 MARGIN = 0.15
 """Sentences this close to the best one are read as other wordings of the same fact."""
+MAX_WORDINGS = 32
+"""More sentences than this within the margin of the best say no one fact: no match."""
 MAX_WORDS = 40
 """Longer runs of text are descriptions, not statements of one fact."""
-MAX_SINGLES = 64
-"""Sentences stated on one page only, read per question (those sharing a word stem with it)."""
+MAX_CANDIDATES = 256
+"""Sentences read per question: those sharing a word stem with the clause, most shared stems first."""
 FIELD_VALUES = 5
 """A "Label: value" line whose label takes this many values across the pages is a spec field."""
 STEM = 5
@@ -104,8 +108,8 @@ class StatementMatch:
     best: float
     said: list[Said] = field(default_factory=list)
     products: list[str] = field(default_factory=list)
-    singles_left: int = 0
-    """Sentences stated once that shared a stem with the clause but were past :data:`MAX_SINGLES`."""
+    left: int = 0
+    """Sentences that shared a stem with the clause but were past :data:`MAX_CANDIDATES`."""
 
 
 class StatementIndex:
@@ -135,6 +139,8 @@ class StatementIndex:
                     continue
                 sentence = shown.setdefault(_NUMBER.sub("#", sentence), sentence)
                 holders.setdefault(sentence, set()).update(products)
+                # a label's values counted with their numbers masked: "Dual suspension: 140 mm …"
+                # and "… 155 mm …" are one value of one label, a statement, not a spec field
                 label = _LABELLED.match(sentence)
                 if label:
                     field_values.setdefault(label.group(1).casefold(), set()).add(label.group(2).casefold())
@@ -146,57 +152,54 @@ class StatementIndex:
             if label and label.group(1).casefold() in fields:
                 del holders[sentence]
         self.products = {s: tuple(sorted(ps)) for s, ps in holders.items()}
-        self.repeated = sorted(s for s, ps in holders.items() if len(ps) > 1)
-        singles = sorted(s for s, ps in holders.items() if len(ps) == 1)
-        self._singles_by_stem: dict[str, list[str]] = {}
-        for s in singles:
-            for stem in _stems(s, self._stop):
-                self._singles_by_stem.setdefault(stem, []).append(s)
-        self._matrix: np.ndarray | None = None
+        self._by_stem: dict[str, list[str]] = {}
+        for sentence in sorted(self.products):
+            for stem in _stems(sentence, self._stop):
+                self._by_stem.setdefault(stem, []).append(sentence)
+        self._vectors: dict[str, np.ndarray] = {}  # the sentences embedded so far, by text
+        stated = sorted(
+            (s for s, ps in self.products.items() if len(ps) > 1), key=lambda s: (-len(self.products[s]), s)
+        )
+        self._most_stated = stated[:MAX_CANDIDATES]
 
     def __len__(self) -> int:
         return len(self.products)
 
-    def _repeated_vectors(self) -> np.ndarray:
-        if self._matrix is None:
-            self._matrix = (
-                np.asarray(self.embedder.embed(self.repeated, stage="tkg.statements"), dtype=np.float32)
-                if self.repeated
-                else np.zeros((0, 1), dtype=np.float32)
-            )
-        return self._matrix
+    def _candidates(self, stems: set[str]) -> tuple[list[str], int]:
+        """The sentences sharing a word stem with the clause, most shared stems first, then those
+        stated on most pages: at most :data:`MAX_CANDIDATES`, and how many were left."""
+        shared: dict[str, int] = {}
+        for stem in sorted(stems):
+            for sentence in self._by_stem.get(stem, ()):
+                shared[sentence] = shared.get(sentence, 0) + 1
+        ranked = sorted(shared, key=lambda s: (-shared[s], -len(self.products[s]), s))
+        chosen = ranked[:MAX_CANDIDATES]
+        # and the sentences stated on most pages, whatever their words: a catalogue's templated facts
+        # ("Currency: zl" for "priced in Polish złoty")
+        taken = set(chosen)
+        return chosen + [s for s in self._most_stated if s not in taken], max(0, len(ranked) - MAX_CANDIDATES)
 
-    def prepare(self) -> None:
-        """Embed the sentences stated on several pages now rather than on the first question."""
-        self._repeated_vectors()
+    def _embedded(self, sentences: list[str]) -> np.ndarray:
+        new = [s for s in sentences if s not in self._vectors]
+        if new:
+            for s, v in zip(new, np.asarray(self.embedder.embed(new, stage="tkg.statements"), dtype=np.float32)):
+                self._vectors[s] = v
+        return np.stack([self._vectors[s] for s in sentences])
 
     def match(self, clause: str, *, negated: bool) -> StatementMatch | None:
         """The sentences saying ``clause`` (see the module docstring); None when none comes near.
 
         ``negated``: the question asks for the products where the clause does *not* hold."""
         stems = _stems(clause, self._stop)
-        if not stems:
-            return None
-        shared: dict[str, int] = {}
-        for stem in sorted(stems):
-            for s in self._singles_by_stem.get(stem, ()):
-                shared[s] = shared.get(s, 0) + 1
-        # those sharing the most stems first: "fixed to the wall" reads "fix ... wall" before "wall"
-        singles = sorted(shared, key=lambda s: (-shared[s], s))
-        left = max(0, len(singles) - MAX_SINGLES)
-        singles = singles[:MAX_SINGLES]
-        query = np.asarray(self.embedder.embed([clause], stage="tkg.statements"), dtype=np.float32)[0]
-        texts = [*self.repeated, *singles]
+        texts, left = self._candidates(stems) if stems else ([], 0)
         if not texts:
             return None
-        parts = [self._repeated_vectors()] if self.repeated else []
-        if singles:
-            parts.append(np.asarray(self.embedder.embed(singles, stage="tkg.statements"), dtype=np.float32))
-        sims = np.concatenate([p @ query for p in parts])
+        query = np.asarray(self.embedder.embed([clause], stage="tkg.statements"), dtype=np.float32)[0]
+        sims = self._embedded(texts) @ query
         best = float(sims.max())
         if best < FLOOR:
             return None
-        out = StatementMatch(clause, negated, round(best, 3), singles_left=left)
+        out = StatementMatch(clause, negated, round(best, 3), left=left)
         words = [w for w in _WORD.findall(clause.casefold()) if w not in self._stop]
         for i in np.argsort(-sims, kind="stable"):
             if sims[i] < best - MARGIN:
@@ -205,6 +208,8 @@ class StatementIndex:
             out.said.append(
                 Said(sentence, round(float(sims[i]), 3), _polarity(sentence, words), self.products[sentence])
             )
+        if len(out.said) > MAX_WORDINGS:
+            return None  # many sentences about as near: the clause names no fact of its own
         wanted = not negated
         out.products = sorted({p for s in out.said if s.polarity is wanted for p in s.products})
         return out
@@ -215,12 +220,17 @@ class StatementIndex:
 
         >>> index = StatementIndex([("It is not a hardtail.", ["A"]), ("A light hardtail.", ["B"]),
         ...                         ("Free-standing: it need not be staked to the ground.", ["C"])], None)
-        >>> index.polarities("hardtail"), index.polarities("ground")
-        ({'A': {False}, 'B': {True}}, {'C': {False}})
+        >>> sorted(index.polarities("hardtail").items()), index.polarities("ground")
+        ([('A', {False}), ('B', {True})], {'C': {False}})
         """
         words = phrase.casefold().split()
+        stems = [_stems(w, frozenset()) for w in words]
+        # the sentences holding a stem of every word: looked up, not read whole
+        pools = [{s for st in group for s in self._by_stem.get(st, ())} for group in stems if group]
+        holding = set.intersection(*pools) if pools else set()
         out: dict[str, set[bool]] = {}
-        for sentence, products in self.products.items():
+        for sentence in sorted(holding):
+            products = self.products[sentence]
             folded = sentence.casefold()
             if not all(w in folded for w in words):
                 continue
