@@ -300,7 +300,6 @@ def _clause_of(folded_question: str, unread: Iterable[str], scope_words: frozens
     ('can be stacked', None)
     >>> _clause_of("which cross country bikes are hardtails", ["hardtails"])
     'are hardtails'
-
     """
     marks = {w for u in unread for w in fold(u).split()}
     # fold() splits "can't" into "can t": a negation may be two folded words

@@ -66,9 +66,11 @@ from dualgraph.tkg.merge import fold_plural
 __all__ = [
     "Statement",
     "clauses",
+    "denies",
     "feature_polarity",
     "names_in",
     "negated",
+    "negated_words",
     "negation_words",
     "phrase_key",
     "sentences",

@@ -249,9 +249,8 @@ class FeatureGrounder(NumberGrounder):
 
     def _over_loose(self, c: FeatureConstraint, loose: Pattern, trace: list[str], scope: AnyScope) -> Grounding | None:
         """What reads the phrase better than a feature that only holds some of its words or is near
-        them: a listed value of the very words, or a value with the entry the other words name."""
-        # a feature that only holds the words or is near them, where a value list holds the very words ("bottom-freezer"
-        # is the Type "Bottom Freezer", not the feature "Refrigerator"): the exact value wins
+        them: a listed value of the very words ("bottom-freezer" is the Type "Bottom Freezer", not the
+        feature "Refrigerator"), or a value with the entry the other words name."""
         value_said: list[str] = []  # the value's own trace lines, kept only when it wins
         v = self._value_grounding(c, c.phrase, "", c.negated, value_said, quiet=True, scope=scope)
         if v is not None and v.resolved and v.confidence >= 0.9:

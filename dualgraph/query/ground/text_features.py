@@ -44,7 +44,7 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.quantities import normalise_unit
 from dualgraph.tkg.extract_heuristic import L
 from dualgraph.tkg.merge import fold_plural
-from dualgraph.tkg.polarity import negated_words
+from dualgraph.tkg.polarity import denies, negated_words
 from dualgraph.tkg.text_features import ABOUT_PRODUCT, HAS_TEXT_FEATURE, LACKS_TEXT_FEATURE, STATES_FEATURE
 
 __all__ = [
@@ -264,17 +264,15 @@ class TextFeatureMatcher:
             self._keys = [_keys(f.name) for f in self.features]
         want = _keys(phrase)
         hub = self._hub()
-        if self._denied is None:  # the words each name negates, read once
+        if self._denied is None:  # the words each name negates, read once: most names negate none
             self._denied = [negated_words(f.name) for f in self.features]
-        asked = set(re.findall(r"[^\W_]+", phrase.casefold()))
-        own = negated_words(phrase)
         direct: dict[int, FeatureMatch] = {}
         for i, f in enumerate(self.features):
             c = None if cos is None else float(cos[i])
             lex = _lexical_keys(want, self._keys[i])
             if len(f.products) > hub and lex < EXACT_SCORE:
                 continue  # a topic on most pages ("Memory", "Card") is no paraphrase of a feature
-            if self._denied[i] and (self._denied[i] - own) & asked:
+            if self._denied[i] and denies(f.name, phrase):
                 continue  # "use regular non-ECC RAM" is close to "ECC memory" and means its opposite
             if lex > 0:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
