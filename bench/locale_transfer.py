@@ -1,0 +1,135 @@
+"""Does a question set survive its catalogue written in another locale?
+
+    .venv/bin/python bench/locale_transfer.py fridges cameras --locale de_DE --locale fr_FR
+
+For each own set (``bench/own_sets/<name>``), the catalogue its ``make_set.py`` writes is indexed
+twice: as written, and with every number that has a decimal point or thousands separators
+re-written by babel in ``--locale`` ("1,234.5" becomes "1.234,5" in de_DE and "1 234,5" in fr_FR,
+the space there being the narrow no-break one), in the spec values and in the page prose alike.
+Whole numbers without separators stay as they are (years, model numbers). The questions and their
+gold do not change: they are computed from the source fields, so the same answers are right in both.
+
+Prints overall / list F1 / value accuracy per set and locale, side by side with the catalogue as
+written, so the ratio shows what the locale costs the reader. Work goes under ``--out``
+(default ``runs/locale_transfer``); ``--reuse`` answers over indexes already built there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from babel.numbers import format_decimal
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "dualgraph.cli"]
+
+# a number written with a decimal point or with comma thousands ("1,299.00", "22.4"); not inside a
+# word or a dotted code ("v5.3" stays, "192.168.0.1" stays)
+_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+\.\d+)(?![\w.]|,\d)")
+
+
+def localise(text: str, locale: str) -> str:
+    """``text`` with its separated numbers written as ``locale`` writes them.
+
+    >>> localise("Height 22.4 in, price 1,299.00 GBP, Bluetooth 5.3, made 2021", "de_DE")
+    'Height 22,4 in, price 1.299,00 GBP, Bluetooth 5,3, made 2021'
+    """
+
+    def one(m: re.Match[str]) -> str:
+        digits = m.group().replace(",", "")
+        places = len(digits.partition(".")[2])  # "1,299.00" keeps its two places
+        pattern = "#,##0" + ("." + "0" * places if places else "")
+        return format_decimal(Decimal(digits), format=pattern, locale=locale)
+
+    return _NUMBER.sub(one, text)
+
+
+def _walk(x: Any, locale: str) -> Any:
+    if isinstance(x, str):
+        return localise(x, locale)
+    if isinstance(x, dict):
+        return {k: _walk(v, locale) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_walk(v, locale) for v in x]
+    return x
+
+
+def localise_catalog(src: Path, dst: Path, locale: str, keep: set[str]) -> None:
+    """Write ``src``'s catalog.jsonl into ``dst`` with numbers localised, except in the fields the
+    mapping reads as names (a product's name is its identity in the gold)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    with (src / "catalog.jsonl").open(encoding="utf-8") as f, (dst / "catalog.jsonl").open("w", encoding="utf-8") as g:
+        for line in f:
+            row = json.loads(line)
+            out = {k: (v if k in keep else _walk(v, locale)) for k, v in row.items()}
+            g.write(json.dumps(out, ensure_ascii=False) + "\n")
+    (dst / "mapping.yaml").write_text((src / "mapping.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def _name_fields(mapping: Path) -> set[str]:
+    import yaml
+
+    m = yaml.safe_load(mapping.read_text(encoding="utf-8"))
+    return {str(m[k]) for k in ("name", "brand", "group_by", "model_code", "range") if isinstance(m.get(k), str)}
+
+
+def cli(*args: str | Path) -> None:
+    subprocess.run([*CLI, *map(str, args)], check=True, capture_output=True, text=True, cwd=ROOT)
+
+
+def score(name: str, catalog: Path, work: Path, *, reuse: bool) -> dict:
+    index, ds, report = work / "index", work / "dataset", work / "report"
+    if not (reuse and (index / "manifest.json").exists()):
+        cli("import-table", catalog / "catalog.jsonl", "--mapping", catalog / "mapping.yaml", "--out", ds, "--no-progress")
+        cli("index", ds, "--index", index, "--runner", "inline", "--no-progress")
+    questions = ROOT / "bench/own_sets" / name / "questions.json"
+    answers = work / "answers.jsonl"
+    cli("ask", "--index", index, "--questions", questions, "--out", answers, "--runner", "inline", "--no-resume", "--no-progress")
+    cli("eval", "--questions", questions, "--answers", answers, "--report", report)
+    return json.loads((report / "metrics.json").read_text())["summary"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("sets", nargs="+", help="own set names (folders under bench/own_sets/)")
+    ap.add_argument("--locale", action="append", default=[], help="babel locale, e.g. de_DE (repeatable)")
+    ap.add_argument("--out", type=Path, default=ROOT / "runs" / "locale_transfer")
+    ap.add_argument("--reuse", action="store_true", help="answer over indexes already built under --out")
+    args = ap.parse_args()
+    locales = args.locale or ["de_DE"]
+    rows = []
+    for name in args.sets:
+        base = args.out / name / "as_written"
+        catalog = base / "catalog"
+        if not (catalog / "catalog.jsonl").exists():
+            subprocess.run(
+                [sys.executable, str(ROOT / "bench/own_sets" / name / "make_set.py"), "--out", str(catalog)],
+                check=True, cwd=ROOT,
+            )  # fmt: skip
+        ref = score(name, catalog, base, reuse=args.reuse)
+        rows.append((name, "as written", ref, ref))
+        for loc in locales:
+            work = args.out / name / loc
+            localise_catalog(catalog, work / "catalog", loc, _name_fields(catalog / "mapping.yaml"))
+            rows.append((name, loc, score(name, work / "catalog", work, reuse=args.reuse), ref))
+    print(f"{'set':12s} {'catalogue':12s} {'overall':>8s} {'list F1':>8s} {'value':>8s} {'ratio':>6s}")
+    for name, label, s, ref in rows:
+        ratio = s["overall"] / ref["overall"] if ref["overall"] else float("nan")
+        print(
+            f"{name:12s} {label:12s} {s['overall']:8.3f} {_f(s['list_f1']):>8s} {_f(s['value_accuracy']):>8s} {ratio:6.2f}"
+        )
+
+
+def _f(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}"
+
+
+if __name__ == "__main__":
+    main()
