@@ -32,6 +32,11 @@ Decisions (the reference parser's weak points):
   ("900,1800") is a list; a lone "1,5 kg" (decimal comma or list?) is neither split nor
   parsed. A decimal comma is read only in prices ("€949,00", "1.299,99 EUR"); a single
   dot is always a decimal point ("€1.299" is 1.299).
+* ...unless the document is written in a decimal-comma locale: :func:`infer_decimal_comma` reads
+  that from the document's own measures ("12,5 cm", "1.234,5 kg" against "22.4 in"), and
+  :func:`delocalise` then rewrites its numbers into the form read here ("1.299,00 €" becomes
+  "1,299.00 €", "12,5 cm" "12.5 cm"; same length, so spans still point into the value). Digit
+  groups split by a no-break, narrow or thin space ("1 234,5") are thousands in any document.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ import functools
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
@@ -54,7 +59,9 @@ from dualgraph.skg import currencies
 __all__ = [
     "Quantity",
     "convert",
+    "delocalise",
     "format_number",
+    "infer_decimal_comma",
     "normalise_unit",
     "parse_price",
     "parse_quantity",
@@ -86,7 +93,7 @@ class _Unit(NamedTuple):
 
 
 class _Measure(NamedTuple):
-    raw: str  # the number as written
+    raw: str | Decimal  # the number as written, or the value of a fraction
     unit: _Unit | None
     end: int
     plus: bool  # "18+ months"
@@ -138,6 +145,7 @@ _PERCENT_NAME = re.compile(r"(?<![^\W_])(?:percent(?:age)?|pct)(?![^\W_])|%", re
 _NOT_HINTS = frozenset({"min", "s", "x"})  # "Depth (min)" is a minimum, "Port(s)" a plural
 _PX_HINT = re.compile(r"resolution|\bpixels?\b(?!\s*(?:size|pitch|density))|\bdisplay\b|\bscreen\b", re.I)
 _MM_HINT = re.compile(r"dimension|\bsize\b|\b[whdl]\s*x\s*[whdl]\b|vesa|mounting interface", re.I)
+_FRACTION = re.compile(r"(\d{1,3})/(\d+(?:\.\d+)?)(?![\d/])")  # a fraction before a unit: "1/4000 sec"
 _RUN = re.compile(r"(?<![\d.])\d+(?:,\d+)+")
 _SPLIT_AT = re.compile(r"[()\[\]{},;]")
 _DIGIT = re.compile(r"\d")
@@ -147,6 +155,59 @@ _SUBCLAUSE = re.compile(
     r",\s+(?:which|but|so|while|where|who|whose|because|although|though|making|allowing|"
     r"meaning|thanks|yet)\b"
 )
+
+
+# Numbers as a decimal-comma locale writes them ("1.234,5", "12,5", "1.299"), and the unambiguous
+# ones on either side, which decide the locale: a 1-2 digit fraction, or two or more groups of three.
+_COMMA_NUMBER = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?![\d.,]*\d)")
+_BY_COMMA = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}|\d+,\d{1,2})(?![\d.,]*\d)")
+_BY_POINT = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+\.\d+|\d{1,3}(?:,\d{3}){2,}|\d+\.\d{1,2})(?![\d.,]*\d)")
+_SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?![\d\u00a0\u202f\u2009]*\d)")
+_MARKS = str.maketrans({",": ".", ".": ","})
+
+
+def infer_decimal_comma(values: Iterable[str]) -> bool:
+    """Whether ``values`` (one document's) write decimals with a comma: more of their measures say
+    so than say the point. A measure is a number before a unit, after a currency or standing alone,
+    so "Bluetooth 5.3" and model numbers do not vote; "1.299" and "1,500" are either and do not vote.
+
+    >>> infer_decimal_comma(["Gewicht 6,3 kg", "1.299,00 €", "Bluetooth 5.3", "1.500 g"])
+    True
+    >>> infer_decimal_comma(["22.4 in", "1,5 kg", "33.1 in"]), infer_decimal_comma(["1,500 g", "2021"])
+    (False, False)
+    """
+    votes = 0
+    for text in values:
+        if "," not in text and "." not in text:
+            continue
+        s = text.strip()
+        for pattern, vote in ((_BY_COMMA, 1), (_BY_POINT, -1)):
+            votes += vote * sum(_measure_like(s, m) for m in pattern.finditer(s))
+    return votes > 0
+
+
+def _measure_like(s: str, m: re.Match[str]) -> bool:
+    table = _table()
+    if m.start() == 0 and m.end() == len(s):
+        return True
+    return table.unit_re.match(s, m.end()) is not None or table.money_before.search(s, max(0, m.start() - 5), m.start()) is not None
+
+
+def delocalise(text: str, *, decimal_comma: bool) -> str:
+    """``text`` with its numbers in the form the parsers here read, and of the same length:
+    space-grouped thousands take a comma, and in a decimal-comma document the comma and the
+    dot of each number change places.
+
+    >>> delocalise("1.299,00 € or 12,5 cm, made 15.03.2021", decimal_comma=True)
+    '1,299.00 € or 12.5 cm, made 15.03.2021'
+    >>> delocalise("1\u202f234,5 mm", decimal_comma=True), delocalise("2,520 mAh", decimal_comma=False)
+    ('1,234.5 mm', '2,520 mAh')
+    """
+    if any(c in text for c in "\u00a0\u202f\u2009"):
+        text = _SPACED.sub(lambda m: re.sub(r"\D", "." if decimal_comma else ",", m.group()), text)
+    if decimal_comma and ("," in text or "." in text):
+        text = _COMMA_NUMBER.sub(lambda m: m.group().translate(_MARKS), text)
+    return text
 
 
 def _norm(text: str) -> str:
@@ -296,6 +357,10 @@ def _canon(raw: str | Decimal, unit: _Unit | None) -> float | None:
 def _measure(s: str, pos: int, *, dims: bool = False) -> _Measure | None:
     if not (m := _NUM.match(s, pos)):
         return None
+    if (f := _FRACTION.match(s, pos)) and (unit := _fraction_unit(s, f.end())):
+        num, den = Decimal(f.group(1)), Decimal(f.group(2))
+        if 0 < num < den:  # "1/2000 sec", '1/2.3"'; "2133/2400" is a list of two
+            return _Measure(num / den, unit[0], unit[1], False)  # type: ignore[arg-type]
     end, plus = m.end(), False
     if s.startswith("+", end) and not _COMPOUND.match(s, end):
         end, plus = end + 1, True
@@ -304,6 +369,12 @@ def _measure(s: str, pos: int, *, dims: bool = False) -> _Measure | None:
         return _Measure(m.group(), None, end, plus)
     end = ax.end() if dims and (ax := _AXIS.match(s, um.end())) else um.end()
     return _Measure(m.group(), unit, end, plus)
+
+
+def _fraction_unit(s: str, pos: int) -> tuple[_Unit, int] | None:
+    um = _table().unit_re.match(s, pos)
+    unit = _lookup(um.group(1)) if um else None
+    return None if unit is None or unit.dimension == "currency" else (unit, um.end())  # type: ignore[union-attr]
 
 
 def _rest_ok(rest: str, unit: _Unit | None) -> bool:

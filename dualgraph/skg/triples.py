@@ -23,9 +23,9 @@ from dualgraph.skg.spec_table import UNIT_SEP
 from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, or the spec-table rows written
-# beside them (skg-5: the units of a value's quantities), so re-indexing notices that every
+# beside them (skg-5: the units of a value's quantities; skg-6: decimal-comma documents), so re-indexing notices that every
 # document must be converted again.
-CONVERTER_VERSION = "skg-5"
+CONVERTER_VERSION = "skg-6"
 
 
 class SpecVariant(Protocol):
@@ -163,9 +163,13 @@ def convert_document(
     products: set[str] = set()
     # The day/month order of "03/04/2021" is the catalog's: read from the dates that settle it
     day_first = D.infer_day_first(raw for v in variants for _, raw in v.specs) if variants else None
+    # and so is its decimal mark ("12,5 cm"): such numbers are written as read, "12.5 cm"
+    comma = Q.infer_decimal_comma(raw for v in variants for _, raw in v.specs)
     for idx, variant in enumerate(variants):
         try:
-            products.add(_convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first, market=market))
+            products.add(
+                _convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first, comma=comma, market=market)
+            )
         except Exception as e:  # one odd variant must not sink the document
             out.problems.append(
                 Quarantine(
@@ -182,7 +186,14 @@ def convert_document(
 
 
 def _convert_variant(
-    variant: SpecVariant, add, out: Conversion, *, doc_id: str, day_first: bool | None, market: str | None = None
+    variant: SpecVariant,
+    add,
+    out: Conversion,
+    *,
+    doc_id: str,
+    day_first: bool | None,
+    comma: bool = False,
+    market: str | None = None,
 ) -> str:
     # the product IRI never depends on the market: a product sold in several markets is one node
     product = N.product_iri(variant.name, variant.model_code)
@@ -206,6 +217,7 @@ def _convert_variant(
         add(c, O.HAS_NAME, literal(cat), shared=True)
         add(rng, O.BELONGS, iri(c), shared=True)
     for key, raw in variant.specs:
+        raw = Q.delocalise(raw, decimal_comma=comma)
         section, entry = N.split_spec_key(key)
         sec = N.section_iri(section)
         ent = N.entry_iri(section, entry)

@@ -16,6 +16,7 @@ import yaml
 
 from dualgraph import shared_data
 from dualgraph.skg import quantities
+from dualgraph.skg.spotting import spot
 from dualgraph.skg.quantities import (
     Quantity,
     convert,
@@ -411,7 +412,6 @@ def test_parse_quantity(text, entry, want):
         "2x 3.5 GHz",
         "2 x 8 GB",
         "2x DIMM",
-        '1/1.56"',
         "16:9",
         "0x116",
         "2-in-1",
@@ -626,3 +626,15 @@ def test_memory_counted_in_binary_steps_is_read_in_binary():
     # counts that are no such multiple stay decimal, as shops and drive labels write them
     assert parse_quantity("500 MB").value == 0.5 and parse_quantity("1000 MB").value == 1.0
     assert parse_quantity("1 TB").value == parse_quantity("1000 GB").value
+
+
+def test_a_fraction_before_a_unit_is_its_value():
+    # shutter speeds and optical formats are fractions ("1/4000 sec", '1/2.3"'): a proper fraction
+    # right before a unit is one quantity, so "faster than 1/1000 s" can compare them
+    assert parse_quantity("1/4000 sec").value == 0.00025
+    assert parse_quantity("1/2 sec").value == 0.5
+    assert parse_quantity('1/2"').value == 12.7  # mm
+    assert [x.value for x in spot("Shutter: 30 sec, max 1/8000 s")] == [30.0, 0.000125]
+    # a slash between two numbers without a unit, or an improper "fraction", is a list
+    assert parse_quantity("2133/2400") is None and parse_quantity("2133/2400 MHz") is None
+    assert parse_quantity("1/2") is None and parse_quantity("1/2 EUR") is None
