@@ -67,8 +67,8 @@ def parse_price(text: str | None, *, default_currency: str | None = None) -> str
     ('799.00 GBP', '1299 GBP', '349 EUR')
     >>> parse_price("₹1,29,999"), parse_price("8999", default_currency="INR"), parse_price("£33.29/mo")
     ('129999 INR', '8999 INR', None)
-    >>> parse_price("1.299,00 €"), parse_price("Was £999 Now £899")
-    ('1299.00 EUR', '899 GBP')
+    >>> parse_price("1.299,00 €"), parse_price("Was £999 Now £899"), parse_price("$1.297,50")
+    ('1299.00 EUR', '899 GBP', '1297.50 USD')
     >>> parse_price("SAR 1,295"), parse_price("1 295 SR", default_currency="SAR"), parse_price("1 295 SR")
     ('1295 SAR', '1295 SAR', None)
     """
@@ -86,8 +86,9 @@ def parse_price(text: str | None, *, default_currency: str | None = None) -> str
         # an ambiguous sign ("$", "kr", "SR") reads as the catalog's own currency when it is one of its readings
         code = currencies.lookup(m.group("pre") or m.group("post"), hint=hint)
         raw = m.group("num") or m.group("num2")
-        # "€1.299,00" style: a decimal comma, or dots that can only be thousands groups.
-        euro_style = code == "EUR" and bool(re.search(r",\d{2}$|^\d{1,3}(\.\d{3})+$", raw))
+        # "€1.299,00", "$297,00": a comma before the last one or two digits is a decimal comma in any
+        # currency (no grouping ends in fewer than three); dots that can only be thousands, in euros
+        euro_style = bool(re.search(r",\d{1,2}$", raw)) or (code == "EUR" and bool(re.search(r"^\d{1,3}(\.\d{3})+$", raw)))
         num = plain_number(raw, decimal_comma=euro_style)
         if code and num is not None:
             return f"{num} {code}"

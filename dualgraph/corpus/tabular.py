@@ -269,10 +269,14 @@ def with_unit(text: str, unit: str) -> str | None:
 
     >>> with_unit("8", "GB"), with_unit("10.0", "W"), with_unit("6.7 inch", "inch"), with_unit("n/a", "GB")
     ('8 GB', '10 W', '6.7 inch', None)
+    >>> with_unit("2,5", "GB")  # another locale's number: the converter reads its marks (skg.quantities)
+    '2,5 GB'
     """
     num = plain_number(text)
     if num is not None:
         return f"{re.sub(r'[.]0+$', '', num)} {unit}"  # 10.0 W is 10 W
+    if re.fullmatch(r"[+-]?\d[\d.,\u00a0\u202f]*", text.strip()):
+        return f"{text.strip()} {unit}"
     return text if re.match(r"[+-]?\d", text) else None
 
 

@@ -57,6 +57,10 @@ NUMERIC = [
     ("phones with a budget of 30000", "INR", [("<=", 30000.0, None, "INR", "price")]),
     ("phones cheaper than 400 USD", None, [("<", 400.0, None, "USD", "price")]),
     ("£300-£400 phones", None, [("between", 300.0, 400.0, "GBP", "price")]),
+    # a comma before one or two final digits is a decimal comma: no locale groups digits so
+    ("phones weighing under 0,2 kg", None, [("<", 200.0, None, "g", "")]),
+    ("phones over 49,90 €", None, [(">", 49.9, None, "EUR", "price")]),
+    ("phones at Rs. 1,72,999 or lower", None, [("<=", 172999.0, None, "INR", "price")]),
     (
         "phones with 2TB storage and a price under 1 lakh",
         "INR",

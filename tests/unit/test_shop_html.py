@@ -110,7 +110,9 @@ def test_no_table_is_reported_not_an_empty_success():
         ("Rs. 8,999", "8999 INR"),
         ("Coming soon", None),
         ("", None),
-        ("£12,34", None),  # not a valid thousands grouping: no guess
+        ("£12,34", "12.34 GBP"),  # no grouping ends in two digits: a decimal comma, in any currency
+        ("$1.297,50", "1297.50 USD"),
+        ("£1,2345", None),  # neither a grouping nor cents: no guess
     ],
 )
 def test_parse_price(text, expected):

@@ -79,6 +79,7 @@ from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.read.model import (
     DateConstraint,
+    Direction,
     FeatureConstraint,
     Intent,
     NumericConstraint,
@@ -86,7 +87,7 @@ from dualgraph.query.read.model import (
     ValueConstraint,
 )
 from dualgraph.query.read.number_hints import attr_hint, measure_words
-from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, unit_word
+from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, inverse_dimensions, unit_word
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.read.reading import Reading, read_question
 from dualgraph.query.read.relative import relative_blocks
@@ -663,6 +664,11 @@ class Compiler:
             )
         if not order.resolved:
             return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")
+        dim = order.pattern.dimension if order.pattern is not None else None
+        if intent.direction and dim and dim in inverse_dimensions(intent.word):
+            turned: Direction = "min" if intent.direction == "max" else "max"
+            intent = out.intent = replace(intent, direction=turned)
+            trace.append(f"{intent.word!r} on a {dim}: {turned}, as a faster time is a shorter one")
         w.order = order
         w.confs.append(order.confidence)
         if order.pattern is not None and order.kind == "attribute":

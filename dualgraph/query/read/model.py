@@ -112,6 +112,8 @@ class Intent:
     difference: bool = False
     lookup: bool = False
     """A superlative over one named product: the question asks its value ("What does X cost?")."""
+    word: str = ""
+    """The comparative or superlative word that set ``direction`` ("faster", "lightest"), as read."""
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ from dualgraph.query.read.model import NumericConstraint, Span
 from dualgraph.skg import currencies
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
 
-__all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "unit_word"]
+__all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "inverse_dimensions", "unit_word"]
 
 PRICE_WORDS = frozenset(
     {
@@ -74,15 +74,22 @@ _SPOKEN_UNITS = {"gig": "GB", "gigs": "GB", "megs": "MB", "kilos": "kg", "kilo":
 
 @functools.cache
 def _mention_re() -> re.Pattern[str]:
-    """A number, with a currency sign or code before it ("SR 2,000", "SAR 1500", "₹20k") and a multiplier."""
+    """A number, with a currency sign or code before it ("SR 2,000", "SAR 1500", "₹20k") and a multiplier.
+
+    Comma groups end in three digits ("12,499", Indian "1,72,999"); a comma before one or two
+    digits that end the number is a decimal comma ("6,3 kg", "49,90 €"), as no locale groups so."""
     table = currencies.table()
     signs = "|".join(re.escape(s) for s in sorted(table.symbols | table.codes, key=lambda s: (-len(s), s)))
     return re.compile(
-        rf"(?:(?<![\w])(?P<pre>{signs}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2,3}})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+        rf"(?:(?<![\w])(?P<pre>{signs}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2}})*(?:,\d{{3}})+(?:\.\d+)?"
+        r"|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
         r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
         r"(?P<plus1>\+)?",
         re.I,
     )
+
+
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 
 
 @functools.cache
@@ -237,8 +244,24 @@ def _other_unit(word: str) -> bool:
     return currencies.prices_nothing() or (bool(hint) and not (currencies.table().candidates(word) & hint))
 
 
+_FRACTION = re.compile(r"(?<![\w./,])(\d{1,3})/(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d/,])")
+
+
+def _fractions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
+    """Proper fractions right before a measured unit ("1/4000 s", '1/2.3"'): one number each."""
+    out = []
+    for m in _FRACTION.finditer(q):
+        num, den = float(m.group(1)), float(m.group(2).replace(",", ""))
+        u = _UNIT_AFTER.match(q, m.end())
+        if 0 < num < den and u and _unit_ok(q, u, False) and normalise_unit(u.group("unit")) is not None:
+            if not any(a < u.end() and m.start() < b for a, b in blocked):
+                out.append(_Mention(m.start(), u.end(), num / den, u.group("unit"), False, False))
+    return out
+
+
 def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
-    out: list[_Mention] = []
+    out = _fractions(q, blocked) if "/" in q else []
+    blocked = blocked + [(x.start, x.end) for x in out]
     for m in _mention_re().finditer(q):
         start, end = m.start("num"), m.end()
         if any(a < end and start < b for a, b in blocked):
@@ -248,7 +271,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             continue  # inside a name or a number: "S25", "v2.1"
         if unit:
             start = m.start("pre")
-        raw = m.group("num").replace(",", "")
+        raw = m.group("num")
+        raw = raw.replace(",", ".") if _DECIMAL_COMMA.fullmatch(raw) else raw.replace(",", "")
         value = float(raw)
         k_token = m.group("k")
         if k_token:
@@ -280,7 +304,7 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         if not plus and q.startswith("+", end):
             plus, end = True, end + 1
         out.append(_Mention(start, end, value, unit, mult, plus))
-    return out
+    return sorted(out, key=lambda x: x.start)
 
 
 def _inch_noun(q: str, at: int) -> bool:
@@ -507,6 +531,9 @@ def _comparator(
                         break
         if m.plus and op in (None, "="):
             op = ">="
+        cue = q[start : m.start] + " " + q[m.end : late_end or end]
+        if op in _TURNED and m.unit and (u := normalise_unit(m.unit)) and u[1] in inverse_dimensions(cue):
+            op = _TURNED[op]  # "1/1000 s or faster": a faster time is a shorter one
     return start, end, op, high_m, late_end, i
 
 
@@ -685,6 +712,27 @@ def measure_words() -> dict[str, frozenset[str]]:
         for w in block["words"]:
             out.setdefault(w, set()).update(block["dimensions"])
     return {w: frozenset(d) for w, d in out.items()}
+
+
+@functools.cache
+def _inverse_words() -> dict[str, frozenset[str]]:
+    """``measure_words.yaml``'s ``inverse``: each word → the dimensions on which it reads the other way."""
+    raw = yaml.safe_load(resources.files("dualgraph.query.read").joinpath("measure_words.yaml").read_text("utf-8"))
+    return {w: frozenset(b["inverse"]) for b in raw.values() if b.get("inverse") for w in b["words"]}
+
+
+def inverse_dimensions(text: str) -> frozenset[str]:
+    """The dimensions on which ``text``'s comparison words read the other way ("faster" on a time).
+
+    >>> sorted(inverse_dimensions("Which camera has the faster shutter?")), inverse_dimensions("the longest")
+    (['time'], frozenset())
+    """
+    table = _inverse_words()
+    found = [table[w] for w in re.findall(r"[a-z]+", text.casefold()) if w in table]
+    return frozenset().union(*found) if found else frozenset()
+
+
+_TURNED = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 
 @functools.cache

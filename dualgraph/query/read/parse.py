@@ -638,7 +638,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     if cmp and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
         word, direction, attr = cmp
         trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
-        return Intent("compare", attr, direction)
+        return Intent("compare", attr, direction, word=word)
     if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):
         f = re.search(r"\b(?:for|on|in\s+terms\s+of|by)\s+", q)
         attr = attribute_near(q, f.end()) if f else ""
@@ -667,6 +667,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
             k,
             then_attribute=then[1] if then else "",
             then_direction=then[0] if then else None,
+            word=sup.word,
         )
     if ts is not None:  # "which phone came out first", "announced last": no superlative word of its own
         trace.append(f"intent superlative by date: {ts.span.text!r} -> {ts.direction} {ts.event or 'any date'}")
