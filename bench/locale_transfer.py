@@ -87,11 +87,31 @@ def cli(*args: str | Path) -> None:
 def score(name: str, catalog: Path, work: Path, *, reuse: bool) -> dict:
     index, ds, report = work / "index", work / "dataset", work / "report"
     if not (reuse and (index / "manifest.json").exists()):
-        cli("import-table", catalog / "catalog.jsonl", "--mapping", catalog / "mapping.yaml", "--out", ds, "--no-progress")
+        cli(
+            "import-table",
+            catalog / "catalog.jsonl",
+            "--mapping",
+            catalog / "mapping.yaml",
+            "--out",
+            ds,
+            "--no-progress",
+        )
         cli("index", ds, "--index", index, "--runner", "inline", "--no-progress")
     questions = ROOT / "bench/own_sets" / name / "questions.json"
     answers = work / "answers.jsonl"
-    cli("ask", "--index", index, "--questions", questions, "--out", answers, "--runner", "inline", "--no-resume", "--no-progress")
+    cli(
+        "ask",
+        "--index",
+        index,
+        "--questions",
+        questions,
+        "--out",
+        answers,
+        "--runner",
+        "inline",
+        "--no-resume",
+        "--no-progress",
+    )
     cli("eval", "--questions", questions, "--answers", answers, "--report", report)
     return json.loads((report / "metrics.json").read_text())["summary"]
 

@@ -88,7 +88,9 @@ def parse_price(text: str | None, *, default_currency: str | None = None) -> str
         raw = m.group("num") or m.group("num2")
         # "€1.299,00", "$297,00": a comma before the last one or two digits is a decimal comma in any
         # currency (no grouping ends in fewer than three); dots that can only be thousands, in euros
-        euro_style = bool(re.search(r",\d{1,2}$", raw)) or (code == "EUR" and bool(re.search(r"^\d{1,3}(\.\d{3})+$", raw)))
+        euro_style = bool(re.search(r",\d{1,2}$", raw)) or (
+            code == "EUR" and bool(re.search(r"^\d{1,3}(\.\d{3})+$", raw))
+        )
         num = plain_number(raw, decimal_comma=euro_style)
         if code and num is not None:
             return f"{num} {code}"

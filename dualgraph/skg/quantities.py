@@ -190,7 +190,10 @@ def _measure_like(s: str, m: re.Match[str]) -> bool:
     table = _table()
     if m.start() == 0 and m.end() == len(s):
         return True
-    return table.unit_re.match(s, m.end()) is not None or table.money_before.search(s, max(0, m.start() - 5), m.start()) is not None
+    return (
+        table.unit_re.match(s, m.end()) is not None
+        or table.money_before.search(s, max(0, m.start() - 5), m.start()) is not None
+    )
 
 
 def delocalise(text: str, *, decimal_comma: bool) -> str:
@@ -357,10 +360,10 @@ def _canon(raw: str | Decimal, unit: _Unit | None) -> float | None:
 def _measure(s: str, pos: int, *, dims: bool = False) -> _Measure | None:
     if not (m := _NUM.match(s, pos)):
         return None
-    if (f := _FRACTION.match(s, pos)) and (unit := _fraction_unit(s, f.end())):
+    if (f := _FRACTION.match(s, pos)) and (after := _fraction_unit(s, f.end())):
         num, den = Decimal(f.group(1)), Decimal(f.group(2))
         if 0 < num < den:  # "1/2000 sec", '1/2.3"'; "2133/2400" is a list of two
-            return _Measure(num / den, unit[0], unit[1], False)  # type: ignore[arg-type]
+            return _Measure(num / den, after[0], after[1], False)
     end, plus = m.end(), False
     if s.startswith("+", end) and not _COMPOUND.match(s, end):
         end, plus = end + 1, True

@@ -48,7 +48,9 @@ GERMAN = [
     _kettle("Kessel B", [("Height", "9,75 cm"), ("Price", "49,90 €"), ("Volume", "1.500 ml")]),
 ]
 ENGLISH = [
-    _kettle("Kettle A", [("Height", "22.4 in"), ("Battery", "2,520 mAh"), ("Volume", "1,500 ml"), ("Weight", "1.5 kg")]),
+    _kettle(
+        "Kettle A", [("Height", "22.4 in"), ("Battery", "2,520 mAh"), ("Volume", "1,500 ml"), ("Weight", "1.5 kg")]
+    ),
 ]
 
 

@@ -16,7 +16,6 @@ import yaml
 
 from dualgraph import shared_data
 from dualgraph.skg import quantities
-from dualgraph.skg.spotting import spot
 from dualgraph.skg.quantities import (
     Quantity,
     convert,
@@ -26,6 +25,7 @@ from dualgraph.skg.quantities import (
     parse_quantity,
     split_values,
 )
+from dualgraph.skg.spotting import spot
 
 # Hand labels for real value strings; each string is read from the public data set it came from
 # (dualgraph.shared_data), never copied into the repository.

@@ -253,9 +253,9 @@ def _fractions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
     for m in _FRACTION.finditer(q):
         num, den = float(m.group(1)), float(m.group(2).replace(",", ""))
         u = _UNIT_AFTER.match(q, m.end())
-        if 0 < num < den and u and _unit_ok(q, u, False) and normalise_unit(u.group("unit")) is not None:
-            if not any(a < u.end() and m.start() < b for a, b in blocked):
-                out.append(_Mention(m.start(), u.end(), num / den, u.group("unit"), False, False))
+        measured = bool(u and _unit_ok(q, u, False) and normalise_unit(u.group("unit")) is not None)
+        if u and measured and 0 < num < den and not any(a < u.end() and m.start() < b for a, b in blocked):
+            out.append(_Mention(m.start(), u.end(), num / den, u.group("unit"), False, False))
     return out
 
 
