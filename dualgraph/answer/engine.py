@@ -397,8 +397,10 @@ class QAEngine:
         return [refused[i] if i in refused else next(records) for i in range(len(items))]
 
     def _answer_read(self, items: list[tuple[str, str, str]], name: str) -> list[AnswerRecord]:
-        questions = [q for _, _, q in items]
         t0 = time.perf_counter()
+        # every source reads a word as the catalogue spells it ("aluminum" where it writes "aluminium")
+        respelled = [self.vocabulary.in_catalog_spelling(q) for _, _, q in items]
+        questions = [q for q, _ in respelled]
         with use(self.vocabulary):  # the catalog's words, for every source that reads the question
             prefetch = getattr(self.kit.symbolic, "prefetch", None)
             if callable(prefetch):
@@ -411,9 +413,12 @@ class QAEngine:
                 o.trace.append("answers name product ranges (the catalog's pages offer option pickers)")
         texts, writer_tokens = self._texts(questions, outcomes)
         share = (time.perf_counter() - t0) / max(1, len(items))  # batched work: each question's share
-        for (_, asked, q), o in zip(items, outcomes):
+        for (_, asked, q), o, (_, changes) in zip(items, outcomes, respelled):
             if q != asked:
                 o.trace.append("question cleaned: Unicode NFC, control and invisible characters removed")
+            if changes:
+                said = ", ".join(f"{a!r} as {b!r}" for a, b in changes)
+                o.trace.append(f"read in the catalogue's spelling: {said} (one letter apart, same meaning)")
         return [
             self._record(qid, asked, name, o, text, wt, share)
             for (qid, asked, _), o, text, wt in zip(items, outcomes, texts, writer_tokens)

@@ -37,6 +37,7 @@ import numpy as np
 
 from dualgraph.lexicon.catalog_names import brand_words, category_heads, singular
 from dualgraph.lexicon.english import general_words, how_adjectives
+from dualgraph.lexicon.spelling import Spellings, respell
 from dualgraph.lexicon.synonyms import synonym_words
 from dualgraph.lexicon.value_names import ValueNames
 
@@ -48,6 +49,9 @@ _SEP = r"[\s-]*"
 # glue the feature into a word
 _ABLE = r"-(?:capable|enabled|ready|compatible|equipped|supported|support|powered|only)\b"
 CATEGORY_COSINE = 0.6
+# a question word one edit from a catalogue word is read as it when MiniLM puts them this close
+# (spelling variants 0.83-0.97, other words one edit apart at most 0.73: dualgraph.lexicon.spelling)
+SPELLING_COSINE = 0.8
 """A lower-case question word names a category when MiniLM puts it this close to a category's name
 ("handsets" ~ Mobile Phones 0.65, "notebooks" ~ Laptops 0.78; "cameras" ~ TVs 0.52 does not)."""
 _MAX_TEXT_FEATURES = 4000
@@ -148,6 +152,8 @@ class QuestionVocabulary:
         self._attribute_names = sorted({a for a in attributes if a.strip()})
         self._feature_names = sorted({f for f in features if f.strip()})
         self._values = {_compact(k): v for k, v in (values or {}).items()}
+        self._value_names = tuple(values or {})
+        self._spellings: Spellings | None = None
         self.name_tails = frozenset(t.casefold() for t in name_tails) | {"+"}
         self.brands = frozenset(b.casefold() for b in brands)
         # words that start product names or follow the maker ("Google Pixel"): a name, whatever else
@@ -423,6 +429,26 @@ class QuestionVocabulary:
             and _compact(w) not in self._values
             and w not in self.brands
         }
+
+    def in_catalog_spelling(self, q: str) -> tuple[str, list[tuple[str, str]]]:
+        """``q`` with its words written as the catalogue spells them ("aluminum" → "aluminium"),
+        where one edit and the embedder agree (:func:`~dualgraph.lexicon.spelling.respell`), and
+        the (asked, catalogue) pairs; ``q`` itself without an embedder."""
+        if self._embed is None:
+            return q, []
+        if self._spellings is None:
+            words = {t for w in self.category_words for t in w.split()} | self.attribute_words | self.feature_words
+            words |= {t for v in self._value_names for t in _tokens(v)}
+            self._spellings = Spellings(words - self.name_words)
+        return respell(q, self._spellings, self._same_meaning, keep=self.name_words)
+
+    def _same_meaning(self, a: str, b: str) -> bool:
+        assert self._embed is not None
+        new = [w for w in (a, b) if w not in self._word_vectors]
+        if new:
+            for w, vec in zip(new, _unit(np.asarray(self._embed(new), dtype=np.float32))):
+                self._word_vectors[w] = vec
+        return float(self._word_vectors[a] @ self._word_vectors[b]) >= SPELLING_COSINE
 
     def prepare(self) -> None:
         """Embed the category names now (once per index) rather than for the first question that asks."""
