@@ -164,6 +164,7 @@ _BY_COMMA = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}
 _BY_POINT = re.compile(r"(?<![\d.,])(?:\d{1,3}(?:,\d{3})+\.\d+|\d{1,3}(?:,\d{3}){2,}|\d+\.\d{1,2})(?![\d.,]*\d)")
 _SPACED = re.compile(r"(?<![\d.,])\d{1,3}(?:[\u00a0\u202f\u2009]\d{3})+(?![\d\u00a0\u202f\u2009]*\d)")
 _MARKS = str.maketrans({",": ".", ".": ","})
+_CANONICAL_PRICE = re.compile(r"\d+(?:\.\d+)? [A-Z]{3}")
 
 
 def infer_decimal_comma(values: Iterable[str]) -> bool:
@@ -173,6 +174,8 @@ def infer_decimal_comma(values: Iterable[str]) -> bool:
 
     >>> infer_decimal_comma(["Gewicht 6,3 kg", "1.299,00 €", "Bluetooth 5.3", "1.500 g"])
     True
+    >>> infer_decimal_comma(["4,00 GHz", "1,15 GHz", "1.35V", "138.00 USD"])  # the last: an importer's price
+    True
     >>> infer_decimal_comma(["22.4 in", "1,5 kg", "33.1 in"]), infer_decimal_comma(["1,500 g", "2021"])
     (False, False)
     """
@@ -181,6 +184,8 @@ def infer_decimal_comma(values: Iterable[str]) -> bool:
         if "," not in text and "." not in text:
             continue
         s = text.strip()
+        if _CANONICAL_PRICE.fullmatch(s):
+            continue  # the importers' own form of a price ("138.00 USD"), whatever the page wrote
         for pattern, vote in ((_BY_COMMA, 1), (_BY_POINT, -1)):
             votes += vote * sum(_measure_like(s, m) for m in pattern.finditer(s))
     return votes > 0

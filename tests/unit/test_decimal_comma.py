@@ -78,6 +78,8 @@ def test_the_vote_counts_measures_only():
     assert Q.infer_decimal_comma(["Bluetooth 5.3", "6,3 kg"])
     assert Q.infer_decimal_comma(["0,95"])  # a value that is one number votes
     assert not Q.infer_decimal_comma(["6,3 kg", "22.4 in", "1.5 kg"])
+    # a price an importer wrote in its own form ("138.00 USD") says nothing of the page's locale
+    assert Q.infer_decimal_comma(["4,00 GHz", "1,15 GHz", "DDR4 @ 1.35V", "138.00 USD"])
 
 
 def test_spaced_thousands_are_one_number_in_any_document():
