@@ -9,7 +9,8 @@ the space there being the narrow no-break one), in the spec values and in the pa
 Whole numbers without separators stay as they are (years, model numbers). The questions and their
 gold do not change: they are computed from the source fields, so the same answers are right in both.
 
-Prints overall / list F1 / value accuracy per set and locale, side by side with the catalogue as
+With ``--yes-no``, a third catalogue writes every whole "Yes"/"No" value as "Y"/"N", as many
+spreadsheets do. Prints overall / list F1 / value accuracy per set and variant, side by side with the catalogue as
 written, so the ratio shows what the locale costs the reader. Work goes under ``--out``
 (default ``runs/locale_transfer``); ``--reuse`` answers over indexes already built there.
 """
@@ -17,10 +18,12 @@ written, so the ratio shows what the locale costs the reader. Work goes under ``
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -51,24 +54,36 @@ def localise(text: str, locale: str) -> str:
     return _NUMBER.sub(one, text)
 
 
-def _walk(x: Any, locale: str) -> Any:
+_SHORT = {"yes": "Y", "no": "N"}
+
+
+def yes_no_letters(text: str) -> str:
+    """A whole value "Yes" or "No" written as the letter many spreadsheets use.
+
+    >>> yes_no_letters("Yes"), yes_no_letters("no"), yes_no_letters("Yes, with a dock")
+    ('Y', 'N', 'Yes, with a dock')
+    """
+    return _SHORT.get(text.strip().casefold(), text)
+
+
+def _walk(x: Any, rewrite: Callable[[str], str]) -> Any:
     if isinstance(x, str):
-        return localise(x, locale)
+        return rewrite(x)
     if isinstance(x, dict):
-        return {k: _walk(v, locale) for k, v in x.items()}
+        return {k: _walk(v, rewrite) for k, v in x.items()}
     if isinstance(x, list):
-        return [_walk(v, locale) for v in x]
+        return [_walk(v, rewrite) for v in x]
     return x
 
 
-def localise_catalog(src: Path, dst: Path, locale: str, keep: set[str]) -> None:
-    """Write ``src``'s catalog.jsonl into ``dst`` with numbers localised, except in the fields the
-    mapping reads as names (a product's name is its identity in the gold)."""
+def localise_catalog(src: Path, dst: Path, rewrite: Callable[[str], str], keep: set[str]) -> None:
+    """Write ``src``'s catalog.jsonl into ``dst`` with every text ``rewrite``-n, except in the fields
+    the mapping reads as names (a product's name is its identity in the gold)."""
     dst.mkdir(parents=True, exist_ok=True)
     with (src / "catalog.jsonl").open(encoding="utf-8") as f, (dst / "catalog.jsonl").open("w", encoding="utf-8") as g:
         for line in f:
             row = json.loads(line)
-            out = {k: (v if k in keep else _walk(v, locale)) for k, v in row.items()}
+            out = {k: (v if k in keep else _walk(v, rewrite)) for k, v in row.items()}
             g.write(json.dumps(out, ensure_ascii=False) + "\n")
     (dst / "mapping.yaml").write_text((src / "mapping.yaml").read_text(encoding="utf-8"), encoding="utf-8")
 
@@ -122,8 +137,13 @@ def main() -> None:
     ap.add_argument("--locale", action="append", default=[], help="babel locale, e.g. de_DE (repeatable)")
     ap.add_argument("--out", type=Path, default=ROOT / "runs" / "locale_transfer")
     ap.add_argument("--reuse", action="store_true", help="answer over indexes already built under --out")
+    ap.add_argument("--yes-no", action="store_true", help="also a catalogue whose Yes/No values are Y/N")
     args = ap.parse_args()
-    locales = args.locale or ["de_DE"]
+    variants: list[tuple[str, Callable[[str], str]]] = [
+        (loc, functools.partial(localise, locale=loc)) for loc in (args.locale or ([] if args.yes_no else ["de_DE"]))
+    ]
+    if args.yes_no:
+        variants.append(("Y/N", yes_no_letters))
     rows = []
     for name in args.sets:
         base = args.out / name / "as_written"
@@ -135,10 +155,10 @@ def main() -> None:
             )  # fmt: skip
         ref = score(name, catalog, base, reuse=args.reuse)
         rows.append((name, "as written", ref, ref))
-        for loc in locales:
-            work = args.out / name / loc
-            localise_catalog(catalog, work / "catalog", loc, _name_fields(catalog / "mapping.yaml"))
-            rows.append((name, loc, score(name, work / "catalog", work, reuse=args.reuse), ref))
+        for label, rewrite in variants:
+            work = args.out / name / label.replace("/", "")
+            localise_catalog(catalog, work / "catalog", rewrite, _name_fields(catalog / "mapping.yaml"))
+            rows.append((name, label, score(name, work / "catalog", work, reuse=args.reuse), ref))
     print(f"{'set':12s} {'catalogue':12s} {'overall':>8s} {'list F1':>8s} {'value':>8s} {'ratio':>6s}")
     for name, label, s, ref in rows:
         ratio = s["overall"] / ref["overall"] if ref["overall"] else float("nan")
