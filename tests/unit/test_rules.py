@@ -332,6 +332,8 @@ PROBE = N.product_iri("Probe Phone")
         ("Connectivity:NFC", "None", False, True),
         ("Connectivity:NFC", "Not included", False, True),
         ("Connectivity:NFC", "false", False, True),
+        ("Connectivity:NFC", "Y", True, False),  # as spreadsheets abbreviate yes and no
+        ("Connectivity:NFC", "n", False, True),
         ("Connectivity:NFC", "N/A", False, False),  # unknown, not "no"
         ("Connectivity:NFC", "-", False, False),
         ("Connectivity:NFC", "Yesterday", False, False),
