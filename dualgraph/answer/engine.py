@@ -399,7 +399,7 @@ class QAEngine:
     def _answer_read(self, items: list[tuple[str, str, str]], name: str) -> list[AnswerRecord]:
         t0 = time.perf_counter()
         # every source reads a word as the catalogue spells it ("aluminum" where it writes "aluminium")
-        respelled = [self.vocabulary.in_catalog_spelling(q) for _, _, q in items]
+        respelled = self.vocabulary.in_catalog_spelling([q for _, _, q in items])
         questions = [q for q, _ in respelled]
         with use(self.vocabulary):  # the catalog's words, for every source that reads the question
             prefetch = getattr(self.kit.symbolic, "prefetch", None)

@@ -15,7 +15,7 @@ keeps that reading only if it reads more of the question (:meth:`QAEngine._answe
 >>> s.catalog_form("aluminum"), s.catalog_form("Color"), s.catalog_form("monitor"), s.catalog_form("steal")
 ('aluminium', 'colour', None, 'steel')
 
-"steal" shows why spelling alone is not enough: :func:`respell` also asks the catalogue's embedder
+"steal" shows why spelling alone is not enough: the vocabulary also asks the catalogue's embedder
 whether the two words mean the same (MiniLM puts spelling variants at 0.83-0.97 cosine, "steal" and
 "steel" at 0.28, "lighting" and "lightning" at 0.68, a slip such as "wirless" at 0.73: see
 ``tests/integration/test_catalog_spelling.py``).
@@ -24,9 +24,9 @@ whether the two words mean the same (MiniLM puts spelling variants at 0.83-0.97 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-__all__ = ["Spellings", "one_edit_apart", "respell"]
+__all__ = ["Spellings", "candidates", "one_edit_apart", "respell"]
 
 _MIN_LETTERS = 4
 _WORD = re.compile(r"[^\W\d_]+")
@@ -93,27 +93,27 @@ def _cased_like(word: str, model: str) -> str:
     return model[:1].upper() + model[1:] if word[:1].isupper() else model
 
 
-def respell(
-    q: str, spellings: Spellings, same_meaning: Callable[[str, str], bool], *, keep: frozenset[str] = frozenset()
-) -> tuple[str, list[tuple[str, str]]]:
-    """``q`` with each word that is no catalogue word, but one edit from one that ``same_meaning``
-    accepts, written as the catalogue writes it; and the (asked, catalogue) pairs. Words in ``keep``
-    (the catalogue's names) stay.
+def candidates(q: str, spellings: Spellings, *, keep: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """The (word as asked, catalogue word) pairs of ``q`` one edit apart; words in ``keep`` (the
+    catalogue's names, general English the reader knows) are never candidates.
 
-    >>> s = Spellings(["aluminium", "steel"])
-    >>> respell("Which Aluminum bikes steal the show?", s, lambda a, b: b != "steel")
-    ('Which Aluminium bikes steal the show?', [('Aluminum', 'aluminium')])
+    >>> candidates("Which Aluminum bikes steal the show?", Spellings(["aluminium", "steel"]))
+    [('Aluminum', 'aluminium'), ('steal', 'steel')]
     """
-    changes: list[tuple[str, str]] = []
+    if not len(spellings):
+        return []
+    out = []
+    for word in _WORD.findall(q):
+        if word.casefold() not in keep and (form := spellings.catalog_form(word)) is not None:
+            out.append((word, form))
+    return out
 
-    def one(m: re.Match[str]) -> str:
-        word = m.group()
-        if word.casefold() in keep or (form := spellings.catalog_form(word)) is None:
-            return word
-        if not same_meaning(word.casefold(), form):
-            return word
-        changes.append((word, form))
-        return _cased_like(word, form)
 
-    out = _WORD.sub(one, q) if len(spellings) else q
-    return out, changes
+def respell(q: str, accepted: list[tuple[str, str]]) -> str:
+    """``q`` with each accepted (asked, catalogue) pair's word written as the catalogue writes it.
+
+    >>> respell("Which Aluminum bikes steal the show?", [("Aluminum", "aluminium")])
+    'Which Aluminium bikes steal the show?'
+    """
+    forms = dict(accepted)
+    return _WORD.sub(lambda m: _cased_like(m.group(), forms[m.group()]) if m.group() in forms else m.group(), q)

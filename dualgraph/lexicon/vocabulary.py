@@ -37,7 +37,7 @@ import numpy as np
 
 from dualgraph.lexicon.catalog_names import brand_words, category_heads, singular
 from dualgraph.lexicon.english import general_words, how_adjectives
-from dualgraph.lexicon.spelling import Spellings, respell
+from dualgraph.lexicon.spelling import Spellings, candidates, respell
 from dualgraph.lexicon.synonyms import synonym_words
 from dualgraph.lexicon.value_names import ValueNames
 
@@ -154,6 +154,7 @@ class QuestionVocabulary:
         self._values = {_compact(k): v for k, v in (values or {}).items()}
         self._value_names = tuple(values or {})
         self._spellings: Spellings | None = None
+        self._not_respelled: frozenset[str] = frozenset()
         self.name_tails = frozenset(t.casefold() for t in name_tails) | {"+"}
         self.brands = frozenset(b.casefold() for b in brands)
         # words that start product names or follow the maker ("Google Pixel"): a name, whatever else
@@ -430,25 +431,32 @@ class QuestionVocabulary:
             and w not in self.brands
         }
 
-    def in_catalog_spelling(self, q: str) -> tuple[str, list[tuple[str, str]]]:
-        """``q`` with its words written as the catalogue spells them ("aluminum" → "aluminium"),
-        where one edit and the embedder agree (:func:`~dualgraph.lexicon.spelling.respell`), and
-        the (asked, catalogue) pairs; ``q`` itself without an embedder."""
+    def in_catalog_spelling(self, questions: list[str]) -> list[tuple[str, list[tuple[str, str]]]]:
+        """Each question with its words written as the catalogue spells them ("aluminum" →
+        "aluminium") where one inner edit (:mod:`~dualgraph.lexicon.spelling`) and the embedder
+        (:data:`SPELLING_COSINE`) agree, and the (asked, catalogue) pairs; the questions as they
+        are without an embedder. The words of the whole batch are embedded in one call."""
         if self._embed is None:
-            return q, []
+            return [(q, []) for q in questions]
         if self._spellings is None:
             words = {t for w in self.category_words for t in w.split()} | self.attribute_words | self.feature_words
             words |= {t for v in self._value_names for t in _tokens(v)}
             self._spellings = Spellings(words - self.name_words)
-        return respell(q, self._spellings, self._same_meaning, keep=self.name_words)
-
-    def _same_meaning(self, a: str, b: str) -> bool:
-        assert self._embed is not None
-        new = [w for w in (a, b) if w not in self._word_vectors]
+            self._not_respelled = self.name_words | general_words("function_words") | general_words("question_scaffold")
+        found = [candidates(q, self._spellings, keep=self._not_respelled) for q in questions]
+        new = sorted({w for pairs in found for a, b in pairs for w in (a.casefold(), b)} - set(self._word_vectors))
         if new:
             for w, vec in zip(new, _unit(np.asarray(self._embed(new), dtype=np.float32))):
                 self._word_vectors[w] = vec
-        return float(self._word_vectors[a] @ self._word_vectors[b]) >= SPELLING_COSINE
+        out = []
+        for q, pairs in zip(questions, found):
+            ok = [
+                (a, b)
+                for a, b in pairs
+                if float(self._word_vectors[a.casefold()] @ self._word_vectors[b]) >= SPELLING_COSINE
+            ]
+            out.append((respell(q, ok) if ok else q, ok))
+        return out
 
     def prepare(self) -> None:
         """Embed the category names now (once per index) rather than for the first question that asks."""
