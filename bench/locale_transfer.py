@@ -9,8 +9,9 @@ the space there being the narrow no-break one), in the spec values and in the pa
 Whole numbers without separators stay as they are (years, model numbers). The questions and their
 gold do not change: they are computed from the source fields, so the same answers are right in both.
 
-With ``--yes-no``, a third catalogue writes every whole "Yes"/"No" value as "Y"/"N", as many
-spreadsheets do. Prints overall / list F1 / value accuracy per set and variant, side by side with the catalogue as
+With ``--yes-no``, a catalogue writes every whole "Yes"/"No" value as "Y"/"N", as many
+spreadsheets do; with ``--snake-keys``, every spec name as a database column ("Annual Energy Use
+(kWh/yr)" becomes "annual_energy_use_kwh_yr"). Prints overall / list F1 / value accuracy per set and variant, side by side with the catalogue as
 written, so the ratio shows what the locale costs the reader. Work goes under ``--out``
 (default ``runs/locale_transfer``); ``--reuse`` answers over indexes already built there.
 """
@@ -57,6 +58,10 @@ def localise(text: str, locale: str) -> str:
 _SHORT = {"yes": "Y", "no": "N"}
 
 
+def _KEYS(text: str) -> str:  # the snake_case variant rewrites the spec names, not the texts
+    return text
+
+
 def yes_no_letters(text: str) -> str:
     """A whole value "Yes" or "No" written as the letter many spreadsheets use.
 
@@ -64,6 +69,21 @@ def yes_no_letters(text: str) -> str:
     ('Y', 'N', 'Yes, with a dock')
     """
     return _SHORT.get(text.strip().casefold(), text)
+
+
+def snake_case(text: str) -> str:
+    """A spec name as a database column writes it.
+
+    >>> snake_case("Capacity (Total Volume) (ft3)"), snake_case("Annual Energy Use (kWh/yr)")
+    ('capacity_total_volume_ft3', 'annual_energy_use_kwh_yr')
+    """
+    return "_".join(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+def _snake_keys(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {snake_case(k): _snake_keys(v) for k, v in x.items()}
+    return x
 
 
 def _walk(x: Any, rewrite: Callable[[str], str]) -> Any:
@@ -84,6 +104,8 @@ def localise_catalog(src: Path, dst: Path, rewrite: Callable[[str], str], keep: 
         for line in f:
             row = json.loads(line)
             out = {k: (v if k in keep else _walk(v, rewrite)) for k, v in row.items()}
+            if rewrite is _KEYS and isinstance(out.get("specs"), dict):
+                out["specs"] = _snake_keys(out["specs"])
             g.write(json.dumps(out, ensure_ascii=False) + "\n")
     (dst / "mapping.yaml").write_text((src / "mapping.yaml").read_text(encoding="utf-8"), encoding="utf-8")
 
@@ -138,12 +160,16 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "runs" / "locale_transfer")
     ap.add_argument("--reuse", action="store_true", help="answer over indexes already built under --out")
     ap.add_argument("--yes-no", action="store_true", help="also a catalogue whose Yes/No values are Y/N")
+    ap.add_argument("--snake-keys", action="store_true", help="also a catalogue whose spec names are snake_case")
     args = ap.parse_args()
     variants: list[tuple[str, Callable[[str], str]]] = [
-        (loc, functools.partial(localise, locale=loc)) for loc in (args.locale or ([] if args.yes_no else ["de_DE"]))
+        (loc, functools.partial(localise, locale=loc))
+        for loc in (args.locale or ([] if args.yes_no or args.snake_keys else ["de_DE"]))
     ]
     if args.yes_no:
         variants.append(("Y/N", yes_no_letters))
+    if args.snake_keys:
+        variants.append(("snake_keys", _KEYS))
     rows = []
     for name in args.sets:
         base = args.out / name / "as_written"
