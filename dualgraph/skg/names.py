@@ -87,11 +87,49 @@ def split_spec_key(key: str) -> tuple[str, str]:
     key = strip_format(key)
     if ":" in key:
         section, entry = key.split(":", 1)
-        section, entry = section.strip(), entry.strip()
+        section, entry = _readable(section.strip()), _readable(entry.strip())
         if section and entry:
             return section, entry
-        return (section or DEFAULT_SECTION), (entry or section or key.strip())
-    return DEFAULT_SECTION, key.strip()
+        return (section or DEFAULT_SECTION), (entry or section or _readable(key.strip()))
+    return DEFAULT_SECTION, _readable(key.strip())
+
+
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+# a unit that ends a column name but names a date or a yes/no flag there ("model_year", "disable_bit")
+_NOT_COLUMN_UNITS = frozenset({"year", "years", "bit", "m"})
+
+
+def _readable(name: str) -> str:
+    """A name written as a database column in words, as a question names it, with the unit that
+    ends it in brackets, where a bracket would have stood ("annual_energy_use_kwh_yr" is "Annual
+    energy use (kwh/yr)", "height_in" "Height (in)"); after one word that names no measure the unit
+    stays a word ("built_in", "total_megapixels"); any other name as written.
+
+    >>> _readable("annual_energy_use_kwh_yr"), _readable("height_in"), _readable("total_megapixels")
+    ('Annual energy use (kwh/yr)', 'Height (in)', 'Total megapixels')
+    >>> _readable("Refresh Rate"), _readable("SKU_ID"), _readable("model_year"), _readable("built_in")
+    ('Refresh Rate', 'SKU_ID', 'Model year', 'Built in')
+    """
+    if not _SNAKE.fullmatch(name):
+        return name
+    from dualgraph.lexicon.english import general_words
+    from dualgraph.skg.quantities import normalise_unit
+
+    words = name.split("_")
+    unit = ""
+    for n in (2, 1):  # "kwh_yr" is kWh/yr before "yr" is years
+        tail = "/".join(words[-n:])
+        # after two words or more; after one, only a measure ("height_in", "weight_kg", while "built_in"
+        # and "total_megapixels" stay words)
+        lead_ok = len(words) > n + 1 or (len(words) == n + 1 and words[0] in general_words("measure_nouns"))
+        if lead_ok and words[-1] not in _NOT_COLUMN_UNITS:
+            if normalise_unit(tail) is not None:
+                words, unit = words[:-n], f" ({tail})"
+                break
+    text = " ".join(words)
+    return text[:1].upper() + text[1:] + unit
 
 
 def category_iri(name: str) -> str:
