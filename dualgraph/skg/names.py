@@ -124,10 +124,9 @@ def _readable(name: str) -> str:
         # after two words or more; after one, only a measure ("height_in", "weight_kg", while "built_in"
         # and "total_megapixels" stay words)
         lead_ok = len(words) > n + 1 or (len(words) == n + 1 and words[0] in general_words("measure_nouns"))
-        if lead_ok and words[-1] not in _NOT_COLUMN_UNITS:
-            if normalise_unit(tail) is not None:
-                words, unit = words[:-n], f" ({tail})"
-                break
+        if lead_ok and words[-1] not in _NOT_COLUMN_UNITS and normalise_unit(tail) is not None:
+            words, unit = words[:-n], f" ({tail})"
+            break
     text = " ".join(words)
     return text[:1].upper() + text[1:] + unit
 
