@@ -68,6 +68,8 @@ CASES = [
     ("There is no NFC and no IR blaster.", "IR blaster", False),
     # spec-style answers
     ("NFC: No", "NFC", False),
+    ("Built-in: N", "Built-in", False),  # "Y" and "N" as spreadsheets abbreviate them
+    ("Ice maker: Y", "Ice maker", True),
     ("Connectivity: NFC: Yes", "NFC", True),
     ("| IR blaster | No |", "IR blaster", False),
     # nothing asserted about this product
