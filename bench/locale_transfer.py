@@ -32,7 +32,8 @@ from typing import Any
 from babel.numbers import format_decimal
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-m", "dualgraph.cli"]
+sys.path.insert(0, str(ROOT / "bench" / "own_sets"))
+import run as own  # noqa: E402  (bench/own_sets/run.py: import, index, answer, evaluate)
 
 # a number written with a decimal point or with comma thousands ("1,299.00", "22.4"); not inside a
 # word or a dotted code ("v5.3" stays, "192.168.0.1" stays)
@@ -117,40 +118,14 @@ def _name_fields(mapping: Path) -> set[str]:
     return {str(m[k]) for k in ("name", "brand", "group_by", "model_code", "range") if isinstance(m.get(k), str)}
 
 
-def cli(*args: str | Path) -> None:
-    subprocess.run([*CLI, *map(str, args)], check=True, capture_output=True, text=True, cwd=ROOT)
-
-
 def score(name: str, catalog: Path, work: Path, *, reuse: bool) -> dict:
-    index, ds, report = work / "index", work / "dataset", work / "report"
+    index = work / "index"
     if not (reuse and (index / "manifest.json").exists()):
-        cli(
-            "import-table",
-            catalog / "catalog.jsonl",
-            "--mapping",
-            catalog / "mapping.yaml",
-            "--out",
-            ds,
-            "--no-progress",
-        )
-        cli("index", ds, "--index", index, "--runner", "inline", "--no-progress")
+        own.index_catalog(catalog, work)
     questions = ROOT / "bench/own_sets" / name / "questions.json"
-    answers = work / "answers.jsonl"
-    cli(
-        "ask",
-        "--index",
-        index,
-        "--questions",
-        questions,
-        "--out",
-        answers,
-        "--runner",
-        "inline",
-        "--no-resume",
-        "--no-progress",
-    )
-    cli("eval", "--questions", questions, "--answers", answers, "--report", report)
-    return json.loads((report / "metrics.json").read_text())["summary"]
+    answers = own.answer(index, questions, "skg+tkg_fb", work)
+    own.run("eval", "--questions", questions, "--answers", answers, "--report", work / "report")
+    return json.loads((work / "report" / "metrics.json").read_text())["summary"]
 
 
 def main() -> None:

@@ -25,12 +25,18 @@ def run(*args: str | Path) -> str:
 
 
 def build(name: str, out: Path, *, reuse: bool) -> Path:
-    ds, index, cat = out / "dataset", out / "index", out / "catalog"
+    index, cat = out / "index", out / "catalog"
     if reuse and (index / "manifest.json").exists():
         return index
     subprocess.run(
         [sys.executable, str(ROOT / "bench/own_sets" / name / "make_set.py"), "--out", str(cat)], check=True, cwd=ROOT
     )
+    return index_catalog(cat, out)
+
+
+def index_catalog(cat: Path, out: Path) -> Path:
+    """``cat``'s catalog.jsonl + mapping.yaml imported into ``out/dataset`` and indexed into ``out/index``."""
+    ds, index = out / "dataset", out / "index"
     run("import-table", cat / "catalog.jsonl", "--mapping", cat / "mapping.yaml", "--out", ds, "--no-progress")
     run("index", ds, "--index", index, "--runner", "inline", "--no-progress")
     return index
