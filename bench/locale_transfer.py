@@ -11,7 +11,9 @@ gold do not change: they are computed from the source fields, so the same answer
 
 With ``--yes-no``, a catalogue writes every whole "Yes"/"No" value as "Y"/"N", as many
 spreadsheets do; with ``--snake-keys``, every spec name as a database column ("Annual Energy Use
-(kWh/yr)" becomes "annual_energy_use_kwh_yr"). Prints overall / list F1 / value accuracy per set and variant, side by side with the catalogue as
+(kWh/yr)" becomes "annual_energy_use_kwh_yr"); with ``--metric``, every bare number under an
+imperial bracket in metric units ("Height (in)": "22.4" becomes "Height (cm)": "56.9"), while the
+questions still ask in inches and cubic feet. Prints overall / list F1 / value accuracy per set and variant, side by side with the catalogue as
 written, so the ratio shows what the locale costs the reader. Work goes under ``--out``
 (default ``runs/locale_transfer``); ``--reuse`` answers over indexes already built there.
 """
@@ -63,6 +65,10 @@ def _KEYS(text: str) -> str:  # the snake_case variant rewrites the spec names, 
     return text
 
 
+def _METRIC_UNITS(text: str) -> str:  # the metric variant rewrites the spec table, not the texts
+    return text
+
+
 def yes_no_letters(text: str) -> str:
     """A whole value "Yes" or "No" written as the letter many spreadsheets use.
 
@@ -79,6 +85,37 @@ def snake_case(text: str) -> str:
     ('capacity_total_volume_ft3', 'annual_energy_use_kwh_yr')
     """
     return "_".join(re.findall(r"[a-z0-9]+", text.casefold()))
+
+
+# imperial unit in a spec name's bracket → (metric unit, factor, places)
+_METRIC = {
+    "in": ("cm", 2.54, 1),
+    "ft3": ("l", 28.316846592, 1),
+    "lb": ("kg", 0.45359237, 2),
+    "lbs": ("kg", 0.45359237, 2),
+}
+_BRACKET_UNIT = re.compile(r"\((in|ft3|lbs?)\)\s*$")
+
+
+def metric_specs(x: Any) -> Any:
+    """A spec table with every bare number under an imperial bracket ("Height (in)": "22.4") in
+    metric units ("Height (cm)": "56.9"), rounded as a shop would print them.
+
+    >>> metric_specs({"Dimensions": {"Height (in)": "22.4", "Width (in)": "n/a"}, "Type": "Compact"})
+    {'Dimensions': {'Height (cm)': '56.9', 'Width (cm)': 'n/a'}, 'Type': 'Compact'}
+    """
+    if not isinstance(x, dict):
+        return x
+    out = {}
+    for k, v in x.items():
+        m = _BRACKET_UNIT.search(k)
+        if m is None or not isinstance(v, str):
+            out[k] = metric_specs(v)
+            continue
+        unit, factor, places = _METRIC[m.group(1)]
+        key = k[: m.start()] + f"({unit})"
+        out[key] = f"{float(v) * factor:.{places}f}" if re.fullmatch(r"\d+(?:\.\d+)?", v.strip()) else v
+    return out
 
 
 def _snake_keys(x: Any) -> Any:
@@ -107,6 +144,8 @@ def localise_catalog(src: Path, dst: Path, rewrite: Callable[[str], str], keep: 
             out = {k: (v if k in keep else _walk(v, rewrite)) for k, v in row.items()}
             if rewrite is _KEYS and isinstance(out.get("specs"), dict):
                 out["specs"] = _snake_keys(out["specs"])
+            if rewrite is _METRIC_UNITS and isinstance(out.get("specs"), dict):
+                out["specs"] = metric_specs(out["specs"])
             g.write(json.dumps(out, ensure_ascii=False) + "\n")
     (dst / "mapping.yaml").write_text((src / "mapping.yaml").read_text(encoding="utf-8"), encoding="utf-8")
 
@@ -136,15 +175,18 @@ def main() -> None:
     ap.add_argument("--reuse", action="store_true", help="answer over indexes already built under --out")
     ap.add_argument("--yes-no", action="store_true", help="also a catalogue whose Yes/No values are Y/N")
     ap.add_argument("--snake-keys", action="store_true", help="also a catalogue whose spec names are snake_case")
+    ap.add_argument("--metric", action="store_true", help="also a catalogue whose imperial spec columns are metric")
     args = ap.parse_args()
     variants: list[tuple[str, Callable[[str], str]]] = [
         (loc, functools.partial(localise, locale=loc))
-        for loc in (args.locale or ([] if args.yes_no or args.snake_keys else ["de_DE"]))
+        for loc in (args.locale or ([] if args.yes_no or args.snake_keys or args.metric else ["de_DE"]))
     ]
     if args.yes_no:
         variants.append(("Y/N", yes_no_letters))
     if args.snake_keys:
         variants.append(("snake_keys", _KEYS))
+    if args.metric:
+        variants.append(("metric", _METRIC_UNITS))
     rows = []
     for name in args.sets:
         base = args.out / name / "as_written"
