@@ -1,5 +1,5 @@
 """A question's word in the catalogue's own spelling: "aluminum" where the catalogue writes
-"aluminium", "color" for "colour", "fiber" for "fibre", a slip of one letter.
+"aluminium", "color" for "colour", "fiber" for "fibre".
 
 A catalogue word is a candidate for a question word when one edit turns one into the other (a
 letter added, dropped or changed, or two neighbours swapped: Damerau-Levenshtein distance 1), both
@@ -8,8 +8,9 @@ other catalogue word is as close. Lookups go through the catalogue words with on
 (the symmetric-delete index of SymSpell), so a question costs a few dictionary probes per word,
 whatever the catalogue's size.
 
-It is a candidate, not a correction: the answering engine reads the question again with it and
-keeps that reading only if it reads more of the question (:meth:`QAEngine._answer_read`).
+It is a candidate, not a correction: :meth:`QuestionVocabulary.in_catalog_spelling` writes the
+question with it only when the catalogue's embedder also puts the two words close, and the
+engine's trace names every word so read.
 
 >>> s = Spellings(["aluminium", "carbon", "colour", "monitors", "steel"])
 >>> s.catalog_form("aluminum"), s.catalog_form("Color"), s.catalog_form("monitor"), s.catalog_form("steal")

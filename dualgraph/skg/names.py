@@ -14,7 +14,9 @@ import hashlib
 import re
 import unicodedata
 
+from dualgraph.lexicon.english import general_words
 from dualgraph.skg import ontology as O
+from dualgraph.skg.quantities import normalise_unit
 from dualgraph.text_norm import strip_format
 
 # Symbols that carry meaning in catalogs and would otherwise vanish from an id.
@@ -97,10 +99,6 @@ def split_spec_key(key: str) -> tuple[str, str]:
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
-# a unit that ends a column name but names a date or a yes/no flag there ("model_year", "disable_bit")
-_NOT_COLUMN_UNITS = frozenset({"year", "years", "bit", "m"})
-
-
 def _readable(name: str) -> str:
     """A name written as a database column in words, as a question names it, with the unit that
     ends it in brackets, where a bracket would have stood ("annual_energy_use_kwh_yr" is "Annual
@@ -114,9 +112,6 @@ def _readable(name: str) -> str:
     """
     if not _SNAKE.fullmatch(name):
         return name
-    from dualgraph.lexicon.english import general_words
-    from dualgraph.skg.quantities import normalise_unit
-
     words = name.split("_")
     unit = ""
     for n in (2, 1):  # "kwh_yr" is kWh/yr before "yr" is years
@@ -124,7 +119,7 @@ def _readable(name: str) -> str:
         # after two words or more; after one, only a measure ("height_in", "weight_kg", while "built_in"
         # and "total_megapixels" stay words)
         lead_ok = len(words) > n + 1 or (len(words) == n + 1 and words[0] in general_words("measure_nouns"))
-        if lead_ok and words[-1] not in _NOT_COLUMN_UNITS and normalise_unit(tail) is not None:
+        if lead_ok and words[-1] not in general_words("not_column_units") and normalise_unit(tail) is not None:
             words, unit = words[:-n], f" ({tail})"
             break
     text = " ".join(words)

@@ -704,11 +704,15 @@ _MODIFIER = re.compile(r"(?<![\w'’-])([a-z][a-z]+(?:-[a-z]+)*)[\s-]+$")
 
 
 @functools.cache
+def _measure_blocks() -> dict[str, dict]:
+    return yaml.safe_load(resources.files("dualgraph.query.read").joinpath("measure_words.yaml").read_text("utf-8"))
+
+
+@functools.cache
 def measure_words() -> dict[str, frozenset[str]]:
     """``measure_words.yaml``: each size/speed/duration word → the dimensions it points to."""
-    raw = yaml.safe_load(resources.files("dualgraph.query.read").joinpath("measure_words.yaml").read_text("utf-8"))
     out: dict[str, set[str]] = {}
-    for block in raw.values():
+    for block in _measure_blocks().values():
         for w in block["words"]:
             out.setdefault(w, set()).update(block["dimensions"])
     return {w: frozenset(d) for w, d in out.items()}
@@ -717,8 +721,7 @@ def measure_words() -> dict[str, frozenset[str]]:
 @functools.cache
 def _inverse_words() -> dict[str, frozenset[str]]:
     """``measure_words.yaml``'s ``inverse``: each word → the dimensions on which it reads the other way."""
-    raw = yaml.safe_load(resources.files("dualgraph.query.read").joinpath("measure_words.yaml").read_text("utf-8"))
-    return {w: frozenset(b["inverse"]) for b in raw.values() if b.get("inverse") for w in b["words"]}
+    return {w: frozenset(b["inverse"]) for b in _measure_blocks().values() if b.get("inverse") for w in b["words"]}
 
 
 def inverse_dimensions(text: str) -> frozenset[str]:
