@@ -198,6 +198,7 @@ def install(prof: Profiler) -> None:
         w(compiler_mod, name, "skg.emit")
     w(compiler_mod, "check_query", "skg.check_query")
     w(compiler_mod, "run_select", "skg.final_query")
+    w(compiler_mod.Compiler, "_from_tables", "skg.final_query")  # the same rows, from the per-product tables
     w(compiler_mod, "read_answer", "skg.read_answer")
     w(sources_mod.TextualSource, "ask", "tkg.other")
     w(EntityVoteRetriever, "retrieve", "tkg.retrieve")

@@ -93,13 +93,18 @@ class Emission:
     subject_end: int = 0
     """Where the question's subject ends (see :func:`droppable`)."""
 
+    def where(self, rest: list[Grounding] | None = None) -> tuple[list[str], list[str]]:
+        """The blocks and filters of the question's query with ``rest`` (default: the first reading's)."""
+        blocks, filters = where_clauses(self.products, self.named, self.rest if rest is None else rest)
+        return blocks + self.extra_blocks, filters + self.extra_filters
+
     def sparql(self, rest: list[Grounding] | None = None) -> str:
         """The question's query with ``rest`` (default: the first reading's groundings)."""
-        blocks, filters = where_clauses(self.products, self.named, self.rest if rest is None else rest)
+        blocks, filters = self.where(rest)
         return select_query(
             self.intent,
-            blocks + self.extra_blocks,
-            filters + self.extra_filters,
+            blocks,
+            filters,
             ordered=self.ordered,
             tie_broken=self.tie_broken,
             count_ranges=self.count_ranges,

@@ -92,8 +92,9 @@ from dualgraph.query.read.parse import parse_question
 from dualgraph.query.read.reading import Reading, read_question
 from dualgraph.query.read.relative import relative_blocks
 from dualgraph.query.sparql.emit import order_block, select_query, where_clauses
+from dualgraph.query.sparql.product_tables import tables_for
 from dualgraph.query.sparql.read_answer import read_answer
-from dualgraph.query.sparql.safety import QUERY_TIMEOUT_S, ROW_CAP, check_query, run_select
+from dualgraph.query.sparql.safety import QUERY_TIMEOUT_S, ROW_CAP, QueryResult, check_query, run_select
 from dualgraph.skg import currencies
 from dualgraph.stores.base import QueryTimeout
 
@@ -348,6 +349,8 @@ class Compiler:
         lines = store.select("SELECT DISTINCT ?n WHERE { ?l a skgt:ProductLine ; skg:hasName ?n }")
         self.spotter = CatalogSpotter(patterns.patterns, lines=[b["n"]["value"] for b in lines["results"]["bindings"]])
         self._parsed: dict[str, ParsedQuestion] = {}  # the batch's parses from prefetch, each used once
+        self.tables = tables_for(store, timeout_s=timeout_s)
+        """Lists and counts answered from per-product tables (None: every query runs on the store)."""
 
     @contextmanager
     def _reading(self, question: str) -> Iterator[None]:
@@ -361,6 +364,8 @@ class Compiler:
         """Do now the per-index work questions would otherwise start lazily (see Grounder.prepare)."""
         self.grounder.prepare()
         self.vocabulary.prepare()
+        if self.tables is not None:
+            self.tables.prepare()
 
     def prefetch(self, questions: list[str]) -> int:
         """Embed, in one call, the phrases grounding these questions will look up (attributes,
@@ -781,7 +786,9 @@ class Compiler:
         if comp.sparql is None:
             return ans
         try:
-            res = run_select(self.store, comp.sparql, row_cap=self.row_cap, timeout_s=self.timeout_s)
+            res = self._from_tables(comp) or run_select(
+                self.store, comp.sparql, row_cap=self.row_cap, timeout_s=self.timeout_s
+            )
         except Exception as e:
             ans.error = f"{type(e).__name__}: {e}"
             ans.confidence = 0.0
@@ -796,6 +803,30 @@ class Compiler:
         if self._contradicted(comp, ans):
             return self._reconsidered(question, comp, ans)
         return ans
+
+    def _from_tables(self, comp: Compiled) -> QueryResult | None:
+        """The rows of ``comp``'s query read from :attr:`tables`, or None when it is for the store
+        (no tables, a form they do not read, or a query changed after it was emitted)."""
+        em = comp.emission
+        if self.tables is None or em is None or comp.sparql is None:
+            return None
+        blocks, filters = em.where()
+        if em.sparql() != comp.sparql:
+            return None
+        res = self.tables.result(
+            comp.sparql,
+            em.intent,
+            blocks,
+            filters,
+            ordered=em.ordered,
+            count_ranges=em.count_ranges,
+            row_cap=self.row_cap,
+        )
+        if res is not None:
+            comp.trace.append(
+                "the query's rows read from the per-product tables (the store's answer, without its scans)"
+            )
+        return res
 
     def _timed_out(self, error: Exception, caps: list[CapHit], what: str) -> bool:
         """Whether ``error`` is a query past :attr:`timeout_s`; if so it is named in ``caps`` (the
