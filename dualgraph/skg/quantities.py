@@ -682,15 +682,26 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
     return _clean((value * a.factor + a.offset - b.offset) / b.factor)
 
 
+DECIMAL_PLACES = 18
+"""Digits after the point an xsd:decimal may carry: Oxigraph reads a literal with more as no number,
+so every comparison with it fails and the value is silently out of every numeric filter."""
+
+
 def format_number(x: float | Decimal) -> str:
-    """A plain xsd:decimal literal: no exponent, no float noise, never "-0".
+    """A plain xsd:decimal literal: no exponent, no float noise, never "-0", at most
+    :data:`DECIMAL_PLACES` digits after the point (1/180000 s is 0.000005555555555556).
 
     >>> format_number(6.7 * 25.4), format_number(2.2e-05), format_number(-0.0), format_number(Decimal("799.00"))
     ('170.18', '0.000022', '0', '799')
+    >>> format_number(1 / 180000), format_number(1e-20)
+    ('0.000005555555555556', '0')
     """
     if isinstance(x, float) and not math.isfinite(x):
         raise ValueError(f"not a finite number: {x!r}")
     d = x if isinstance(x, Decimal) else Decimal(x) if isinstance(x, int) else Decimal(f"{x:.15g}")
     if not d.is_finite():
         raise ValueError(f"not a finite number: {x!r}")
+    places = d.as_tuple().exponent
+    if isinstance(places, int) and -places > DECIMAL_PLACES:
+        d = d.quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
     return "0" if d == 0 else f"{d.normalize():f}"

@@ -23,9 +23,10 @@ from dualgraph.skg.spec_table import UNIT_SEP
 from dualgraph.skg.terms import decimal, integer, iri, literal
 
 # Bumped whenever the triples written for the same input change, or the spec-table rows written
-# beside them (skg-5: the units of a value's quantities; skg-6: decimal-comma documents; skg-7: snake_case spec names in words, units ending a name), so re-indexing notices that every
-# document must be converted again.
-CONVERTER_VERSION = "skg-7"
+# beside them (skg-5: the units of a value's quantities; skg-6: decimal-comma documents; skg-7:
+# snake_case spec names in words, units ending a name; skg-8: decimals of at most 18 places, which
+# the store can compare), so re-indexing notices that every document must be converted again.
+CONVERTER_VERSION = "skg-8"
 
 
 class SpecVariant(Protocol):

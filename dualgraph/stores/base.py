@@ -39,6 +39,9 @@ class Capabilities:
     """Writes are possible (false for a store opened read-only)."""
     persistent: bool = True
     """Data survives a restart of the process."""
+    snapshot: bool = False
+    """Every read sees one state that nothing changes while the store is open (an embedded store
+    opened read-only, or its copy in memory; never a server), so what was read may be kept."""
     dataset_restriction: bool = False
     """``restrict(graphs)`` limits later reads to those graphs (default and named), as a
     market's view of an index does (:func:`dualgraph.pipeline.index_store.restrict_to_market`)."""

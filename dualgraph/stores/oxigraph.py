@@ -59,6 +59,7 @@ class OxigraphStore:
             union_default_graph=True,
             update=not read_only,
             persistent=path is not None,
+            snapshot=read_only,  # RocksDB opened read-only: a writer elsewhere is not seen
             dataset_restriction=True,
         )
         self._store: ox.Store | None = None
@@ -109,7 +110,7 @@ class OxigraphStore:
         except OSError as e:
             raise StoreError(f"cannot copy {self!r} into memory: {e}") from e
         copy.read_only = True
-        copy.capabilities = dataclasses.replace(copy.capabilities, update=False)
+        copy.capabilities = dataclasses.replace(copy.capabilities, update=False, snapshot=True)
         copy._dataset = self._dataset
         return copy
 

@@ -53,6 +53,13 @@ def _catalogue() -> OxigraphStore:
         add(P[i], f"<{SKG}hasSpec>", f"<{s}>")
         add(s, f"<{SKG}inEntry>", f"<{BATTERY}>")
         add(s, f"<{SKG}hasNumericValue>", f'"{mah}"^^<{xsd}integer>')
+    # decimals past 18 places and integers past 64 bits: the store reads them as no number
+    add(P[2], f"<{SKG}hasSpec>", f"<{SKG}spec-t2-battery9>")
+    add(f"{SKG}spec-t2-battery9", f"<{SKG}inEntry>", f"<{BATTERY}>")
+    add(f"{SKG}spec-t2-battery9", f"<{SKG}hasNumericValue>", f'"4100.1234567890123456789"^^<{xsd}decimal>')
+    add(P[2], f"<{SKG}hasSpec>", f"<{SKG}spec-t2-cells9>")
+    add(f"{SKG}spec-t2-cells9", f"<{SKG}inEntry>", f"<{CELLS}>")
+    add(f"{SKG}spec-t2-cells9", f"<{SKG}hasNumericValue>", f'"99999999999999999999"^^<{xsd}integer>')
     add(f"{SKG}spec-t6-battery", f"<{SKG}inEntry>", f"<{BATTERY}>")  # a value no filter can compare
     add(P[6], f"<{SKG}hasSpec>", f"<{SKG}spec-t6-battery>")
     add(f"{SKG}spec-t6-battery", f"<{SKG}hasNumericValue>", '"large"')
@@ -170,7 +177,7 @@ ORDER_BY_PRICE = '?p skg:hasPrice ?val ; skg:hasCurrency "GBP" .'
 @pytest.mark.parametrize(
     "blocks",
     [
-        [f"?p skg:belongs <{PHONES}> .", ORDER_BY_BATTERY],  # a product with two batteries: its largest (smallest)
+        [f"VALUES ?p {{ <{P[0]}> <{P[1]}> }}", ORDER_BY_BATTERY],  # two batteries on one: its largest (smallest)
         [f"?p skg:belongs <{PHONES}> .", ORDER_BY_PRICE],  # two prices on one product
         [condition_block(PRICE.format(cur="GBP") + " FILTER(?v2 < 250)"), ORDER_BY_BATTERY],
         [f"VALUES ?p {{ <{P[3]}> <{P[4]}> }}", ORDER_BY_BATTERY],  # ties on value, ordered by name
@@ -197,6 +204,7 @@ def test_rankings_are_the_stores(store, blocks, direction):
         ([f"?p skg:belongs <{PHONES}> ."], [], True, "superlative"),  # no ordering value
         ([f"?p skg:belongs <{TABLETS}> .", ORDER_BY_PRICE], [], True, "superlative"),  # a price "n/a" in scope
         ([f"?p skg:belongs <{TABLETS}> .", ORDER_BY_BATTERY], [], True, "superlative"),  # a battery "large"
+        ([f"?p skg:belongs <{PHONES}> .", ORDER_BY_BATTERY], [], True, "superlative"),  # a decimal of 19 places
         ([f"?p skg:belongs <{PHONES}> ."], [], False, "describe"),
         # a union at the top is not one condition's sub-select
         ([f"{{ ?p skg:belongs <{PHONES}> }} UNION {{ ?p skg:belongs <{TABLETS}> }}"], [], False, "list"),

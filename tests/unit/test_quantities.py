@@ -638,3 +638,17 @@ def test_a_fraction_before_a_unit_is_its_value():
     # a slash between two numbers without a unit, or an improper "fraction", is a list
     assert parse_quantity("2133/2400") is None and parse_quantity("2133/2400 MHz") is None
     assert parse_quantity("1/2") is None and parse_quantity("1/2 EUR") is None
+
+
+@pytest.mark.parametrize("value", [1 / 180000, 1 / 32000, 2.5e-7, 123456.123456789])
+def test_written_decimals_compare_in_the_store(value):
+    """A decimal of more than 18 places is no number to Oxigraph: every filter on it failed, and a
+    camera's 1/180000 s was out of "1/32,000 s or faster"."""
+    from dualgraph.skg.quantities import format_number
+    from dualgraph.stores.oxigraph import OxigraphStore
+
+    lit = format_number(value)
+    rows = OxigraphStore.in_memory().select(
+        f'SELECT ?ok WHERE {{ BIND("{lit}"^^<http://www.w3.org/2001/XMLSchema#decimal> <= {value * 1.5:.6e} AS ?ok) }}'
+    )["results"]["bindings"]
+    assert rows and rows[0].get("ok", {}).get("value") == "true", lit

@@ -19,7 +19,7 @@ Anything else (a negation, a filter on names, an ordering, a description) is lef
 :meth:`ProductTables.result` returns None and the caller runs the query as written. The rows given
 are the ones that query returns, in its order, with its cap (``tests/unit/test_product_tables.py``
 holds every form against the store). Tables are read only from a store that cannot change under
-the reader (``capabilities.update`` false: a read-only or in-memory copy of an index).
+the reader (``capabilities.snapshot``: an embedded store opened read-only, or its copy in memory).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ _ORDER_GROUP = re.compile(r"^\{ SELECT \?p \?val WHERE \{ .* \} \}$", re.S)
 _VAL = re.compile(r"\?val\b")
 _RANGE_END = re.compile(r"((?: FILTER\((\?v(\d+)) (?:<|<=|>|>=|=) [-+.\deE]+\))+) \} \}$")
 _SUBSELECT = "{ SELECT DISTINCT ?p WHERE {"
-_NUMERIC = re.compile(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMERIC = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _PRICE = re.compile(
     r'^\{ SELECT DISTINCT \?p WHERE \{ \?p skg:hasPrice (\?v\d+) ; skg:hasCurrency "([^"\\]+)" \. '
     r"((?:FILTER\(\?v\d+ (?:<|<=|>|>=|=) [-+.\deE]+\) )+)\} \}$"
@@ -96,11 +96,18 @@ class _Kept:
 
 
 def _number(term: dict[str, Any]) -> float | None:
-    """The value of a numeric literal, else None (the store's comparisons fail on it)."""
+    """The value of a numeric literal as the store reads it, else None (its comparisons fail on it):
+    Oxigraph reads no decimal of more than 18 places and no integer past 64 bits."""
     if term.get("type") != "literal" or term.get("datatype") not in _NUMBER_TYPES:
         return None
     text = term.get("value", "").strip()
     if not _NUMERIC.fullmatch(text):
+        return None
+    kind = term["datatype"]
+    if kind == _XSD + "decimal" and len(text.partition(".")[2]) > 18:
+        return None
+    integral = kind not in (_XSD + "decimal", _XSD + "double", _XSD + "float")
+    if integral and ("." in text or "e" in text.lower() or not -(2**63) <= int(text) < 2**63):
         return None
     number = float(text)
     return number if np.isfinite(number) else None
@@ -439,8 +446,9 @@ class ProductTables:
 
 
 def tables_for(store, *, timeout_s: float) -> ProductTables | None:
-    """Tables over ``store`` when nothing can change it under the reader, else None."""
+    """Tables over ``store`` when nothing can change it under the reader (``capabilities.snapshot``:
+    an embedded store opened read-only, or its copy in memory; never a server), else None."""
     caps = getattr(store, "capabilities", None)
-    if caps is None or getattr(caps, "update", True):
+    if caps is None or not getattr(caps, "snapshot", False):
         return None
     return ProductTables(store, timeout_s=timeout_s)
