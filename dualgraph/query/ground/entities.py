@@ -257,6 +257,7 @@ class EntityGrounder(GrounderBase):
         full = full or glued_names  # the whole phrase is one word of the name
         # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
         headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
+        headed = self._whole_heads_first(e.phrase, stems, headed)
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
         # a word only inside another category's name ("mobiles" in "Mobile Phone Cases") is weak: the
         # category the whole word means by MiniLM comes first
@@ -329,6 +330,19 @@ class EntityGrounder(GrounderBase):
             return all(any(t == w or (len(t) > len(w) and t.endswith(w)) for t in toks) for w in stems)
 
         return sum(p.count for p in cats if holds(p)) >= SALES_NOUN_SHARE * total
+
+    def _whole_heads_first(self, phrase: str, stems: set[str], headed: list[Pattern]) -> list[Pattern]:
+        """Of the categories whose head noun holds the word, those where it is the whole head
+        ("phones": "Mobile Phones"), and those holding it inside a longer word only where MiniLM puts
+        them within :data:`CATEGORY_MARGIN` of the closest of those: "Smartphones" (0.86 against
+        0.90) is a kind of phone, "Headphones" (0.61) and "Earphones" (0.69) are things of their own."""
+        whole = [p for p in headed if any(s == _stem(h) for s in stems for h in _heads(p.name or ""))]
+        inside = [p for p in headed if p not in whole]
+        if not whole or not inside:
+            return headed
+        cos = self.phrase_cosines(phrase, [p.name or "" for p in headed])
+        best = max(c for p, c in zip(headed, cos, strict=True) if p in whole)
+        return [p for p, c in zip(headed, cos, strict=True) if p in whole or c >= best - CATEGORY_MARGIN]
 
     def _categories_by_meaning(self, phrase: str) -> list[Pattern]:
         """Categories whose name means ``phrase`` by MiniLM ("handsets" ~ "Mobile Phones" 0.65,

@@ -20,6 +20,7 @@ from dualgraph.query.ground.base import AnyScope, GrounderBase, Grounding, _fail
 from dualgraph.query.ground.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.ground.name_match import _words
 from dualgraph.query.read.model import NumericConstraint
+from dualgraph.query.read.numbers import inverse_dimensions
 from dualgraph.skg.quantities import convert
 
 __all__ = ["EQ_TOLERANCE", "NumberGrounder"]
@@ -349,6 +350,30 @@ class NumberGrounder(GrounderBase):
             alternatives_left=left,
         )
 
+    def _furthest(self, attribute: str, ranked: list[Pattern], direction: str | None, word: str) -> Pattern:
+        """The first of ``ranked``, unless other entries tie with it on the attribute's name, unit and
+        dimension: then the one whose values reach furthest the way the question orders. "The longest
+        exposure" between "Min. shutter speed" (up to 30 s) and "Max. shutter speed" (up to 1/2 s) is
+        the first; "the fastest shutter" (a shorter time) the second. A search score had decided. An
+        attribute that names none of them (lexical 0) is not told apart so: nothing was named."""
+        best = ranked[0]
+        lex = self.lexical(attribute, best)
+        tied = [
+            p
+            for p in ranked
+            if self.lexical(attribute, p) == lex
+            and (p.unit, p.dimension) == (best.unit, best.dimension)
+            and p.min is not None
+            and p.max is not None
+        ]
+        if not direction or lex <= 0 or best.unit is None or len(tied) < 2 or best not in tied:
+            return best
+        if best.dimension in inverse_dimensions(word):
+            direction = "min" if direction == "max" else "max"
+        if direction == "max":
+            return max(tied, key=lambda p: p.max or 0.0)
+        return min(tied, key=lambda p: p.min or 0.0)
+
     def attribute(
         self,
         attribute: str,
@@ -358,9 +383,13 @@ class NumberGrounder(GrounderBase):
         scope: AnyScope = None,
         unit: str | None = None,
         prefer: frozenset[str] = frozenset(),
+        direction: str | None = None,
+        word: str = "",
     ) -> Grounding:
         """The value an intent's attribute orders by (superlative, compare); ``prefer``: dimensions the
-        question's words point to, which decide between equally named quantities of one attribute."""
+        question's words point to, which decide between equally named quantities of one attribute;
+        ``direction`` (and the ``word`` that set it): which way the question orders, which decides
+        between entries the attribute names equally well (:meth:`_furthest`)."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
         hits = self._search(attribute, ["spec_numeric"])
@@ -389,7 +418,7 @@ class NumberGrounder(GrounderBase):
                 h[0].pattern_id,
             ),
         )
-        best, _ = ranked[0]
+        best = self._furthest(attribute, [p for p, _ in ranked], direction, word)
         lex = self.lexical(attribute, best)
         also = same_named(best, [p for p, _ in ranked if self.lexical(attribute, p) == lex], scope)
         more = [

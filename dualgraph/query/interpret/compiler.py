@@ -666,6 +666,8 @@ class Compiler:
                 scope=w.in_scope,
                 unit=unit_asked[0] if unit_asked else None,
                 prefer=reading.dimensions,
+                direction=intent.direction,
+                word=intent.word,
             )
         if not order.resolved:
             return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")
