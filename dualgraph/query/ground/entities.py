@@ -255,9 +255,7 @@ class EntityGrounder(GrounderBase):
         # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
         full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in norm_tokens(p.name or "")}]
         full = full or glued_names  # the whole phrase is one word of the name
-        # "phones" is "Smartphones" (its head noun holds the word), not "Mobile Phone Cases" (a kind of case)
-        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
-        headed = self._whole_heads_first(e.phrase, stems, headed)
+        headed = self._headed(e.phrase, stems, hits)
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
         # a word only inside another category's name ("mobiles" in "Mobile Phone Cases") is weak: the
         # category the whole word means by MiniLM comes first
@@ -331,11 +329,13 @@ class EntityGrounder(GrounderBase):
 
         return sum(p.count for p in cats if holds(p)) >= SALES_NOUN_SHARE * total
 
-    def _whole_heads_first(self, phrase: str, stems: set[str], headed: list[Pattern]) -> list[Pattern]:
-        """Of the categories whose head noun holds the word, those where it is the whole head
-        ("phones": "Mobile Phones"), and those holding it inside a longer word only where MiniLM puts
-        them within :data:`CATEGORY_MARGIN` of the closest of those: "Smartphones" (0.86 against
-        0.90) is a kind of phone, "Headphones" (0.61) and "Earphones" (0.69) are things of their own."""
+    def _headed(self, phrase: str, stems: set[str], hits: list[Pattern]) -> list[Pattern]:
+        """The categories of ``hits`` whose head noun holds the word ("phones" is "Smartphones", not
+        "Mobile Phone Cases", a kind of case). Where it is the whole head of some ("phones": "Mobile
+        Phones"), one holding it inside a longer word only where MiniLM puts it within
+        :data:`CATEGORY_MARGIN` of the closest of those: "Smartphones" (0.86 against 0.90) is a kind
+        of phone, "Headphones" (0.61) and "Earphones" (0.69) are things of their own."""
+        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
         whole = [p for p in headed if any(s == _stem(h) for s in stems for h in _heads(p.name or ""))]
         inside = [p for p in headed if p not in whole]
         if not whole or not inside:
