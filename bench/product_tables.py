@@ -49,9 +49,11 @@ def measure(index: Path, questions: Path, *, files: bool, reps: int) -> dict[str
     for _, question in read_questions(questions):
         comp = compiler.compile(question)
         em = comp.emission
-        if comp.sparql is None or em is None or em.sparql() != comp.sparql:
+        if comp.sparql is None or em is None:
             continue
         blocks, filters = em.where()
+        if em.query(blocks, filters) != comp.sparql:
+            continue
         args = dict(ordered=em.ordered, count_ranges=em.count_ranges, row_cap=compiler.row_cap)
         t0 = time.perf_counter()
         got = cold.result(comp.sparql, em.intent, blocks, filters, **args)

@@ -100,7 +100,10 @@ class Emission:
 
     def sparql(self, rest: list[Grounding] | None = None) -> str:
         """The question's query with ``rest`` (default: the first reading's groundings)."""
-        blocks, filters = self.where(rest)
+        return self.query(*self.where(rest))
+
+    def query(self, blocks: list[str], filters: list[str]) -> str:
+        """The question's query over ``blocks`` and ``filters`` (as :meth:`where` gives them)."""
         return select_query(
             self.intent,
             blocks,

@@ -813,7 +813,7 @@ class Compiler:
         if self.tables is None or em is None or comp.sparql is None:
             return None
         blocks, filters = em.where()
-        if em.sparql() != comp.sparql:
+        if em.query(blocks, filters) != comp.sparql:
             return None
         res = self.tables.result(
             comp.sparql,

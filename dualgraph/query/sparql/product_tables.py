@@ -59,7 +59,7 @@ _PRICE = re.compile(
     r'^\{ SELECT DISTINCT \?p WHERE \{ \?p skg:hasPrice (\?v\d+) ; skg:hasCurrency "([^"\\]+)" \. '
     r"((?:FILTER\(\?v\d+ (?:<|<=|>|>=|=) [-+.\deE]+\) )+)\} \}$"
 )
-_PRICE_FILTER = re.compile(r"FILTER\((\?v\d+) (<|<=|>|>=|=) ([-+.\deE]+)\)")
+_FILTER = re.compile(r"FILTER\((\?v\d+) (<|<=|>|>=|=) ([-+.\deE]+)\)")
 _ONE = re.compile(r"^\?p ([\w:]+|<[^<>\s]+>) (<[^<>\s]+>) \.$")
 _ONE_OF = re.compile(r"^\?p ([\w:]+|<[^<>\s]+>) (\?s\d+) \. FILTER\(\2 IN \((<[^<>\s]+>(?:, <[^<>\s]+>)*)\)\)$")
 _NAMED = re.compile(r"^VALUES \?p \{ ((?:<[^<>\s]+> ?)+)\}$")
@@ -144,9 +144,8 @@ class ProductTables:
         self._iris: list[str] = []
         self._names: list[list[dict[str, Any]]] = []  # each product's name terms, as the store gave them
         self._plain_names = True  # every name a plain literal: the store orders them as Python does
-        self._prices: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # product id, value, currency code
-        self._currencies: dict[str, int] = {}
-        self._priced_in: dict[int, set[int]] = {}  # currency code -> products holding it
+        self._prices: tuple[np.ndarray, np.ndarray] | None = None  # each price row's product id and value
+        self._priced_in: dict[str, np.ndarray] = {}  # currency -> the products holding it (a bool each)
         self._price_terms: list[dict[str, Any]] = []  # each price row's term, as the store gave it
         self._odd_prices: set[int] = set()  # products with a price that is no number
         self._ranges: list[list[str]] | None = None
@@ -196,12 +195,12 @@ class ProductTables:
                 mask[i] = True
         return mask
 
-    def _price_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _price_table(self) -> tuple[np.ndarray, np.ndarray]:
         if self._prices is None:
             with self._lock:  # read once, whichever thread asks first
                 if self._prices is None:
                     ids = self._products()
-                    pid, val, cur = [], [], []
+                    pid, val = [], []
                     for r in self._rows("SELECT ?p ?v WHERE { ?p skg:hasPrice ?v }"):
                         v = r.get("v", {})
                         i = ids.get(r.get("p", {}).get("value", ""))
@@ -219,25 +218,21 @@ class ProductTables:
                         c = r.get("c", {})
                         if i is None or c.get("type") != "literal" or c.get("datatype") or c.get("xml:lang"):
                             continue  # the condition names a plain literal; nothing else equals it
-                        code = self._currencies.setdefault(c["value"], len(self._currencies))
-                        self._priced_in.setdefault(code, set()).add(i)
-                        cur.append(code)
-                    self._prices = (np.asarray(pid, dtype=np.int64), np.asarray(val, dtype=np.float64), np.asarray(cur))
+                        self._priced_in.setdefault(c["value"], np.zeros(len(ids), dtype=bool))[i] = True
+                    self._prices = (np.asarray(pid, dtype=np.int64), np.asarray(val, dtype=np.float64))
         return self._prices
 
     def _price_mask(self, match: re.Match[str]) -> np.ndarray:
-        pid, val, _ = self._price_table()
+        pid, val = self._price_table()
         mask = np.zeros(len(self._products()), dtype=bool)
-        code = self._currencies.get(match.group(2))
-        if code is None:
+        held = self._priced_in.get(match.group(2))
+        if held is None:
             return mask
         ok = np.ones(len(val), dtype=bool)
-        for var, op, number in _PRICE_FILTER.findall(match.group(3)):
+        for var, op, number in _FILTER.findall(match.group(3)):
             if var != match.group(1):
                 return self._store_mask(match.group(0))  # a filter on another variable: the store decides
             ok &= _OPS[op](val, float(number))
-        held = np.zeros(len(mask), dtype=bool)
-        held[list(self._priced_in.get(code, ()))] = True
         mask[pid[ok]] = True
         return mask & held
 
@@ -246,7 +241,7 @@ class ProductTables:
         table of every (product, value) the rest of it holds (read once; another number asked of
         the same entry is arithmetic), or None when a filter names another variable."""
         var, index = end.group(2), end.group(3)
-        tests = _PRICE_FILTER.findall(end.group(1))
+        tests = _FILTER.findall(end.group(1))
         if any(v != var for v, _, _ in tests):
             return None
         inner = block[len(_SUBSELECT) : end.start(1)]
@@ -290,15 +285,15 @@ class ProductTables:
         """Each product's values of the ordering block (``?val``; an empty term for a value that is no
         number), or None when the tables cannot order by it."""
         if m := _PRICE_ORDER.match(block):
-            pid, _, _ = self._price_table()
-            code = self._currencies.get(m.group(1))
-            held = self._priced_in.get(code, set()) if code is not None else set()
+            pid, _ = self._price_table()
+            held = self._priced_in.get(m.group(1), np.zeros(len(self._products()), dtype=bool))
             values: dict[int, list[dict[str, Any]]] = {}
             for i, term in zip(pid.tolist(), self._price_terms, strict=True):
-                if i in held:
+                if held[i]:
                     values.setdefault(i, []).append(term)
-            for i in self._odd_prices & held:
-                values[i] = [{}]  # a value that is no number: ordering this product is the store's
+            for i in self._odd_prices:
+                if held[i]:
+                    values[i] = [{}]  # a value that is no number: ordering this product is the store's
             return values
         if not _ORDER_GROUP.match(block) or not _one_group(
             block.replace("{ SELECT ?p ?val", "{ SELECT DISTINCT ?p", 1)
