@@ -20,7 +20,8 @@ Decisions:
 * Numeric day/month order: a value that settles it by itself is read its way ("15/03/2021"
   is day first, "03/15/2021" month first, even against ``day_first``). An ambiguous one
   ("03/04/2021") follows ``day_first``, which a caller takes from ``infer_day_first`` over
-  the whole catalog; with ``day_first=None`` it is left unread rather than guessed. Dotted
+  the values beside it; with ``day_first=None`` it is read as its year, from the earlier of its
+  two days to the later (2021-03-04..2021-04-03, literal "2021"), rather than guessed or dropped. Dotted
   dates get no exception ("03.04.2021" is as ambiguous as "03/04/2021"). Year-first numeric
   dates ("2021-03-15", "2021/3/5") are always year-month-day.
 * A quarter keeps its exact days (Q3 2021 is 2021-07-01..2021-09-30), but its literal is the
@@ -306,6 +307,12 @@ def _order(a: int, b: int, y: int, day_first: bool | None) -> datetime.date | No
     return None if day_first is None else as_day_first if day_first else as_month_first
 
 
+def _both(a: int, b: int, y: int) -> tuple[datetime.date, datetime.date] | None:
+    """The two days an a/b/year date may be, earlier first, when both are real days."""
+    days = sorted(d for d in (_valid(y, b, a), _valid(y, a, b)) if d is not None)
+    return (days[0], days[-1]) if len(days) == 2 else None
+
+
 class _Text:
     """One folded value with its clause starts, for the context and status look-ups."""
 
@@ -362,7 +369,14 @@ def _read(form: str, m: re.Match[str], t: _Text, dated: bool, day_first: bool | 
     if form == "iso_ym":
         return _span(y, int(m["m"]), int(m["m"]), "month", lo, hi)
     if form == "num":
-        return _day(_order(int(m["a"]), int(m["b"]), y, day_first), lo, hi) if m["s1"] == m["s2"] else None
+        if m["s1"] != m["s2"]:
+            return None
+        a, b = int(m["a"]), int(m["b"])
+        if (day := _order(a, b, y, day_first)) is None and (both := _both(a, b, y)) is not None:
+            # neither the value nor its document settles the order: the date is one of two days of
+            # that year, kept as the span between them (a year, not a guessed day)
+            return _Hit(both[0], both[1], "year", f"{y:04d}", O.XSD_GYEAR, lo, hi)
+        return _day(day, lo, hi)
     month = _months()[m["mon"].casefold()]
     if form in ("y_m", "m_y"):
         if form == "y_m" and m["mon"] == "may" and _VERB_NEXT.match(t.s, hi):  # "2020 may vary": a verb
@@ -439,8 +453,8 @@ def spot_dates(
     (datetime.date(2024, 1, 1), datetime.date(2024, 3, 31), 'quarter', '2024', 'expected')
     >>> [f.literal for f in spot_dates("2020", entry="Year")], spot_dates("Galaxy 2020 Edition")
     (['2020'], [])
-    >>> spot_dates("03/04/2021"), spot_dates("03/04/2021", day_first=True)[0].start
-    ([], datetime.date(2021, 4, 3))
+    >>> [(f.start, f.end, f.literal) for f in spot_dates("03/04/2021")], spot_dates("03/04/2021", day_first=True)[0].start
+    ([(datetime.date(2021, 3, 4), datetime.date(2021, 4, 3), '2021')], datetime.date(2021, 4, 3))
     >>> [(f.start, f.precision) for f in spot_dates("Q4'08")], spot_dates("15/03/21")
     ([(datetime.date(2008, 10, 1), 'quarter')], [])
     """

@@ -26,7 +26,7 @@ from dualgraph.skg.terms import decimal, integer, iri, literal
 # beside them (skg-5: the units of a value's quantities; skg-6: decimal-comma documents; skg-7:
 # snake_case spec names in words, units ending a name; skg-8: decimals of at most 18 places, which
 # the store can compare), so re-indexing notices that every document must be converted again.
-CONVERTER_VERSION = "skg-8"
+CONVERTER_VERSION = "skg-9"
 
 
 class SpecVariant(Protocol):

@@ -90,7 +90,8 @@ _SENTENCE_END = re.compile(r"[.!?]+[\"”’)\]]*(?=\s+[\"“‘(\[]?[A-Z0-9]|\s
 _MARKDOWN_LEAD = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+)+")
 _MARKDOWN_MARKS = re.compile(r"\*\*|__|`|\[CHUNK_BREAK\]")
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_MAX_SKIP_BEFORE_PREDICATE = 3  # "NFC on this model is missing": a short phrase may sit between
+_MAX_SKIP_BEFORE_PREDICATE = 3
+_FLIP_REACH = 2  # words a negator may stand before the verb or preposition it flips  # "NFC on this model is missing": a short phrase may sit between
 
 _RELATIVE = frozenset({"which"})  # boundary words that open a clause about the noun before them
 _FORWARD = ("neutral", "negators", "lacking", "elsewhere", "hedges", "affirming")  # ties: earlier wins
@@ -230,6 +231,7 @@ def _split(sentence: str) -> list[_Clause]:
         raw[-1].toks.append(toks[i])
         i += 1
     out: list[_Clause] = []
+    glossed = False  # the clause before was a gloss in brackets, merged into the one around it
     for clause in raw:
         if not clause.toks:
             continue
@@ -240,15 +242,32 @@ def _split(sentence: str) -> list[_Clause]:
                     out[-1].answer = polarity
             if out[-1].answer is not None:
                 continue
-        if out and clause.opener == "," and _continues_list(clause):
+        if out and (
+            (clause.opener == "," and _continues_list(clause))
+            or (clause.opener == "(" and _gloss(clause))
+            or (clause.opener == ")" and glossed and _continues_list(clause))
+        ):
+            # "does not work with error-correcting (ECC) memory": a short gloss in brackets, and the
+            # words after it, stay in the clause around them, so its negation reaches them
+            glossed = clause.opener == "("
             out[-1].toks.extend(clause.toks)
             out[-1].cues = _cues(out[-1].toks)
             continue
+        glossed = False
         if out and clause.opener in _RELATIVE:
             # "unlike its predecessor, which had X": the relative clause is about the predecessor
             clause.elsewhere = out[-1].elsewhere or any(c.kind == "elsewhere" for c in out[-1].cues)
         out.append(clause)
     return out
+
+
+_GLOSS_WORDS = 4
+
+
+def _gloss(clause: _Clause) -> bool:
+    """A bracketed aside of a few words with no cue and no subject ("(ECC)", "(sold in pairs)" is not:
+    it has a verb of its own only when a cue says so) names or glosses the thing before it."""
+    return len(clause.toks) <= _GLOSS_WORDS and _continues_list(clause)
 
 
 def _continues_list(clause: _Clause) -> bool:
@@ -422,10 +441,14 @@ def _occurrences(toks: list[_Tok], key: str) -> Iterable[tuple[int, int]]:
 
 
 def _flip_chain(cues: list[_Cue], k: int, polarity: bool) -> bool:
-    # A negator directly before (at most one word between: "does not really have") flips a verb
-    # or preposition; two negators agree rather than cancel ("neither X nor Y", "no, not even X").
+    # A negator shortly before (at most two words between: "does not really have", "cannot be
+    # paired with") flips a verb or preposition; two negators agree rather than cancel ("neither X
+    # nor Y", "no, not even X").
     while (
-        k > 0 and cues[k].kind != "negators" and cues[k - 1].kind == "negators" and cues[k].start - cues[k - 1].end <= 1
+        k > 0
+        and cues[k].kind != "negators"
+        and cues[k - 1].kind == "negators"
+        and cues[k].start - cues[k - 1].end <= _FLIP_REACH
     ):
         polarity = not polarity
         k -= 1

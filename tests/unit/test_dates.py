@@ -170,8 +170,14 @@ def test_spans_locate_each_date():
 # --------------------------------------------------------------------------- day/month order
 
 
-def test_ambiguous_numeric_dates_need_an_order():
-    assert spot_dates("03/04/2021") == []
+def test_an_ambiguous_numeric_date_without_an_order_is_its_year_between_its_two_days():
+    # not dropped: "certified in 2021" must find it, "before April 2021" must not take a side
+    assert facts("03/04/2021") == [("2021-03-04", "2021-04-03", "year", None)]
+    assert [f.literal for f in spot_dates("09/02/2020")] == ["2020"]
+    assert facts("04/04/2021") == [("2021-04-04", "2021-04-04", "day", None)]  # both readings agree
+
+
+def test_ambiguous_numeric_dates_read_by_an_order():
     assert facts("03/04/2021", day_first=True) == [("2021-04-03", "2021-04-03", "day", None)]
     assert facts("03/04/2021", day_first=False) == [("2021-03-04", "2021-03-04", "day", None)]
     assert facts("03.04.2021", day_first=True) == [("2021-04-03", "2021-04-03", "day", None)]

@@ -66,6 +66,18 @@ CASES = [
     ("It lacks NFC, wireless charging and a headphone jack.", "headphone jack", False),
     ("It lacks NFC, it has an IR blaster.", "IR blaster", True),
     ("There is no NFC and no IR blaster.", "IR blaster", False),
+    # a negation reaches through a few words of verb to the preposition it flips
+    ("It cannot be paired with a second dock.", "second dock", False),
+    ("It does not work with wired earbuds.", "wired earbuds", False),
+    ("It is not really sold with a case.", "case", False),
+    ("It is not heavy, and it comes with a case.", "case", True),
+    # a short gloss in brackets stays in its clause; an aside with a cue of its own does not
+    ("It does not work with error-correcting (ECC) memory.", "ECC", False),
+    ("It does not work with error-correcting (ECC) memory.", "ECC memory", False),
+    ("It supports parity-checked (ECC) memory.", "ECC memory", True),
+    ("It lacks NFC (sadly) and wireless charging.", "wireless charging", False),
+    ("It has no jack (a USB-C adapter is included).", "USB-C adapter", True),
+    ("It has a big screen (6.7 inches) but no jack.", "screen", True),
     # spec-style answers
     ("NFC: No", "NFC", False),
     ("Built-in: N", "Built-in", False),  # "Y" and "N" as spreadsheets abbreviate them

@@ -77,6 +77,9 @@ class Grounding:
     """Runner-ups past the cap on ``alternatives`` (the beam never sees them; see :mod:`dualgraph.query.caps`)."""
     caps: list[CapHit] = field(default_factory=list)
     """The caps grounding this mention reached, and what they cut (:mod:`dualgraph.query.caps`)."""
+    covers: list[str] = field(default_factory=list)
+    """Words of the question beyond its own span that this grounding read ("certified" naming the
+    date entry of "in 2020"): read, so not reported as left unread."""
 
 
 def _fail(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:
@@ -166,9 +169,10 @@ class GrounderBase:
             cache.update(zip(missing, v, strict=True))
         return [float(cache[n] @ cache[phrase]) for n in names]
 
-    def lexical(self, attribute: str, p: Pattern) -> float:
-        """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.ground.name_match._lexical`)."""
-        return _lexical(attribute, p, self.lexicon)
+    def lexical(self, attribute: str, p: Pattern, also: frozenset[str] = frozenset()) -> float:
+        """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.ground.name_match._lexical`);
+        ``also``: the question's other words, in their forms."""
+        return _lexical(attribute, p, self.lexicon, also)
 
     def patterns_of(self, *kinds: str) -> list[Pattern]:
         """The patterns of these kinds ("spec_numeric", "spec_value", …), the size axes included."""

@@ -53,6 +53,7 @@ __all__ = [
     "date_entries",
     "date_filters",
     "ground_date",
+    "named_dates",
 ]
 
 _TIERS: dict[str, tuple[str | None, ...]] = {  # statuses a question's event accepts, best first
@@ -90,6 +91,7 @@ class _Tier:
     status: str | None  # the status its dates carry; None: no status, from ``entries`` only
     entries: tuple[str, ...] = ()
     anything: bool = False  # the last resort: every date
+    named: bool = False  # the dates of ``entries``, whatever their status: the question named them
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +164,9 @@ def choose_dates(entries: list[DateEntry], event: str) -> DatePlan | None:
 def _branch(tier: _Tier, earlier: list[str]) -> str:
     if tier.anything:
         return "?p skg:hasSpec {s} . {s} skg:hasDate {s}_d ."
+    if tier.named:
+        iris = " ".join(f"<{e}>" for e in tier.entries)
+        return f"VALUES {{s}}_e {{ {iris} }} ?p skg:hasSpec {{s}} . {{s}} skg:inEntry {{s}}_e ; skg:hasDate {{s}}_d ."
     if tier.status is not None:
         parts = ["?p skg:hasSpec {s} . {s} skg:hasDate {s}_d . {s}_d skg:hasDateStatus " + _lit(tier.status) + " ."]
     else:
@@ -225,22 +230,66 @@ def _describe(plan: DatePlan, entries: list[DateEntry]) -> str:
         if t.anything:
             parts.append("any date")
             continue
+        if t.named:
+            parts.append(f"dates of {', '.join(dict.fromkeys(d.label for d in entries if d.entry_iri in t.entries))}")
+            continue
         held = [d for d in entries if (d.status == t.status and d.status is not None) or d.entry_iri in t.entries]
         where = ", ".join(dict.fromkeys(d.label for d in held))
         parts.append(f"{t.status or 'status-less'} dates ({where})")
     return " else ".join(parts) + (f"; {plan.note}" if plan.note else "")
 
 
+def named_dates(entries: list[DateEntry], word: str) -> DatePlan | None:
+    """The dates of the entries ``word`` names ("certified" → "Date Certified"), whatever their
+    status; ``None`` when it names none. The entry's own name decides, past its words for a date
+    ("Date", "Year"); a section name only where no entry name does ("Certification" holds both
+    "Date Certified" and "Date Available On Market").
+
+    >>> es = [DateEntry("e1", "Date Certified", "Certification", None, 9),
+    ...       DateEntry("e2", "Date Available On Market", "Certification", "released", 9)]
+    >>> named_dates(es, "certified").tiers[0].entries, named_dates(es, "sold")
+    (('e1',), None)
+    """
+    key = _word_stem(word)
+    if len(key) < 4:
+        return None
+    for part in ("entry", "section"):
+        iris = sorted({d.entry_iri for d in entries if any(_same_stem(key, w) for w in _name_words(getattr(d, part)))})
+        if iris:
+            return DatePlan((_Tier(None, tuple(iris), named=True),), 0.85, "")
+    return None
+
+
+def _name_words(name: str) -> list[str]:
+    return [_word_stem(w) for w in re.findall(r"[^\W\d_]+", name) if not _DATE_NAME.fullmatch(w)]
+
+
+def _word_stem(word: str) -> str:
+    return re.sub(r"(?:ied|ies|ed|ing|ion|s)$", "", word.casefold())
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """ "certifi" (certified) and "certificat" (certification) share a stem: one starts the other, or
+    both start with the same six letters and more."""
+    short = min(len(a), len(b))
+    return short >= 4 and (a.startswith(b) or b.startswith(a) or (short >= 6 and a[:6] == b[:6]))
+
+
 def ground_date(c: DateConstraint, entries: list[DateEntry], trace: list[str]) -> Grounding:
-    """The block and FILTERs for one time condition over the catalog whose dated entries are ``entries``."""
-    plan = choose_dates(entries, c.event)
+    """The block and FILTERs for one time condition over the catalog whose dated entries are ``entries``;
+    an entry the word before it names ("certified in 2020": "Date Certified") is read alone."""
+    word = c.word_span.text if c.word_span else ""
+    plan = named_dates(entries, word) if word else None
+    covers = [word] if plan is not None else []
+    plan = plan or choose_dates(entries, c.event)
     if plan is None:
         return _fail(c, "date", "the catalog holds no dates", trace)
     snippet = _date_node(plan) + "\n{s}_d skg:hasDateStart {v} ; skg:hasDateEnd {v}_end ."
-    trace.append(
-        f"date {c.span.text!r} ({c.event or 'no event named'}, {c.op} {c.start}..{c.end}) → {_describe(plan, entries)}"
+    said = f"{word!r} names its entry" if covers else c.event or "no event named"
+    trace.append(f"date {c.span.text!r} ({said}, {c.op} {c.start}..{c.end}) → {_describe(plan, entries)}")
+    return Grounding(
+        c, "date", snippet=snippet, filters=date_filters(c), confidence=plan.confidence, note=plan.note, covers=covers
     )
-    return Grounding(c, "date", snippet=snippet, filters=date_filters(c), confidence=plan.confidence, note=plan.note)
 
 
 def date_attribute(entries: list[DateEntry], event: str, trace: list[str], source: Any = None) -> Grounding:

@@ -59,9 +59,12 @@ def synonyms(word: str, lexicon: CatalogLexicon | None = None) -> list[str]:
     return out + [w for w in lexicon.synonyms(word) if w not in out] if lexicon is not None else out
 
 
-def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) -> float:
+def _lexical(
+    attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None, also: frozenset[str] = frozenset()
+) -> float:
     """Share of the attribute's words (or their synonyms in ``lexicon``, read from the catalog) found in
-    the pattern's entry/section names."""
+    the pattern's entry/section names; ``also``: the other words of the question (folded), which an
+    entry's extra words may be ("uses the least energy": Annual Energy *Use*)."""
     said = [w for w in dict.fromkeys(norm_tokens(attribute)) if w not in _STOP]
     attr = _words(attribute)
     if not said:
@@ -96,7 +99,8 @@ def _lexical(attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None) 
     unasked = sum(1 for v in variant if not (_forms(v) & attr) and v not in meant)
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
-    extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & attr)})
+    others = attr | {f for w in also for f in _forms(w)} if also else attr
+    extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & others)})
     if lexicon is not None and p.pattern_id in lexicon.variants.alone and hit >= len(said):
         # "battery" for Battery › Capacity, the section's only quantity of its kind: nothing else is meant
         extra, bonus = 0, max(bonus, 0.1)

@@ -350,18 +350,20 @@ class NumberGrounder(GrounderBase):
             alternatives_left=left,
         )
 
-    def _furthest(self, attribute: str, ranked: list[Pattern], direction: str | None, word: str) -> Pattern:
+    def _furthest(
+        self, attribute: str, ranked: list[Pattern], direction: str | None, word: str, said: frozenset[str]
+    ) -> Pattern:
         """The first of ``ranked``, unless other entries tie with it on the attribute's name, unit and
         dimension: then the one whose values reach furthest the way the question orders. "The longest
         exposure" between "Min. shutter speed" (up to 30 s) and "Max. shutter speed" (up to 1/2 s) is
         the first; "the fastest shutter" (a shorter time) the second. A search score had decided. An
         attribute that names none of them (lexical 0) is not told apart so: nothing was named."""
         best = ranked[0]
-        lex = self.lexical(attribute, best)
+        lex = self.lexical(attribute, best, said)
         tied = [
             p
             for p in ranked
-            if self.lexical(attribute, p) == lex
+            if self.lexical(attribute, p, said) == lex
             and (p.unit, p.dimension) == (best.unit, best.dimension)
             and p.min is not None
             and p.max is not None
@@ -385,11 +387,14 @@ class NumberGrounder(GrounderBase):
         prefer: frozenset[str] = frozenset(),
         direction: str | None = None,
         word: str = "",
+        said: frozenset[str] = frozenset(),
     ) -> Grounding:
         """The value an intent's attribute orders by (superlative, compare); ``prefer``: dimensions the
         question's words point to, which decide between equally named quantities of one attribute;
         ``direction`` (and the ``word`` that set it): which way the question orders, which decides
-        between entries the attribute names equally well (:meth:`_furthest`)."""
+        between entries the attribute names equally well (:meth:`_furthest`); ``said``: the forms of the
+        question's words, which an entry's words beyond the attribute may be ("uses the least energy":
+        Annual Energy *Use*, not ENERGY STAR Unique ID)."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
         hits = self._search(attribute, ["spec_numeric"])
@@ -397,7 +402,7 @@ class NumberGrounder(GrounderBase):
         hits += [
             (p, 0.0)
             for p in self._by_kind.get("spec_numeric", [])
-            if p.pattern_id not in seen and self.lexical(attribute, p) >= 0.5
+            if p.pattern_id not in seen and self.lexical(attribute, p, said) >= 0.5
         ]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
@@ -409,7 +414,7 @@ class NumberGrounder(GrounderBase):
         ranked = sorted(
             hits,
             key=lambda h: (
-                -self.lexical(attribute, h[0]),
+                -self.lexical(attribute, h[0], said),
                 unit is not None and h[0].unit != unit,
                 bool(prefer) and h[0].dimension not in prefer,
                 h[0].unit is None,
@@ -418,12 +423,12 @@ class NumberGrounder(GrounderBase):
                 h[0].pattern_id,
             ),
         )
-        best = self._furthest(attribute, [p for p, _ in ranked], direction, word)
-        lex = self.lexical(attribute, best)
-        also = same_named(best, [p for p, _ in ranked if self.lexical(attribute, p) == lex], scope)
+        best = self._furthest(attribute, [p for p, _ in ranked], direction, word, said)
+        lex = self.lexical(attribute, best, said)
+        also = same_named(best, [p for p, _ in ranked if self.lexical(attribute, p, said) == lex], scope)
         more = [
             p
-            for p in fellows(best, [(self.lexical(attribute, p), p) for p, _ in ranked], apart=self._apart)
+            for p in fellows(best, [(self.lexical(attribute, p, said), p) for p, _ in ranked], apart=self._apart)
             if p not in also
         ]
         trace.append(

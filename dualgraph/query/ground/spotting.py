@@ -115,7 +115,11 @@ class CatalogSpotter:
         taken += [
             m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
         ]
-        for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=self.nouns):
+        # the noun the question names its products by ("the compact *fridges*") is one such word too,
+        # in whatever words the question puts it
+        said = [w for e in entities if e.kind == "category" for w in re.findall(r"[^\W\d_]+", e.phrase)[-1:]]
+        nouns = self.nouns | frozenset(singular([w.casefold() for w in said]))
+        for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=nouns):
             inside = [
                 c
                 for c in constraints

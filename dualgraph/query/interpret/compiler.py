@@ -617,6 +617,7 @@ class Compiler:
             + [c.context for c in cs if isinstance(c, FeatureConstraint) and c.context]
             + [c.attribute for c in cs if isinstance(c, (NumericConstraint, ValueConstraint)) and c.attribute]
             + [c.event_span.text for c in cs if isinstance(c, DateConstraint) and c.event_span]
+            + [word for gr in w.groundings if gr.resolved for word in gr.covers]
             + out.covered_extra
         )
         w.rest = w.scope + w.groundings[len(named) + len(w.scope) :]
@@ -668,6 +669,7 @@ class Compiler:
                 prefer=reading.dimensions,
                 direction=intent.direction,
                 word=intent.word,
+                said=reading.words,
             )
         if not order.resolved:
             return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")

@@ -47,6 +47,7 @@ import datetime
 import re
 from typing import NamedTuple
 
+from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.read.model import DateConstraint, DateOp, Direction, Span
 from dualgraph.skg import currencies
@@ -355,8 +356,33 @@ def find_dates(question: str) -> list[DateConstraint]:
             continue
         lo, hi, op, start, end = found
         event, where = find_event(q, lo, hi)
-        out.append(DateConstraint(Span(lo, hi, q[lo:hi]), op, start, end, event, where))
+        out.append(DateConstraint(Span(lo, hi, q[lo:hi]), op, start, end, event, where, word_before(q, lo)))
     return out
+
+
+def word_before(question: str, lo: int) -> Span | None:
+    """The content word before ``lo``, past auxiliaries and adverbs of time ("were *certified* in
+    2020", "*made* first in 2019"); ``None`` when another function word stands there.
+
+    >>> word_before("How many fridges were certified in 2020?", 32).text
+    'certified'
+    >>> word_before("Which phones from 2023?", 13).text, word_before("phones that are in 2020", 16)
+    ('phones', None)
+    """
+    skip = general_words("auxiliaries") | general_words("time_adverbs")
+    grammar = general_words("function_words")
+    for m in reversed(list(re.finditer(r"[^\W\d_][\w'-]*", question[:lo]))[-4:]):
+        low = m.group().casefold()
+        if low in skip:
+            continue
+        if low in grammar or len(low) < 3 or not _only_words(question[m.end() : lo]):
+            return None
+        return Span(m.start(), m.end(), m.group())
+    return None
+
+
+def _only_words(text: str) -> bool:
+    return re.fullmatch(r"[\s\w'-]*", text) is not None
 
 
 # ---------------------------------------------------------------------------------- ordering

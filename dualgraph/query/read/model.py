@@ -87,6 +87,9 @@ class DateConstraint:
     end: datetime.date
     event: str = ""
     event_span: Span | None = None
+    word_span: Span | None = None
+    """The content word right before the time expression ("*certified* in 2020", "*registered*
+    before 2019"): the catalog may hold a date entry it names, whatever the event words know."""
 
 
 Constraint = NumericConstraint | FeatureConstraint | ValueConstraint | DateConstraint

@@ -493,8 +493,10 @@ def _after_name(before: str) -> bool:
 
 
 def _unit_asked(q: str, m: re.Match[str]) -> bool:
-    """A unit the answer is asked in ("…, in Wh?", "as GB") is no name."""
-    return bool(re.search(r"\b(?:in|as|per)\s+$", q[: m.start()], re.I)) and normalise_unit(m.group()) is not None
+    """A unit the answer is asked in ("…, in Wh?", "as GB", "to the nearest kWh") is no name."""
+    return (
+        bool(re.search(r"\b(?:in|as|per|nearest)\s+$", q[: m.start()], re.I)) and normalise_unit(m.group()) is not None
+    )
 
 
 def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:

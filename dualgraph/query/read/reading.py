@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.tokens import norm_tokens
 from dualgraph.query.read.asked import asked_attribute, named_unit
 from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.read.dates import TimeOrder, time_superlative
@@ -75,6 +76,11 @@ class Reading:
     """Where the question's subject ends (see :func:`subject_end`)."""
     product_noun: bool = False
     """Whether it names "a product" in general English ("List all products")."""
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        """The question's words, folded as catalog names are ("Wi-Fi 6" → wi, fi, 6)."""
+        return frozenset(norm_tokens(self.text))
 
     def hint_after(self, end: int) -> str:
         """The words right after a number that ends at ``end`` (what it measures, when no attribute was read)."""

@@ -223,6 +223,11 @@ def _plain_words(
             if ((p.distinct_values or 0) <= _MAX_VALUES or said_of or made_of or compound)
             and any(_spaced(v["name"]) == _spaced(w) for v in p.values)
         ]
+        if not holders and compound and (named := _value_and_entry(w, patterns)) is not None:
+            # "manual-defrost": a value ("Manual") joined to a word naming its entry ("Defrost Type")
+            neg = _negated(question, m.start())
+            out.append(ValueConstraint(Span(m.start(), m.end(), w), named[0], named[1].entry or "", neg))
+            continue
         for p in sorted(holders, key=lambda p: -p.count):
             link = next((x for x in words[i + 1 : i + 3] if _names_entry(x.group(), p)), None)
             if (
@@ -238,3 +243,19 @@ def _plain_words(
                 out.append(ValueConstraint(Span(m.start(), end, question[m.start() : end]), w, p.entry or "", neg))
                 break
     return out
+
+
+def _value_and_entry(word: str, patterns: list[Pattern]) -> tuple[str, Pattern] | None:
+    """A hyphenated word whose last part names an entry of a short value list and whose first parts
+    are one of its values ("manual-defrost" → ("manual", Defrost Type)): the value and the list."""
+    head, _, tail = word.strip("-").rpartition("-")
+    if not head:
+        return None
+    for p in sorted(patterns, key=lambda p: -p.count):
+        if (
+            (p.distinct_values or 0) <= _MAX_VALUES
+            and _names_entry(tail, p)
+            and any(_spaced(v["name"]) == _spaced(head) for v in p.values)
+        ):
+            return head, p
+    return None

@@ -1,0 +1,72 @@
+"""Words the catalogue knows, said around the question's own noun for its products, or as the word
+before a time.
+
+An invented cooler shop: a "Type" list (Compact, Upright), a "Defrost Type" list (Manual,
+Automatic), and two dated entries, "Date Certified" and "Date Available On Market". Three readings:
+
+- "the compact fridges": a value of a short list said right before the noun the question calls the
+  products by (here not a word of any category name) qualifies them;
+- "manual-defrost fridges": one hyphenated word holding a value ("manual") and a word naming its
+  entry ("defrost" ~ "Defrost Type");
+- "certified in 2020": the word before the time names the dated entry the question means, whatever
+  the lifecycle words know; a date whose day and month could be either way round ("07/08/2020")
+  is still a date of 2020.
+
+Each assertion fails without its mechanism: the value or the entry was left unread and the answer
+covered every cooler, or every date.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dualgraph.corpus.model import Variant
+from tests.unit.test_compiler import compile_catalog
+
+#        name,        type,      defrost,     kWh, certified,    on market
+COOLERS = [
+    ("Arcto 10", "Compact", "Manual", 200, "03/15/2020", "04/01/2021"),
+    ("Arcto 20", "Compact", "Automatic", 240, "05/20/2021", "06/01/2020"),
+    ("Borea 30", "Upright", "Automatic", 400, "07/08/2020", "08/09/2020"),  # nothing on the page settles the order
+    ("Borea 40", "Upright", "Manual", 380, "09/25/2019", "10/28/2020"),
+    ("Corvo 50", "Upright", "Automatic", 420, "11/26/2021", "12/27/2021"),
+]
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory):
+    variants = [
+        Variant(
+            name=name,
+            prod_range=name,
+            categories=("Refrigerators",),
+            specs=(
+                ("Build:Type", kind),
+                ("Build:Compact", "Yes" if kind == "Compact" else "No"),
+                ("Build:Defrost Type", defrost),
+                ("Energy:Annual Energy Use (kWh/yr)", str(kwh)),
+                ("Certification:Date Certified", certified),
+                ("Certification:Date Available On Market", market),
+                ("Price", "500.00 GBP"),
+            ),
+        )
+        for name, kind, defrost, kwh, certified, market in COOLERS
+    ]
+    return compile_catalog(variants, tmp_path_factory.mktemp("coolers"), currency="GBP")
+
+
+def test_a_value_before_the_questions_own_noun_qualifies_the_products(compiler):
+    ans = compiler.answer("What is the average annual energy use of the compact fridges?")
+    assert ans.value == pytest.approx(220), ans.trace
+
+
+def test_a_hyphenated_value_and_entry_word(compiler):
+    ans = compiler.answer("Which manual-defrost fridges are there?")
+    assert sorted(ans.answer_list or []) == ["Arcto 10", "Borea 40"], ans.trace
+
+
+def test_the_word_before_a_time_names_its_dated_entry(compiler):
+    ans = compiler.answer("Which fridges were certified in 2020?")
+    assert sorted(ans.answer_list or []) == ["Arcto 10", "Borea 30"], ans.trace
+    ans = compiler.answer("How many fridges were certified in 2021?")
+    assert ans.value == 2, ans.trace
