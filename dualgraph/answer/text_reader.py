@@ -76,6 +76,8 @@ class Reading:
     confidence: float = 0.0
     trace: list[str] = field(default_factory=list)
     caps: list[CapHit] = field(default_factory=list)
+    gainsaid: list[str] = field(default_factory=list)
+    """Products in scope whose pages hold the phrase only to say the opposite of what is asked."""
 
 
 def fold(text: str) -> str:
@@ -372,6 +374,7 @@ def _amend_by_statements(
     statements: StatementIndex,
     match: StatementMatch | None,
     in_scope: Callable[[str], bool],
+    gainsaid: list[str],
 ) -> str:
     """The pages holding ``phrase`` as written, kept by what they say of it (those only denying it
     dropped; for a negated question, only those denying it kept), with the pages saying it in
@@ -382,6 +385,7 @@ def _amend_by_statements(
         kept = False in said.get(p, ()) if asked_negated else said.get(p) != {False}
         if not kept:
             del hits[p]
+            gainsaid.append(p)
     dropped = before - len(hits)
     added = [p for p in (match.products if match is not None else ()) if in_scope(p) and p not in hits]
     for p in added:
@@ -516,10 +520,15 @@ def read_products(
                     if in_scope(p):
                         hits[p] = max(hits.get(p, 0.0), score.get(cid, 0.0))
         if direct is not None and statements is not None:
-            out.trace.append(_amend_by_statements(hits, phrase, negated(question), statements, stated, in_scope))
+            out.trace.append(
+                _amend_by_statements(hits, phrase, negated(question), statements, stated, in_scope, out.gainsaid)
+            )
         out.phrase = phrase
         out.products = sorted(hits, key=lambda p: (-hits[p], p))
-        out.confidence = ANCHORED if out.products else 0.2
+        # no page in scope says it, and some say the opposite: that is what the text states, not silence
+        out.confidence = ANCHORED if out.products or out.gainsaid else 0.2
+        if out.gainsaid and not out.products:
+            out.trace.append(f"every page in scope that holds {phrase!r} says the opposite ({len(out.gainsaid)})")
         if len(phrase.split()) == 1 and folded_names and len(hits) > COMMON_SHARE * len(folded_names):
             # one word that most pages use ("screen", "battery") distinguishes nothing
             out.confidence = MEASURE_ANCHOR

@@ -88,6 +88,7 @@ _ARTICLES = frozenset({"the", "a", "an"})
 # digit or opening mark, or at the end of the line.
 _SENTENCE_END = re.compile(r"[.!?]+[\"”’)\]]*(?=\s+[\"“‘(\[]?[A-Z0-9]|\s*$)")
 _MARKDOWN_LEAD = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+)+")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
 _MARKDOWN_MARKS = re.compile(r"\*\*|__|`|\[CHUNK_BREAK\]")
 _WORDS = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _MAX_SKIP_BEFORE_PREDICATE = 3
@@ -189,15 +190,21 @@ def _tokens(text: str) -> list[_Tok]:
     return out
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of a page, one line at a time, Markdown marks removed.
+def sentences(text: str, *, headings: bool = True) -> list[str]:
+    """The sentences of a page, one line at a time, Markdown marks removed; ``headings=False`` leaves
+    out the lines that are Markdown headings ("## Memory Specifications" titles a part of the page,
+    it does not say the product has memory specifications).
 
     >>> sentences("## Design\\n- It lacks NFC. The 3.5mm jack stays, e.g. for wired earbuds!\\nNo IR blaster")
     ['Design', 'It lacks NFC.', 'The 3.5mm jack stays, e.g. for wired earbuds!', 'No IR blaster']
+    >>> sentences("## Design\\nNo IR blaster", headings=False)
+    ['No IR blaster']
     """
     lex = _lexicon()
     out: list[str] = []
     for raw_line in text.splitlines():
+        if not headings and _HEADING.match(raw_line):
+            continue
         line = _MARKDOWN_MARKS.sub("", _MARKDOWN_LEAD.sub("", raw_line)).strip()
         start = 0
         for m in _SENTENCE_END.finditer(line):
@@ -551,7 +558,7 @@ def statements(text: str, phrases: Iterable[str]) -> list[Statement]:
     wanted = list(dict.fromkeys(p for p in phrases if _phrase_key(p)))
     out: list[Statement] = []
     seen: set[tuple[str, bool, str]] = set()
-    for sentence in sentences(text):
+    for sentence in sentences(text, headings=False):
         flat = _flat(sentence)
         present = [p for p in wanted if _phrase_key(p) in flat]  # cheap filter before the clause reading
         # in reading order (a phrase spelled differently from the text goes last)

@@ -79,3 +79,28 @@ def test_pages_holding_the_word_are_read_for_what_they_say_of_it(statements):
     assert _ask("Which tents are waterproof?", ["waterproof"], None).products == ["Arch 3", "Pod 1", "Pod 2"]
     negated = _ask("Which tents are not waterproof?", ["waterproof"], statements)
     assert negated.products == ["Pod 1"], negated.trace
+
+
+def test_pages_that_hold_the_word_only_to_deny_it_are_an_answer_not_silence():
+    # "Is the Pod 1 waterproof?" once the specs scoped it to the Pod 1: its page holds the word only
+    # to deny it, which answers "no" as firmly as a page stating it would answer "yes"
+    pages = {"Pod 1": "A one-person pod. It is not waterproof, so keep it for dry nights.", "Arch 3": "A tunnel tent."}
+    from dualgraph.models.embedders import SentenceTransformerEmbedder
+
+    index = StatementIndex([(text, [name]) for name, text in pages.items()], SentenceTransformerEmbedder())
+    chunks = {f"c{i}": Chunk(f"c{i}", f"d{i}", text, products=(name,)) for i, (name, text) in enumerate(pages.items())}
+    scored = [ScoredChunk(c, 0.5, len(c.text.split())) for c in chunks.values()]
+    q = "Is the Pod 1 waterproof?"
+    r = read_products(
+        q,
+        Retrieval(q, scored, scored, entities=[]),
+        Retrieval(q, scored, scored, entities=[], exhaustive=True),
+        chunk_count=lambda e: 1,
+        corpus=fold_corpus(chunks),
+        names=list(pages),
+        unread=["waterproof"],
+        words_alone=True,
+        statements=index,
+    )
+    assert r.products == [] and r.gainsaid == ["Pod 1"], r.trace
+    assert r.confidence >= 0.5 and any("says the opposite" in t for t in r.trace), r.trace

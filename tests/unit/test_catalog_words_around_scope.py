@@ -70,3 +70,11 @@ def test_the_word_before_a_time_names_its_dated_entry(compiler):
     assert sorted(ans.answer_list or []) == ["Arcto 10", "Borea 30"], ans.trace
     ans = compiler.answer("How many fridges were certified in 2021?")
     assert ans.value == 2, ans.trace
+
+
+def test_a_yes_no_question_that_reads_nothing_of_its_product_is_a_guess(compiler):
+    # colours are nowhere in the specs: the product was found, what is asked of it was not read
+    ans = compiler.answer("Is the Arcto 10 available in other colours?")
+    assert ans.confidence <= 0.3, ans.trace
+    ans = compiler.answer("Is the Arcto 10 a compact fridge?")
+    assert ans.value == "yes" and ans.confidence > 0.5, ans.trace

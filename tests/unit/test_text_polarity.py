@@ -171,6 +171,16 @@ def test_statements_read_a_page():
     ]
 
 
+def test_a_heading_states_nothing():
+    # a spec table rendered on the page: its section titles are no features the product has
+    page = "## Memory Specifications\nMax Memory Size: 8 GB\n## Security\nSecure Key: No\nECC memory is not supported."
+    got = [
+        (s.phrase, s.polarity)
+        for s in statements(page, ["Memory Specifications", "Security", "Secure Key", "ECC memory"])
+    ]
+    assert got == [("Secure Key", False), ("ECC memory", False)]
+
+
 def test_statements_dedupe_repeated_sentences():
     assert len(statements("It lacks NFC.\nIt lacks NFC.", ["NFC"])) == 1
 

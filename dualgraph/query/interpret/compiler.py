@@ -744,6 +744,10 @@ class Compiler:
                 for gr in groundings
             )
         )
+        if intent.kind == "yesno":  # the named products are what is asked about, not a condition on them
+            restricts = w.rel is not None or any(
+                gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter) for gr in w.rest
+            )
         order_named = (
             bool(intent.attribute) or w.order is None or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
         )

@@ -94,7 +94,8 @@ def coverage_caps(
     question: str, intent: Intent, covered: list[str], restricts: bool, *, order_named: bool, trace: list[str]
 ) -> list[float]:
     """Confidence caps for what the query did not read: a list or count that nothing read
-    restricts while words are left unread, and a superlative with no attribute to order by
+    restricts while words are left unread, a yes/no question that asks nothing read of its
+    products while words are left unread, and a superlative with no attribute to order by
     (``order_named`` False) are guesses (0.3). Unread words are always put in ``trace``."""
     left = unread_words(question, intent, covered)
     caps: list[float] = []
@@ -103,6 +104,10 @@ def coverage_caps(
         caps.append(0.3)
     if intent.kind in ("list", "count") and not restricts and left:
         trace.append(f"nothing read restricts the products, yet words are left unread {left} (confidence ≤ 0.3)")
+        caps.append(0.3)
+    elif intent.kind == "yesno" and not restricts and left:
+        # "Is X available in other colours?" with "colours" unread: a yes would only say X exists
+        trace.append(f"nothing read is asked of the products, yet words are left unread {left} (confidence ≤ 0.3)")
         caps.append(0.3)
     elif left:
         trace.append(f"words left unread: {left}")
