@@ -41,6 +41,7 @@ Decisions (the reference parser's weak points):
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 import re
@@ -695,6 +696,8 @@ def format_number(x: float | Decimal) -> str:
     ('170.18', '0.000022', '0', '799')
     >>> format_number(1 / 180000), format_number(1e-20)
     ('0.000005555555555556', '0')
+    >>> format_number(Decimal("246446584885.7872449805146878336"))
+    '246446584885.7872449805146878'
     """
     if isinstance(x, float) and not math.isfinite(x):
         raise ValueError(f"not a finite number: {x!r}")
@@ -703,5 +706,7 @@ def format_number(x: float | Decimal) -> str:
         raise ValueError(f"not a finite number: {x!r}")
     places = d.as_tuple().exponent
     if isinstance(places, int) and -places > DECIMAL_PLACES:
-        d = d.quantize(Decimal(1).scaleb(-DECIMAL_PLACES))
+        # precision enough for every digit kept: the default 28 digits refuse a long integer part
+        wide = decimal.Context(prec=len(d.as_tuple().digits) + DECIMAL_PLACES)
+        d = d.quantize(Decimal(1).scaleb(-DECIMAL_PLACES), context=wide)
     return "0" if d == 0 else f"{d.normalize():f}"

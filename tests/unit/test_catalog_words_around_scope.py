@@ -45,6 +45,7 @@ def compiler(tmp_path_factory):
                 ("Build:Compact", "Yes" if kind == "Compact" else "No"),
                 ("Build:Defrost Type", defrost),
                 ("Energy:Annual Energy Use (kWh/yr)", str(kwh)),
+                ("Energy:Star rating", "5" if kwh < 300 else "3"),
                 ("Certification:Date Certified", certified),
                 ("Certification:Date Available On Market", market),
                 ("Price", "500.00 GBP"),
@@ -78,3 +79,49 @@ def test_a_yes_no_question_that_reads_nothing_of_its_product_is_a_guess(compiler
     assert ans.confidence <= 0.3, ans.trace
     ans = compiler.answer("Is the Arcto 10 a compact fridge?")
     assert ans.value == "yes" and ans.confidence > 0.5, ans.trace
+
+
+def test_an_attribute_said_right_before_a_bare_number_is_its_value(compiler):
+    ans = compiler.answer("Which fridges have a star rating of 5?")
+    assert sorted(ans.answer_list or []) == ["Arcto 10", "Arcto 20"], ans.trace
+
+
+def test_a_phrase_nothing_names_is_read_by_its_gloss_in_brackets(compiler):
+    # a "frugal motor" is on no page and in no spec: the bracket says what it means
+    ans = compiler.answer("Which fridges have a frugal motor (star rating 5)?")
+    assert sorted(ans.answer_list or []) == ["Arcto 10", "Arcto 20"], ans.trace
+
+
+CARDS = [  # name, memory type, watts: two names hold the code their memory type lists
+    ("Volta 5670 1GB GDDR5", "GDDR5", 60),
+    ("Volta 7770 2GB GDDR5", "GDDR5", 90),
+    ("Volta 7750", "GDDR5", 70),
+    ("Volta 7990", "GDDR5", 250),
+    ("Volta 4350", "DDR3", 20),
+    ("Volta 5450", "DDR3", 25),
+]
+
+
+@pytest.fixture(scope="module")
+def cards(tmp_path_factory):
+    variants = [
+        Variant(
+            name=name,
+            prod_range=name,
+            categories=("Graphics Cards",),
+            specs=(
+                ("Memory:Memory", "2048 MB"),
+                ("Memory:Memory Type", memory),
+                ("Power:Max Power", f"{watts} W"),
+                ("Price", "100.00 GBP"),
+            ),
+        )
+        for name, memory, watts in CARDS
+    ]
+    return compile_catalog(variants, tmp_path_factory.mktemp("cards"), currency="GBP")
+
+
+def test_a_code_said_with_its_entry_is_a_listed_value_not_a_name(cards):
+    # "GDDR5" is also a word of one card's name; said with "memory" it is the memory type
+    ans = cards.answer("Which graphics cards with GDDR5 memory draw under 75 watts?")
+    assert sorted(ans.answer_list or []) == ["Volta 5670 1GB GDDR5", "Volta 7750"], ans.trace

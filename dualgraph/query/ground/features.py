@@ -28,11 +28,13 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.coded_terms import split_code
 from dualgraph.skg.quantities import parse_quantity
 
-__all__ = ["FeatureGrounder"]
+__all__ = ["NOTHING_NAMES_IT", "FeatureGrounder"]
 
 TEXT_FEATURE_CONFIDENCE = {"lexical": 0.8, "embedding": 0.7, "cooccurrence": 0.6}
 # a phrase that names more page entities than this says too little to constrain a question, and
 # the list of them becomes the query's VALUES block
+NOTHING_NAMES_IT = "nothing on the pages names it"
+"""The note of a phrase no spec, value or page entity names: a condition no product is shown to meet."""
 PROSE_ENTITY_CAP = 200
 """A prose feature matched by its name is as sure as a spec value by name; by meaning or by shared
 products less so (the matcher's measured precision at its cosine floor is 0.78)."""
@@ -462,7 +464,7 @@ class FeatureGrounder(NumberGrounder):
                 "prose",
                 snippet="VALUES {s} { } ?p skg:mentions {s} .",
                 confidence=0.4,
-                note="nothing on the pages names it",
+                note=NOTHING_NAMES_IT,
             )
         if len(entities) > PROSE_ENTITY_CAP:
             trace.append(

@@ -38,6 +38,10 @@ def _overlaps(x: EntityRef | Constraint, a: int, b: int) -> bool:
     return x.span.start < b and a < x.span.end
 
 
+def _within(c: Constraint, v: Constraint) -> bool:
+    return v.span.start <= c.span.start and c.span.end <= v.span.end
+
+
 def _model_around(q: str, e: EntityRef, a: int, b: int) -> bool:
     """Whether the parser's name ``e`` holds ``a:b`` and goes on with a model number ("Lenovo Idea Tab
     A5500" around the line "Idea Tab"): then the longer name is meant."""
@@ -45,6 +49,11 @@ def _model_around(q: str, e: EntityRef, a: int, b: int) -> bool:
         return False
     rest = q[e.span.start : a] + " " + q[b : e.span.end]
     return (e.span.end - e.span.start) > (b - a) and any(ch.isdigit() for ch in rest)
+
+
+def _lone_code(phrase: str) -> bool:
+    """One word of letters and digits ("GDDR5", "650B"): a model code or a listed value alike."""
+    return re.fullmatch(r"(?=[^\W_]*\d)(?=[^\W_]*[^\W\d_])[^\W_]+", phrase) is not None
 
 
 class CatalogSpotter:
@@ -111,20 +120,22 @@ class CatalogSpotter:
         entities.sort(key=lambda e: e.span.start)
         # plain words that are values of a value list, next to a word naming its entry ("wall mounts");
         # they may sit inside a category mention, never be a word of a category name
-        taken = [_span(x) for x in [*entities, *constraints] if not (isinstance(x, EntityRef) and x.kind == "category")]
+        # a lone coded word the parser took for a name ("GDDR5") may be a listed value said with its
+        # entry ("GDDR5 memory"): the value spotter reads it only with that entry word next to it
+        coded = [e for e in entities if e.kind in ("product", "unknown") and _lone_code(e.phrase)]
+        taken = [
+            _span(x)
+            for x in [*entities, *constraints]
+            if not (isinstance(x, EntityRef) and (x.kind == "category" or x in coded))
+        ]
         taken += [
             m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
         ]
-        # the noun the question names its products by ("the compact *fridges*") is one such word too,
-        # in whatever words the question puts it
-        said = [w for e in entities if e.kind == "category" for w in re.findall(r"[^\W\d_]+", e.phrase)[-1:]]
-        nouns = self.nouns | frozenset(singular([w.casefold() for w in said]))
-        for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=nouns):
-            inside = [
-                c
-                for c in constraints
-                if isinstance(c, FeatureConstraint) and v.span.start <= c.span.start and c.span.end <= v.span.end
-            ]
+        for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=self._nouns_said(entities)):
+            if named := [e for e in coded if _overlaps(e, v.span.start, v.span.end)]:
+                entities = [e for e in entities if e not in named]
+                trace.append(f"{named[0].phrase!r} is a value of {v.attribute!r} said with its entry, not a name")
+            inside = [c for c in constraints if isinstance(c, FeatureConstraint) and _within(c, v)]
             constraints = [c for c in constraints if c not in inside] + [v]
             trace.append(
                 f"value word {v.phrase!r} of {v.attribute!r} found in the question"
@@ -136,3 +147,10 @@ class CatalogSpotter:
             if getattr(after, "negated", False) and not getattr(before, "negated", False):
                 trace.append(f"{after.span.text!r} is negated with the condition it is joined to")
         return entities, joined
+
+    def _nouns_said(self, entities: list[EntityRef]) -> frozenset[str]:
+        """The words the catalog's products are named by, with the noun the question names them by
+        ("the compact *fridges*"), in whatever words it puts it: a short list's value before one
+        qualifies the products."""
+        said = [w for e in entities if e.kind == "category" for w in re.findall(r"[^\W\d_]+", e.phrase)[-1:]]
+        return self.nouns | frozenset(singular([w.casefold() for w in said]))

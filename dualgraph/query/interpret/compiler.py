@@ -68,7 +68,7 @@ from dualgraph.lexicon.patterns import PatternIndex
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, catalog_values, current, use
 from dualgraph.query.caps import CAP_FACTOR, CONDITIONS, QUERY_ROWS, QUERY_TIMEOUT, CapHit, add_cap
 from dualgraph.query.ground.entry_choice import keep_in_scope, kept_scope, scope_entries
-from dualgraph.query.ground.features import either, values_first
+from dualgraph.query.ground.features import NOTHING_NAMES_IT, either, values_first
 from dualgraph.query.ground.grounder import MIN_CONFIDENCE, Grounder, Grounding
 from dualgraph.query.ground.names_and_scope import ground_names
 from dualgraph.query.ground.spotting import CatalogSpotter
@@ -475,6 +475,7 @@ class Compiler:
                 trace.append(f"{c.span.text!r}: best grounding below {MIN_CONFIDENCE}, left out")
             w.groundings.append(gc)
         w.groundings = alternatives_of(w.reading, means_of(w.reading, w.groundings, trace), trace)
+        _read_by_gloss(w.reading, w.groundings, trace)
         w.out.groundings = w.groundings
         for gr in w.groundings:
             for hit in gr.caps:
@@ -920,3 +921,32 @@ class Compiler:
         with self._reading(question):
             read_answer(self.store, question, replace(comp, sparql=sparql), ans)
         return ans
+
+
+_OPENS_GLOSS = re.compile(r"\s*\([^()]*")
+
+
+def _read_by_gloss(reading: Any, groundings: list[Grounding], trace: list[str]) -> None:
+    """A phrase nothing in the catalogue names, glossed in brackets right after it by a condition the
+    catalogue reads ("a full-frame sensor (crop factor 1)"): the gloss says what it means, so the
+    phrase adds no condition of its own (it would have matched no product)."""
+    for gr in groundings:
+        if not (gr.resolved and gr.kind == "prose" and gr.note == NOTHING_NAMES_IT and gr.source is not None):
+            continue
+        end = gr.source.span.end
+        gloss = next(
+            (
+                other
+                for other in groundings
+                if other is not gr
+                and other.resolved
+                and other.source is not None
+                and getattr(other.source, "span", None) is not None
+                and other.source.span.start >= end
+                and _OPENS_GLOSS.fullmatch(reading.between(end, other.source.span.start))
+            ),
+            None,
+        )
+        if gloss is not None:
+            gr.snippet, gr.confidence, gr.note = "", gloss.confidence, f"read by its gloss {gloss.source.span.text!r}"
+            trace.append(f"{gr.source.span.text!r}: {gr.note} in brackets after it")

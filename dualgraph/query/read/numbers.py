@@ -393,6 +393,23 @@ def _attribute_before(q: str, lo: int, pos: int, used: list[tuple[int, int]]) ->
     return found
 
 
+def _names_the_number(q: str, attr_m: re.Match[str] | None, start: int, end: int) -> bool:
+    """Whether the attribute ``attr_m`` stands right before a bare number (nothing but "of", ":", "="
+    or "is" between) and no word is glued to the number: "crop factor 1", "a crop factor of 1",
+    not "crop factor for 2 people" nor "5G".
+
+    >>> q = "cameras with a crop factor of 1"
+    >>> _names_the_number(q, re.search(r"(crop factor)", q), 30, 31)
+    True
+    >>> q = "crop factor for 2 people"
+    >>> _names_the_number(q, re.search(r"(crop factor)", q), 16, 17)
+    False
+    """
+    if attr_m is None or attr_m.end(1) > start or re.match(r"[^\W\d_-]", q[end : end + 1]):
+        return False
+    return re.fullmatch(r"\s*(?:(?:of|is|:|=)\s*)?", q[attr_m.end(1) : start], re.I) is not None
+
+
 def _attribute_of(q: str, lo: int, pos: int, used: list[tuple[int, int]]) -> re.Match[str] | None:
     """An attribute word right before "of"/":" and the number ("a screen of 10 inches", "RAM: 8GB").
 
@@ -592,9 +609,10 @@ def _find_numeric(
                 prev_end = noun_end
                 i += 1
                 continue
-            trace.append(f"number {q[m.start : m.end]!r}: bare, no comparator: not a constraint")
-            i += 1
-            continue
+            if not _names_the_number(q, attr_m, m.start, m.end):
+                trace.append(f"number {q[m.start : m.end]!r}: bare, no comparator: not a constraint")
+                i += 1
+                continue
         if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
             op = "<="  # "a budget of 30000" is a ceiling
         attr = attr or _measure_of_cue(q[start:end].lower()) or _extent_after(q, end, used)

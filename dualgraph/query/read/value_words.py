@@ -127,7 +127,8 @@ def _initials(name: str) -> set[str]:
 def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]) -> list[ValueConstraint]:
     """Money names said without an amount, initialisms of a value, words with digits in a value."""
     out: list[ValueConstraint] = []
-    words = list(re.finditer(r"[^\W\d_][^\W\d_-]*|\w+", question))
+    # a code is one word with its digits ("GDDR5", "650B"), not its letters and then a number
+    words = list(re.finditer(r"[^\W\d_]+\d[^\W_]*|[^\W\d_][^\W\d_-]*|\w+", question))
     for i, m in enumerate(words):
         if not _free(m, taken) or any(v.span.start <= m.start() < v.span.end for v in out):
             continue
