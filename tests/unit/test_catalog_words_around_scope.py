@@ -48,6 +48,7 @@ def compiler(tmp_path_factory):
                 ("Energy:Star rating", "5" if kwh < 300 else "3"),
                 ("Certification:Date Certified", certified),
                 ("Certification:Date Available On Market", market),
+                ("Certification:Markets", "Canada" if name == "Arcto 20" else "United States, Canada"),
                 ("Price", "500.00 GBP"),
             ),
         )
@@ -125,3 +126,10 @@ def test_a_code_said_with_its_entry_is_a_listed_value_not_a_name(cards):
     # "GDDR5" is also a word of one card's name; said with "memory" it is the memory type
     ans = cards.answer("Which graphics cards with GDDR5 memory draw under 75 watts?")
     assert sorted(ans.answer_list or []) == ["Volta 5670 1GB GDDR5", "Volta 7750"], ans.trace
+
+
+def test_a_value_said_with_only_excludes_every_other_value_of_its_entry(compiler):
+    ans = compiler.answer("Which fridges are sold only in Canada?")
+    assert ans.answer_list == ["Arcto 20"], ans.trace
+    assert compiler.answer("How many fridges are sold in Canada only?").value == 1
+    assert compiler.answer("How many fridges are sold in Canada?").value == len(COOLERS)

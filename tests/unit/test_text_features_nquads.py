@@ -255,23 +255,3 @@ def test_a_feature_named_as_the_phrase_negated_is_no_match_for_it():
     assert [m.name for m in matcher.match("ECC")] == ["ECC memory"]
     # asked for the negated phrase itself, its own name is no opposite
     assert "use regular non-ECC RAM" in [m.name for m in matcher.match("non-ECC RAM")]
-
-
-def test_a_paraphrase_sharing_no_word_is_dropped_once_the_pages_own_name_is_found():
-    # "memory card" finds "microSD card" by meaning when no page names it so; once a page does, a
-    # close neighbour sharing none of its words ("SD reader" for "memory card") is another thing
-    def embed(texts):
-        rows = np.array([[("card" in t or "sd" in t.lower()) * 1.0, 0.1] for t in texts], "float32")
-        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
-
-    alone = [
-        TextFeature("f:micro", "microSD card", frozenset({"a"})),
-        TextFeature("f:sd", "SD reader", frozenset({"b"})),
-    ]
-    assert {m.name for m in TextFeatureMatcher(alone, embed=embed).match("memory card")} == {
-        "microSD card",
-        "SD reader",
-    }
-    named = [*alone, TextFeature("f:mem", "memory card", frozenset({"c"}))]
-    got = {m.name: m.how for m in TextFeatureMatcher(named, embed=embed).match("memory card")}
-    assert got == {"memory card": "lexical", "microSD card": "embedding"}

@@ -537,7 +537,7 @@ class FeatureGrounder(NumberGrounder):
         )
 
     def value(self, c: ValueConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
-        g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace, scope=scope)
+        g = self._value_grounding(c, c.phrase, c.attribute, c.negated, trace, scope=scope, only=c.only)
         if not c.negated and (ver := self.version(c, c.phrase, trace)) is not None:
             if g is None or not g.resolved or g.filters:
                 return ver
@@ -630,6 +630,7 @@ class FeatureGrounder(NumberGrounder):
         trace: list[str],
         quiet: bool = False,
         scope: AnyScope = None,
+        only: bool = False,
     ) -> Grounding | None:
         want, wtok = _norm(phrase), norm_tokens(phrase)
         if not want:
@@ -679,6 +680,9 @@ class FeatureGrounder(NumberGrounder):
         if negated:  # has the entry, with no value naming the phrase: missing data never counts
             inner = body.replace("{s}", "{s}x").replace("{v}", "{v}x")
             snippet = p.sparql + " FILTER NOT EXISTS { " + inner + " }"
+        elif only:
+            snippet = _only(body, body_of(p), p)
+            trace.append(f"value {phrase!r}: only it, no other value of {p.section} › {p.entry}")
         else:
             snippet = body
         # an attribute word that names no entry is doubt only when another entry could hold the value
@@ -696,6 +700,14 @@ class FeatureGrounder(NumberGrounder):
             confidence=conf,
             caps=caps,
         )
+
+
+def _only(body: str, named: str, p: Pattern) -> str:
+    """``body`` ("sold only in Canada") and no value of ``p``'s entry that ``named`` (its own value
+    block) does not hold."""
+    other = p.sparql.replace("{s}", "{s}o").replace("{v}", "{v}o")
+    inner = named.replace("{s}", "{s}p").replace("{v}", "{v}o")
+    return f"{body} FILTER NOT EXISTS {{ {other} FILTER NOT EXISTS {{ {inner} }} }}"
 
 
 def _listed_inside(word: str, pattern: Pattern) -> bool:

@@ -21,7 +21,7 @@ from dualgraph.lexicon.catalog_names import (
 )
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.patterns import Pattern
-from dualgraph.query.read.links import carry_negation
+from dualgraph.query.read.links import carry_negation, mark_only
 from dualgraph.query.read.model import Constraint, EntityRef, FeatureConstraint, Span
 from dualgraph.query.read.parse import LEFT_OUT
 from dualgraph.query.read.value_words import ValueSpellings, spot_values
@@ -142,7 +142,7 @@ class CatalogSpotter:
                 + (" (negated)" if v.negated else "")
                 + (f" (absorbs {[c.span.text for c in inside]})" if inside else "")
             )
-        joined = carry_negation(q, constraints)
+        joined = mark_only(q, carry_negation(q, constraints))
         for before, after in zip(constraints, joined):
             if getattr(after, "negated", False) and not getattr(before, "negated", False):
                 trace.append(f"{after.span.text!r} is negated with the condition it is joined to")

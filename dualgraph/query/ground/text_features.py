@@ -278,14 +278,6 @@ class TextFeatureMatcher:
                 direct[i] = FeatureMatch(f.iri, f.name, max(lex, c or 0.0), "lexical", c)
             elif c is not None and c >= self.min_cosine and _numbers(phrase) == _numbers(f.name):
                 direct[i] = FeatureMatch(f.iri, f.name, c, "embedding", c)
-        if want is not None and any(m.how == "lexical" and m.score >= EXACT_SCORE for m in direct.values()):
-            # the pages' own name for it is known: a paraphrase sharing none of its words is a
-            # neighbouring thing ("RAM" beside "ECC memory"), not another name for it
-            direct = {
-                i: m
-                for i, m in direct.items()
-                if m.how == "lexical" or (self._keys[i] is not None and self._keys[i][1] & want[1])
-            }
         out = list(direct.values()) + self._cooccurring(direct, cos)
         out.sort(key=lambda m: (-m.score, m.name))
         return out[:limit] if limit is not None else out

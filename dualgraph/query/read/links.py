@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from dualgraph.query.read.model import Constraint, FeatureConstraint, NumericConstraint, Op, Span, ValueConstraint
 
-__all__ = ["carry_negation", "measured_by", "versions"]
+__all__ = ["carry_negation", "mark_only", "measured_by", "versions"]
 
 # "or", "nor" and a comma join alternatives a negation covers; "and" only after a word that excludes
 # a set ("outside the UK and Ireland", "except A and B"), where "with no A and B" may mean "and with B"
@@ -105,4 +105,28 @@ def carry_negation(q: str, constraints: Sequence[Constraint]) -> list[Constraint
             _JOIN_AND.fullmatch(gap) and _EXCLUDES.search(q[max(0, a.span.start - 25) : a.span.start])
         ):
             out[cur] = dataclasses.replace(b, negated=True)
+    return out
+
+
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:(?:in|on|at|as|from|with|by|to|for)\s+)?(?:the\s+)?$", re.I)
+_ONLY_AFTER = re.compile(r"\s+only\b", re.I)
+
+
+def mark_only(q: str, constraints: Sequence[Constraint]) -> list[Constraint]:
+    """``constraints`` with a value said with "only" right before it ("sold only in Canada") or right
+    after it ("Canada only") marked ``only``: the value and no other of its entry.
+
+    >>> q = "Which fridges are sold only in Canada?"
+    >>> [c.only for c in mark_only(q, [ValueConstraint(Span(31, 37, "Canada"), "Canada", "")])]
+    [True]
+    >>> [c.only for c in mark_only("fridges sold in Canada", [ValueConstraint(Span(16, 22, "Canada"), "Canada", "")])]
+    [False]
+    """
+    out = list(constraints)
+    for i, c in enumerate(out):
+        said = isinstance(c, ValueConstraint) and not c.negated and not c.only
+        if said and (
+            _ONLY_BEFORE.search(q[max(0, c.span.start - 25) : c.span.start]) or _ONLY_AFTER.match(q, c.span.end)
+        ):
+            out[i] = dataclasses.replace(c, only=True)
     return out

@@ -60,6 +60,8 @@ class ValueConstraint:
     phrase: str
     attribute: str = ""
     negated: bool = False
+    only: bool = False
+    """ "sold only in Canada", "Canada only": the products hold this value and no other of its entry."""
 
 
 @dataclass(slots=True)
