@@ -124,9 +124,8 @@ def mark_only(q: str, constraints: Sequence[Constraint]) -> list[Constraint]:
     """
     out = list(constraints)
     for i, c in enumerate(out):
-        said = isinstance(c, ValueConstraint) and not c.negated and not c.only
-        if said and (
-            _ONLY_BEFORE.search(q[max(0, c.span.start - 25) : c.span.start]) or _ONLY_AFTER.match(q, c.span.end)
-        ):
+        if not isinstance(c, ValueConstraint) or c.negated or c.only:
+            continue
+        if _ONLY_BEFORE.search(q[max(0, c.span.start - 25) : c.span.start]) or _ONLY_AFTER.match(q, c.span.end):
             out[i] = dataclasses.replace(c, only=True)
     return out
