@@ -451,7 +451,17 @@ def read_products(
     # A name that is part of product names ("Samsung", "Pixel") says which products, not what
     # they must have: it scopes the answer instead of anchoring it.
     folded_names = {p: fold(p) for p in (names or ())}
-    scope = sorted({fold(e.name) for e in named if any(_contains(n, fold(e.name)) for n in folded_names.values())})
+    # ... unless it is what the specs could not read: then it is the condition ("brand new" is in a
+    # few listing titles and on the pages of every new bike)
+    asked = {w for u in unread for w in _singulars(fold(u))}
+    scope = sorted(
+        {
+            fold(e.name)
+            for e in named
+            if any(_contains(n, fold(e.name)) for n in folded_names.values())
+            and not (asked and _singulars(fold(e.name)) <= asked)
+        }
+    )
     named = [e for e in named if fold(e.name) not in scope]
     if scope:
         out.trace.append("scope from product names: " + ", ".join(repr(x) for x in scope))

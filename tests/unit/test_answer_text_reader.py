@@ -284,3 +284,22 @@ def test_a_name_of_function_words_and_numbers_never_anchors():
     voted, ex = views(q, chunks, [ent("e-in1", "in 1")])
     r = read_products(q, voted, ex, chunk_count=lambda e: 1)
     assert r.phrase is None and r.confidence < ANCHORED, r.trace
+
+
+def test_the_unread_condition_is_no_scope_even_where_a_product_name_holds_it():
+    # "Brand New" is in one listing's title and on the pages of three new bikes: it is what is asked
+    chunks = [
+        sc("a", "Enduro frame. Brand new, never ridden.", ["Rig A Brand New"], 0.9),
+        sc("b", "Brand new, tags still on.", ["Rig B"], 0.8),
+        sc("c", "Brand new and unused.", ["Rig C"], 0.7),
+        sc("d", "Well used, some scratches.", ["Rig D"], 0.6),
+    ]
+    q = "How many bikes are sold as brand new?"
+    voted, ex = views(q, chunks, [ent("e-bn", "Brand new")])
+    corpus = fold_corpus({c.chunk_id: c.chunk for c in chunks})
+    names = ["Rig A Brand New", "Rig B", "Rig C", "Rig D"]
+    kw = {"chunk_count": lambda e: 1, "corpus": corpus, "names": names}
+    r = read_products(q, voted, ex, **kw, unread=["brand", "new"], words_alone=True)
+    assert r.products == ["Rig A Brand New", "Rig B", "Rig C"], r.trace
+    # asked nothing unread, a phrase inside a product name still scopes the answer
+    assert any("scope from product names" in t for t in read_products(q, voted, ex, **kw).trace)
