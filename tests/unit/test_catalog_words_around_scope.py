@@ -133,3 +133,26 @@ def test_a_value_said_with_only_excludes_every_other_value_of_its_entry(compiler
     assert ans.answer_list == ["Arcto 20"], ans.trace
     assert compiler.answer("How many fridges are sold in Canada only?").value == 1
     assert compiler.answer("How many fridges are sold in Canada?").value == len(COOLERS)
+
+
+def test_a_lifecycle_word_before_a_time_is_read_by_the_dates_statuses():
+    # "released in 2021": the statuses decide, over every entry holding released dates ("Launch ›
+    # Status: Released 2021, March"), not the one entry whose name holds the word ("Release date")
+    import datetime
+
+    from dualgraph.query.ground.dates import DateEntry, ground_date
+    from dualgraph.query.read.dates import find_dates
+
+    entries = [
+        DateEntry("e:rel", "Release date", "General", "released", 2),
+        DateEntry("e:status", "Status", "Launch", "released", 5),
+        DateEntry("e:cert", "Date Certified", "Certification", None, 5),
+    ]
+    (released,) = find_dates("Which phones were released in 2021?")
+    assert released.event == "released" and released.word_span.text == "released"
+    g = ground_date(released, entries, [])
+    assert 'skg:hasDateStatus "released"' in g.snippet and "<e:rel>" not in g.snippet and not g.covers
+    (certified,) = find_dates("Which phones were certified in 2021?")
+    g = ground_date(certified, entries, [])
+    assert "<e:cert>" in g.snippet and g.covers == ["certified"]
+    assert certified.start == datetime.date(2021, 1, 1)

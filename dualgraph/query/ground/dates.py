@@ -277,8 +277,11 @@ def _same_stem(a: str, b: str) -> bool:
 
 def ground_date(c: DateConstraint, entries: list[DateEntry], trace: list[str]) -> Grounding:
     """The block and FILTERs for one time condition over the catalog whose dated entries are ``entries``;
-    an entry the word before it names ("certified in 2020": "Date Certified") is read alone."""
-    word = c.word_span.text if c.word_span else ""
+    an entry the word before it names ("certified in 2020": "Date Certified") is read alone, when the
+    question names no lifecycle event."""
+    # a lifecycle word ("released", "announced") is read by the dates' statuses, which know more than
+    # an entry's name (an "Announced" entry may hold "Released 2021, March")
+    word = c.word_span.text if c.word_span and not c.event else ""
     plan = named_dates(entries, word) if word else None
     covers = [word] if plan is not None else []
     plan = plan or choose_dates(entries, c.event)
