@@ -123,7 +123,7 @@ def cards(tmp_path_factory):
 
 
 def test_a_code_said_with_its_entry_is_a_listed_value_not_a_name(cards):
-    # "GDDR5" is also a word of one card's name; said with "memory" it is the memory type
+    # "GDDR5" is also a word of two cards' names; said with "memory" it is the memory type
     ans = cards.answer("Which graphics cards with GDDR5 memory draw under 75 watts?")
     assert sorted(ans.answer_list or []) == ["Volta 5670 1GB GDDR5", "Volta 7750"], ans.trace
 
