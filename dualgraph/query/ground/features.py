@@ -651,12 +651,8 @@ class FeatureGrounder(NumberGrounder):
         match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
 
         def body_of(pat) -> str:
-            listed = [v for v in pat.values if _names_phrase(v, want, wtok, spelled)]
-            complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
-            # the whole value list is known, or the phrase is an aligned page name of a value (its own
-            # name does not hold the phrase): name the IRIs; else a word-bounded REGEX reaches every value
-            by_iri = complete or any(_aliased(v, want) for v in listed)
-            exact_ = ("VALUES {v} { " + " ".join(f"<{v['iri']}>" for v in listed) + " }") if by_iri else None
+            iris = _phrase_iris(pat, want, wtok, spelled)
+            exact_ = ("VALUES {v} { " + " ".join(f"<{i}>" for i in iris) + " }") if iris is not None else None
             return pat.sparql + " " + (exact_ or match)
 
         body = body_of(p)
@@ -681,7 +677,7 @@ class FeatureGrounder(NumberGrounder):
             inner = body.replace("{s}", "{s}x").replace("{v}", "{v}x")
             snippet = p.sparql + " MINUS { " + inner + " }"  # MINUS: see _only
         elif only:
-            snippet = _only(body, body_of(p), p)
+            snippet = _only(body, p, _phrase_iris(p, want, wtok, spelled), rx)
             trace.append(f"value {phrase!r}: only it, no other value of {p.section} › {p.entry}")
         else:
             snippet = body
@@ -702,22 +698,31 @@ class FeatureGrounder(NumberGrounder):
         )
 
 
-def _only(body: str, named: str, p: Pattern) -> str:
-    """``body`` ("sold only in Canada") and no value of ``p``'s entry that ``named`` (``p``'s block with
-    the phrase's values: a ``VALUES`` list or a name ``REGEX``) does not hold. The test on the other
-    value is a plain FILTER, and the products holding one are taken away with MINUS: on 1,000 fridges
-    the store took 7 s over FILTER NOT EXISTS (it reads every product's specs again per row), 18 ms so.
+def _phrase_iris(pat: Pattern, want: str, wtok: list[str], spelled: str) -> list[str] | None:
+    """The IRIs of ``pat``'s values naming the phrase, or None where a REGEX over names must reach them:
+    the whole value list is known, or the phrase is an aligned page name of a value (its own name does
+    not hold the phrase), then the IRIs are named."""
+    listed = [v for v in pat.values if _names_phrase(v, want, wtok, spelled)]
+    complete = pat.distinct_values is not None and pat.distinct_values <= len(pat.values)
+    by_iri = complete or any(_aliased(v, want) for v in listed)
+    return [v["iri"] for v in listed] if by_iri else None
+
+
+def _only(body: str, p: Pattern, iris: list[str] | None, rx: str) -> str:
+    """``body`` ("sold only in Canada") and no value of ``p``'s entry other than the phrase's: outside
+    ``iris``, or (``iris`` None) with a name ``rx`` does not match. The test on the other value is a
+    plain FILTER, and the products holding one are taken away with MINUS: on 1,000 fridges the store
+    took 7 s over FILTER NOT EXISTS (it reads every product's specs again per row), 18 ms so.
 
     >>> p = Pattern("x", "spec_value", "", "?p skg:hasSpec {s} . {s} skg:hasValue {v} .")
-    >>> _only("B", p.sparql + " VALUES {v} { <a> <b> }", p)
+    >>> _only("B", p, ["a", "b"], "")
     'B MINUS { ?p skg:hasSpec {s}o . {s}o skg:hasValue {v}o . FILTER({v}o NOT IN (<a>, <b>)) }'
     """
     other = p.sparql.replace("{s}", "{s}o").replace("{v}", "{v}o")
-    match = named[len(p.sparql) :].strip()
-    if listed := re.fullmatch(r"VALUES \{v\} \{ (.*) \}", match):
-        test = f"FILTER({{v}}o NOT IN ({', '.join(listed.group(1).split())}))"
+    if iris is not None:
+        test = f"FILTER({{v}}o NOT IN ({', '.join(f'<{i}>' for i in iris)}))"
     else:
-        test = match.replace("{v}", "{v}o").replace("FILTER(REGEX(", "FILTER(!REGEX(")
+        test = f"{{v}}o skg:hasName {{v}}o_n . FILTER(!REGEX(LCASE(STR({{v}}o_n)), {_lit(rx)}))"
     return f"{body} MINUS {{ {other} {test} }}"
 
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import CatalogLexicon, general_synonyms, principal_words
 from dualgraph.lexicon.tokens import _norm, _tokens, norm_tokens, token_match  # noqa: F401 - importers read them here
 
-__all__ = ["norm_tokens", "token_match"]
+__all__ = ["norm_tokens", "token_match", "word_forms"]
 
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
 
@@ -36,6 +37,15 @@ def _forms(w: str) -> set[str]:
     if len(w) > 5 and w.isalpha():
         out.add(re.sub(r"(?:ing|es|ed|e|s)$", "", w))
     return out
+
+
+def word_forms(words: Iterable[str]) -> frozenset[str]:
+    """Every form (:func:`_forms`) of folded ``words``, as :func:`_lexical` reads its ``also``.
+
+    >>> sorted(word_forms(["uses", "energy"]))
+    ['energy', 'use', 'uses']
+    """
+    return frozenset(f for w in words for f in _forms(w))
 
 
 def _words(text: str) -> set[str]:
@@ -63,8 +73,8 @@ def _lexical(
     attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None, also: frozenset[str] = frozenset()
 ) -> float:
     """Share of the attribute's words (or their synonyms in ``lexicon``, read from the catalog) found in
-    the pattern's entry/section names; ``also``: the other words of the question (folded), which an
-    entry's extra words may be ("uses the least energy": Annual Energy *Use*)."""
+    the pattern's entry/section names; ``also``: the forms (:func:`word_forms`) of the question's other
+    words, which an entry's extra words may be ("uses the least energy": Annual Energy *Use*)."""
     said = [w for w in dict.fromkeys(norm_tokens(attribute)) if w not in _STOP]
     attr = _words(attribute)
     if not said:
@@ -99,8 +109,7 @@ def _lexical(
     unasked = sum(1 for v in variant if not (_forms(v) & attr) and v not in meant)
     # of two entries the question names equally, the one with fewer words it did not say is meant:
     # "processor cores" is "Processor cores", not "Efficient-core Max Turbo Frequency"
-    others = attr | {f for w in also for f in _forms(w)} if also else attr
-    extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & others)})
+    extra = len({w for w in norm_tokens(p.entry or "") if w not in _STOP and not (_forms(w) & (attr | also))})
     if lexicon is not None and p.pattern_id in lexicon.variants.alone and hit >= len(said):
         # "battery" for Battery › Capacity, the section's only quantity of its kind: nothing else is meant
         extra, bonus = 0, max(bonus, 0.1)

@@ -18,7 +18,7 @@ from typing import Any
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.query.ground.base import AnyScope, GrounderBase, Grounding, _fail, _lit
 from dualgraph.query.ground.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
-from dualgraph.query.ground.name_match import _words
+from dualgraph.query.ground.name_match import _words, word_forms
 from dualgraph.query.read.model import NumericConstraint
 from dualgraph.query.read.numbers import inverse_dimensions
 from dualgraph.skg.quantities import convert
@@ -350,20 +350,21 @@ class NumberGrounder(GrounderBase):
             alternatives_left=left,
         )
 
+    @staticmethod
     def _furthest(
-        self, attribute: str, ranked: list[Pattern], direction: str | None, word: str, said: frozenset[str]
+        ranked: list[Pattern], direction: str | None, word: str, lexical: Callable[[Pattern], float]
     ) -> Pattern:
         """The first of ``ranked``, unless other entries tie with it on the attribute's name, unit and
         dimension: then the one whose values reach furthest the way the question orders. "The longest
         exposure" between "Min. shutter speed" (up to 30 s) and "Max. shutter speed" (up to 1/2 s) is
         the first; "the fastest shutter" (a shorter time) the second. A search score had decided. An
-        attribute that names none of them (lexical 0) is not told apart so: nothing was named."""
+        attribute that names none of them (``lexical`` 0) is not told apart so: nothing was named."""
         best = ranked[0]
-        lex = self.lexical(attribute, best, said)
+        lex = lexical(best)
         tied = [
             p
             for p in ranked
-            if self.lexical(attribute, p, said) == lex
+            if lexical(p) == lex
             and (p.unit, p.dimension) == (best.unit, best.dimension)
             and p.min is not None
             and p.max is not None
@@ -392,17 +393,23 @@ class NumberGrounder(GrounderBase):
         """The value an intent's attribute orders by (superlative, compare); ``prefer``: dimensions the
         question's words point to, which decide between equally named quantities of one attribute;
         ``direction`` (and the ``word`` that set it): which way the question orders, which decides
-        between entries the attribute names equally well (:meth:`_furthest`); ``said``: the forms of the
-        question's words, which an entry's words beyond the attribute may be ("uses the least energy":
+        between entries the attribute names equally well (:meth:`_furthest`); ``said``: the question's
+        words (folded), which an entry's words beyond the attribute may be ("uses the least energy":
         Annual Energy *Use*, not ENERGY STAR Unique ID)."""
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
+        forms = word_forms(said)
+        scores: dict[str, float] = {}  # each entry scored once: the ranking, the ties and the trace ask again
+
+        def lexical(p: Pattern) -> float:
+            if p.pattern_id not in scores:
+                scores[p.pattern_id] = self.lexical(attribute, p, forms)
+            return scores[p.pattern_id]
+
         hits = self._search(attribute, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         hits += [
-            (p, 0.0)
-            for p in self._by_kind.get("spec_numeric", [])
-            if p.pattern_id not in seen and self.lexical(attribute, p, said) >= 0.5
+            (p, 0.0) for p in self._by_kind.get("spec_numeric", []) if p.pattern_id not in seen and lexical(p) >= 0.5
         ]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
@@ -414,7 +421,7 @@ class NumberGrounder(GrounderBase):
         ranked = sorted(
             hits,
             key=lambda h: (
-                -self.lexical(attribute, h[0], said),
+                -lexical(h[0]),
                 unit is not None and h[0].unit != unit,
                 bool(prefer) and h[0].dimension not in prefer,
                 h[0].unit is None,
@@ -423,14 +430,10 @@ class NumberGrounder(GrounderBase):
                 h[0].pattern_id,
             ),
         )
-        best = self._furthest(attribute, [p for p, _ in ranked], direction, word, said)
-        lex = self.lexical(attribute, best, said)
-        also = same_named(best, [p for p, _ in ranked if self.lexical(attribute, p, said) == lex], scope)
-        more = [
-            p
-            for p in fellows(best, [(self.lexical(attribute, p, said), p) for p, _ in ranked], apart=self._apart)
-            if p not in also
-        ]
+        best = self._furthest([p for p, _ in ranked], direction, word, lexical)
+        lex = lexical(best)
+        also = same_named(best, [p for p, _ in ranked if lexical(p) == lex], scope)
+        more = [p for p in fellows(best, [(lexical(p), p) for p, _ in ranked], apart=self._apart) if p not in also]
         trace.append(
             f"attribute {attribute!r} → {best.section} › {best.entry}{' (' + best.label + ')' if best.label else ''} [{best.unit}] lexical={lex:.2f}"
             + (f"; with {len(also)} more entries of that name" if also else "")
