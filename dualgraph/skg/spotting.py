@@ -41,6 +41,7 @@ from typing import Any
 
 import yaml
 
+from dualgraph.skg import currencies
 from dualgraph.skg import quantities as Q
 
 __all__ = ["Spotted", "spot", "spot_parts"]
@@ -122,7 +123,7 @@ def spot(text: str, *, entry: str | None = None, section: str | None = None) -> 
     >>> spot("Dimensity 6300, 5G, IP68, 16:9, B1/B3")
     []
     """
-    return list(_spot(text, entry, section))
+    return list(_spot(text, entry, section, currencies.hint()))
 
 
 def spot_parts(parts: list[str], *, entry: str | None = None, section: str | None = None) -> list[list[Spotted]]:
@@ -131,17 +132,20 @@ def spot_parts(parts: list[str], *, entry: str | None = None, section: str | Non
     >>> [[(x.value, x.position) for x in p] for p in spot_parts(["8 GB RAM", "128 GB inbuilt"], entry="Memory")]
     [[(8.0, 0)], [(128.0, 1)]]
     """
-    return [list(p) for p in _spot_parts(tuple(parts), entry, section)]
+    return [list(p) for p in _spot_parts(tuple(parts), entry, section, currencies.hint())]
 
 
+# keyed on the currency hint too, as quantities._parse is
 @functools.lru_cache(maxsize=1 << 16)
-def _spot_parts(parts: tuple[str, ...], entry: str | None, section: str | None) -> tuple[tuple[Spotted, ...], ...]:
+def _spot_parts(
+    parts: tuple[str, ...], entry: str | None, section: str | None, hint: frozenset[str]
+) -> tuple[tuple[Spotted, ...], ...]:
     seen: dict[str | None, int] = {}
     out = []
     for part in parts:
         facts = tuple(
             replace(x, position=seen[x.dimension] + x.position) if seen.get(x.dimension) else x
-            for x in _spot(part, entry, section)
+            for x in _spot(part, entry, section, hint)
         )
         for x in facts:
             seen[x.dimension] = max(seen.get(x.dimension, 0), x.position + 1)
@@ -150,7 +154,7 @@ def _spot_parts(parts: tuple[str, ...], entry: str | None, section: str | None) 
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _spot(text: str, entry: str | None, section: str | None) -> tuple[Spotted, ...]:
+def _spot(text: str, entry: str | None, section: str | None, _hint: frozenset[str]) -> tuple[Spotted, ...]:
     s = Q._norm(text)
     if not s.strip() or len(s) > _MAX_CHARS:
         return ()

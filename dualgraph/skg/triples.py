@@ -6,6 +6,7 @@ This is a plain function over one document, so the pipeline can run it in Ray
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from dualgraph.quarantine import Quarantine
+from dualgraph.skg import currencies
 from dualgraph.skg import dates as D
 from dualgraph.skg import names as N
 from dualgraph.skg import ontology as O
@@ -25,8 +27,10 @@ from dualgraph.skg.terms import decimal, integer, iri, literal
 # Bumped whenever the triples written for the same input change, or the spec-table rows written
 # beside them (skg-5: the units of a value's quantities; skg-6: decimal-comma documents; skg-7:
 # snake_case spec names in words, units ending a name; skg-8: decimals of at most 18 places, which
-# the store can compare), so re-indexing notices that every document must be converted again.
-CONVERTER_VERSION = "skg-9"
+# the store can compare; skg-9: a numeric date whose day and month nothing settles, as its year;
+# skg-10: an amount in a spelling several currencies share, read as the one the document's own
+# prices name), so re-indexing notices that every document must be converted again.
+CONVERTER_VERSION = "skg-10"
 
 
 class SpecVariant(Protocol):
@@ -161,25 +165,28 @@ def convert_document(
             seen.add(line)
             lines.append(line)
 
-    products: set[str] = set()
     # The day/month order of "03/04/2021" is the catalog's: read from the dates that settle it
     day_first = D.infer_day_first(raw for v in variants for _, raw in v.specs) if variants else None
     # and so is its decimal mark ("12,5 cm"): such numbers are written as read, "12.5 cm"
     comma = Q.infer_decimal_comma(raw for v in variants for _, raw in v.specs)
-    for idx, variant in enumerate(variants):
-        try:
-            products.add(
-                _convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first, comma=comma, market=market)
-            )
-        except Exception as e:  # one odd variant must not sink the document
-            out.problems.append(
-                Quarantine(
-                    file=source or doc_id,
-                    record=f"variant[{idx}] {variant.name!r}",
-                    stage="convert",
-                    reason=f"{type(e).__name__}: {e}",
+    # and so is the currency of its amounts: "SR 2,375" is riyals where its prices are in SAR
+    own = Q.document_currencies(raw for v in variants for _, raw in v.specs)
+    products: set[str] = set()
+    with currencies.hinted(own) if own else contextlib.nullcontext():
+        for idx, variant in enumerate(variants):
+            try:
+                products.add(
+                    _convert_variant(variant, add, out, doc_id=doc_id, day_first=day_first, comma=comma, market=market)
                 )
-            )
+            except Exception as e:  # one odd variant must not sink the document
+                out.problems.append(
+                    Quarantine(
+                        file=source or doc_id,
+                        record=f"variant[{idx}] {variant.name!r}",
+                        stage="convert",
+                        reason=f"{type(e).__name__}: {e}",
+                    )
+                )
     out.nquads = "".join(lines)
     out.n_quads = len(lines)
     out.n_products = len(products)

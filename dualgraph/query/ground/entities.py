@@ -234,26 +234,26 @@ class EntityGrounder(GrounderBase):
         return Grounding(e, "brand", name_filter=f"STRSTARTS(LCASE(STR(?name)), {_lit(brand)})", confidence=0.85)
 
     def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
-        word = norm_tokens(e.phrase)
+        word = _kind_words(e.phrase)
         stems = {_stem(w) for w in word if w not in ("smart", "mobile")} or set(word)
         glued = _stem(_norm(e.phrase))
         glued_names = [
             p
             for p in self._by_kind.get("category", [])
-            if len(word) > 1 and glued in {_stem(t) for t in norm_tokens(p.name or "")}
+            if len(word) > 1 and glued in {_stem(t) for t in _kind_words(p.name or "")}
         ]
         if glued_names:
             stems = {glued}  # "e-bikes" is the catalog's one word "Ebikes", not any kind of bike
         hits = []
         for p in self._by_kind.get("category", []):
-            toks = {_stem(t) for t in norm_tokens(p.name or "")}
+            toks = {_stem(t) for t in _kind_words(p.name or "")}
             joined = _norm(p.name or "")
             if stems & toks or any(s and s in joined for s in stems):
                 hits.append(p)
         # one spelling for singular and plural on both sides: "downhill bike" is "Downhill Bikes"
-        exact = [p for p in hits if {_stem(t) for t in norm_tokens(p.name or "")} == stems]
+        exact = [p for p in hits if {_stem(t) for t in _kind_words(p.name or "")} == stems]
         # "phone cases" is "Mobile Phone Cases", not also "Mobile Phones"
-        full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in norm_tokens(p.name or "")}]
+        full = [p for p in hits if len(stems) > 1 and stems <= {_stem(t) for t in _kind_words(p.name or "")}]
         full = full or glued_names  # the whole phrase is one word of the name
         headed = self._headed(e.phrase, stems, hits)
         hits = exact or full or headed or hits  # "laptops" is "Laptops", not also "Laptop Spare Parts"
@@ -464,3 +464,9 @@ class EntityGrounder(GrounderBase):
             candidates=[(p.name or "", s) for s, p in sorted(scored, key=lambda x: -x[0])[:5]],
             resolved=conf >= MIN_CONFIDENCE and bool(products),
         )
+
+
+def _kind_words(name: str) -> list[str]:
+    """The tokens of a category name or phrase less the word joining its kinds: "Tables & desks"
+    and "tables and desks" are one name."""
+    return [t for t in norm_tokens(name) if t != "and"]

@@ -22,6 +22,7 @@ from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
 from dualgraph.query.ground.entry_presence import present_entry
 from dualgraph.query.ground.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.ground.numbers import NumberGrounder
+from dualgraph.query.ground.price_cut import cut_snippet, earlier_price_entry, says_price_cut
 from dualgraph.query.ground.text_features import TextFeatureMatcher, feature_constraint, lexical_score
 from dualgraph.query.read.model import FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.skg import ontology as O
@@ -180,6 +181,12 @@ class FeatureGrounder(NumberGrounder):
         return out
 
     def feature(self, c: FeatureConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
+        if says_price_cut(c.phrase) and (was := earlier_price_entry(self.index.patterns)) is not None:
+            trace.append(
+                f"feature {c.phrase!r}: a price cut → the price now below {was.section} › {was.entry} "
+                f"({was.count} products state one)" + (", negated" if c.negated else "")
+            )
+            return Grounding(c, "price-cut", snippet=cut_snippet(was, negated=c.negated), pattern=was, confidence=0.8)
         cands = self._feature_candidates(c.phrase)
         if not cands:  # the fused search, accepting only a strong name overlap
             said = _words(c.phrase)

@@ -26,6 +26,7 @@ so spans stay tight and names are not merged.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from dualgraph.lexicon.english import general_words
@@ -166,7 +167,8 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             if any(x == a for x, _, _ in current().value_families(q)):
                 continue  # a versioned value the catalog lists ("iOS 26" of an OS entry): a value
             b = v.end()
-        if claims.free(a, b):
+        # a page may name a category ("Tables & desks"): the whole name is the category's
+        if claims.free(a, b) and not current().whole_joined_category(q[a:b]):
             found.append((a, b))
             claims.take(a, b)
     for m in _TECH_TOKEN.finditer(q):  # "LDAC", "UFS 4.0", "Wi-Fi" the catalog does not list as features
@@ -214,7 +216,20 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
         if claims.free(m.start(), end):
             found.append((m.start(), end))
             claims.take(m.start(), end)
+    # "discounted", "on sale": general words for a price cut, read whatever the catalog names
+    for m in _price_cut_words().finditer(q):
+        if claims.free(*m.span()):
+            found.append(m.span())
+            claims.take(*m.span())
     return _build_features(q, found, trace)
+
+
+@functools.cache
+def _price_cut_words() -> re.Pattern[str]:
+    words = sorted(general_words("price_cut_words"), key=len, reverse=True)
+    return re.compile(
+        r"(?<![\w-])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")(?![\w-])", re.I
+    )
 
 
 def _in_name(q: str, a: int, b: int) -> bool:
