@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from dualgraph.lexicon.catalog_names import brand_words, category_heads, singular
+from dualgraph.lexicon.earlier_price import cut_nouns, earlier_price_entry
 from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.lexicon.spelling import Spellings, candidates, respell
 from dualgraph.lexicon.synonyms import synonym_words
@@ -261,6 +262,8 @@ class QuestionVocabulary:
                 name_counts[t] = name_counts.get(t, 0) + 1
         common_name_words = {t for t, c in name_counts.items() if c >= 2}
         attributes |= {w for w in prose_words if _plain(w) and w not in skip}
+        if earlier_price_entry(patterns) is not None:  # a catalogue that records earlier prices measures cuts
+            attributes |= cut_nouns()
         capability = general_words("capability_words")
         features: set[str] = set()
         for p in patterns:

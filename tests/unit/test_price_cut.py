@@ -9,7 +9,10 @@ prints it, "Regular price: $59" (the "$" several currencies share); categories "
 - "discounted", "on sale", "reduced" mean the price now is below that earlier price (the catalogue's
   entry for it is found by its name, a word for an earlier price with a money amount); "not
   discounted" is every other product;
-- "Tents & shelters" is the whole category, not "tents" or "shelters" (the dog shelters) read apart.
+- "Tents & shelters" is the whole category, not "tents" or "shelters" (the dog shelters) read apart;
+- the earlier price and the cut are values ("What was the original price of X?", "How much do I
+  save on X?", "the biggest discount"), and an amount after a cut word bounds the cut ("discounted
+  by more than 20 dollars"), not the price.
 """
 
 from __future__ import annotations
@@ -62,3 +65,20 @@ def test_a_category_name_that_joins_kinds_is_read_whole(compiler):
     assert ans.answer_list == ["Ridge 2 Tent"], ans.trace
     ans = compiler.answer("How many products in the tents and shelters category are there?")
     assert ans.value == 3, ans.trace
+
+
+def test_the_earlier_price_and_the_cut_are_values(compiler):
+    ans = compiler.answer("What was the original price of the Pocket Stove?")
+    assert ans.value == pytest.approx(40), ans.trace
+    ans = compiler.answer("How much do I save on the Kennel Dome?")
+    assert ans.value == pytest.approx(25), ans.trace
+    ans = compiler.answer("Which product has the biggest discount?")
+    assert ans.answer_list == ["Kennel Dome"], ans.trace
+
+
+def test_an_amount_after_a_cut_word_bounds_the_cut_not_the_price(compiler):
+    # the three cut products all cost more than 20 dollars; only the Kennel Dome is cut by more
+    ans = compiler.answer("Which products are discounted by more than 20 dollars?")
+    assert ans.answer_list == ["Kennel Dome"], ans.trace
+    ans = compiler.answer("Which tents have a discount of at least 10 dollars?")
+    assert ans.answer_list == ["Ridge 2 Tent"], ans.trace

@@ -8,7 +8,9 @@
   alone names a section, not the jack);
 - an entry whose values say yes/no ("NFC: Yes", "Memory Card Support: No") never counts: presence
   there is no evidence;
-- never for a negated feature: a missing entry is missing data, not "no jack".
+- never for a negated feature: a missing entry is missing data, not "no jack"; but a measured entry
+  that some products state as zero says "none" the catalogue's way (:func:`zero_entry`: "no front
+  suspension" is a front travel of "0 mm (Rigid)").
 
 >>> from dualgraph.lexicon.patterns import Pattern
 >>> p = Pattern("j", "spec_numeric", "t", "?p skg:hasSpec {s} .", section="Audio", entry="Headphone Jack")
@@ -24,7 +26,7 @@ from dualgraph.lexicon.catalog_names import singular
 from dualgraph.lexicon.patterns import Pattern
 from dualgraph.query.read.model import FeatureConstraint
 
-__all__ = ["present_entry"]
+__all__ = ["present_entry", "zero_entry"]
 
 _YES_NO = re.compile(
     r"(?:yes|no|none|n/?a|not\s+(?:supported|available|present)|supported|available|absent"
@@ -58,5 +60,30 @@ def present_entry(patterns: list[Pattern], c: FeatureConstraint) -> Pattern | No
         if p.kind == "spec_value" and any(_YES_NO.fullmatch(v["name"].strip()) for v in p.values):
             continue
         cands.append(p)
+    cands.sort(key=lambda p: (-p.count, p.pattern_id))
+    return cands[0] if cands else None
+
+
+def zero_entry(patterns: list[Pattern], c: FeatureConstraint) -> Pattern | None:
+    """For a negated feature, the measured entry it names whose value some products state as zero:
+    "no front suspension" in a catalogue whose Suspension › Front Travel reads "0 mm (Rigid)" on
+    some bikes. Every word said is a word of the entry or its section, two words at least (or the
+    entry's whole name); a stated zero is the evidence that "none" is written so here, where a
+    missing entry would be missing data.
+
+    >>> p = Pattern("f", "spec_numeric", "t", "", section="Suspension", entry="Front Travel", min=0.0, count=9)
+    >>> [zero_entry([p], FeatureConstraint(Span(0, len(x), x), x, negated=True)) is p for x in ("front suspension", "suspension")]
+    [True, False]
+    """
+    if not c.negated:
+        return None
+    said = _toks(c.phrase)
+    cands = []
+    for p in patterns:
+        if p.kind != "spec_numeric" or p.min != 0:
+            continue
+        entry, section = _toks(p.entry or ""), _toks(p.section or "")
+        if said == entry or (len(said) >= 2 and set(said) <= set(entry) | set(section)):
+            cands.append(p)
     cands.sort(key=lambda p: (-p.count, p.pattern_id))
     return cands[0] if cands else None

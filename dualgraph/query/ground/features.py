@@ -19,7 +19,7 @@ from dualgraph.lexicon.tokens import joined_run
 from dualgraph.query.caps import PROSE_ENTITIES, TWIN_ENTRIES, CapHit
 from dualgraph.query.ground.base import AnyScope, Grounding, _fail, _lit
 from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
-from dualgraph.query.ground.entry_presence import present_entry
+from dualgraph.query.ground.entry_presence import present_entry, zero_entry
 from dualgraph.query.ground.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.ground.numbers import NumberGrounder
 from dualgraph.query.ground.price_cut import cut_snippet, earlier_price_entry, says_price_cut
@@ -244,6 +244,11 @@ class FeatureGrounder(NumberGrounder):
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
             v.kind = "feature-value"
             return self._or_prose(v, c, trace, sure=v.confidence >= 0.9)
+        if (z := zero_entry(self.index.patterns, c)) is not None:
+            trace.append(
+                f"feature {c.phrase!r} negated → {z.section} › {z.entry} stated as zero ({z.count} products state it)"
+            )
+            return Grounding(c, "feature-entry", snippet=f"{z.sparql} FILTER({{v}} = 0)", pattern=z, confidence=0.75)
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
         if (e := present_entry(self.index.patterns, c)) is not None:

@@ -15,10 +15,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.query.ground.base import AnyScope, GrounderBase, Grounding, _fail, _lit
 from dualgraph.query.ground.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
 from dualgraph.query.ground.name_match import _words, word_forms
+from dualgraph.query.ground.price_cut import cut_amount_snippet, earlier_price_entry, says_price_cut
 from dualgraph.query.read.model import NumericConstraint
 from dualgraph.query.read.numbers import inverse_dimensions
 from dualgraph.skg.quantities import convert
@@ -274,7 +276,25 @@ class NumberGrounder(GrounderBase):
             )
         return alternatives, left
 
+    def _earlier_price(self, source: Any, attribute: str, trace: list[str]) -> Grounding | None:
+        """The catalogue's earlier price where ``attribute`` names it ("original price"), or the
+        cut from it to the price now ("price cut", "discount"); None where it names neither or the
+        catalogue records no earlier price (:mod:`~dualgraph.query.ground.price_cut`)."""
+        words = _words(attribute)
+        cut = says_price_cut(attribute)
+        if not cut and not (words & general_words("price_before_words") and words & _PRICE_WORDS):
+            return None
+        if (was := earlier_price_entry(self._by_kind.get("spec_numeric", []))) is None:
+            return None
+        what = "the cut from it to the price now" if cut else "that price"
+        trace.append(f"attribute {attribute!r} → the earlier price {was.section} › {was.entry}: {what}")
+        snippet = cut_amount_snippet(was) if cut else was.sparql
+        return Grounding(source, "attribute", snippet=snippet, pattern=was, confidence=0.85)
+
     def numeric(self, c: NumericConstraint, trace: list[str], *, hint: str = "", scope: AnyScope = None) -> Grounding:
+        if says_price_cut(c.attribute) and (cut := self._earlier_price(c, c.attribute, trace)) is not None:
+            cut.filters = _ops(c.op, c.value, c.high)
+            return cut
         if self.is_price(c):
             g = self.price(c, trace, c.unit if c.dimension == "currency" else None, scope=scope)
             if g.resolved:
@@ -396,6 +416,8 @@ class NumberGrounder(GrounderBase):
         between entries the attribute names equally well (:meth:`_furthest`); ``said``: the question's
         words (folded), which an entry's words beyond the attribute may be ("uses the least energy":
         Annual Energy *Use*, not ENERGY STAR Unique ID)."""
+        if (cut := self._earlier_price(source, attribute, trace)) is not None:
+            return cut
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
         forms = word_forms(said)

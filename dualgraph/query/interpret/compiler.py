@@ -879,6 +879,24 @@ class Compiler:
             return not ans.value
         return not ans.rows
 
+    @staticmethod
+    def _pages_read_instead(emission: Emission, ans: Answer) -> None:
+        """An empty answer whose conditions were read from the pages' features by another name
+        ("ridden" as "ridden once") or by a mention: those phrases are what the pages may say some
+        other way ("has never been ridden", "unridden"), so they go to the text as unread, and the
+        specs' empty answer restricts nothing the text must keep to."""
+        guessed = [
+            phrase_of(gr)
+            for gr in emission.rest
+            if gr.resolved and gr.kind in ("text-feature", "prose") and not any(s >= 1.0 for _, s in gr.candidates)
+        ]
+        if guessed:
+            ans.unread += [g for g in guessed if g not in ans.unread]
+            ans.restricts = False
+            ans.trace.append(
+                f"the pages' features read {guessed} by another name and found no product: left to the text"
+            )
+
     def _reconsidered(self, question: str, comp: Compiled, first: Answer) -> Answer:
         """The answer of the best other reading the store confirms, else ``first`` as it was."""
         assert comp.emission is not None
@@ -891,6 +909,7 @@ class Compiler:
         if chosen is None:
             first.trace.append("beam: no other reading finds a product; the empty answer stands")
             first.confidence = round(first.confidence * factor, 3)
+            self._pages_read_instead(comp.emission, first)
             return first
         sparql = comp.emission.sparql(chosen.rest)
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
@@ -176,13 +177,13 @@ def asked_attribute(question: str) -> str:
     ...  "How much does the Nova Lite cost?", "How heavy is the Zenith Basic?", "What is the Nova Lite?")]
     ['battery capacity', 'RAM', 'price', 'weight', '']
     >>> [asked_attribute(q) for q in ("What does the Nova Lite cost?", "In what year was the Nova Lite released?",
-    ...  "When was the Nova Lite announced?", "When did the Nova Lite arrive?")]
-    ['price', 'release date', 'announcement date', 'date']
-    >>> asked_attribute("How many inches wide is the Nova Tab?")
-    'width'
+    ...  "When was the Nova Lite announced?", "When did the Nova Lite arrive?", "How many inches wide is X?")]
+    ['price', 'release date', 'announcement date', 'date', 'width']
     """
     lead = _LEAD_CLAUSE.match(question)
     at = lead.end() if lead else 0
+    if said := _price_cut_asked(question[at:]):
+        return said
     if m := _WHEN.match(question, at):
         # "When was X released?", "In what year did X come out?": the date of its event ("" = any)
         event, _ = find_event(question, m.end(), m.end())
@@ -247,6 +248,31 @@ def asked_attribute(question: str) -> str:
     # plain words the catalog may name its own way ("the annual energy consumption of X")
     plain = head.strip()
     return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""
+
+
+def _words_re(key: str) -> str:
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(general_words(key), key=len, reverse=True))
+
+
+def _price_cut_asked(question: str) -> str:
+    """ "price cut" where the question asks how much is saved ("How much do I save on X?", "What is
+    the discount on X?"); "<word> price" where it asks the earlier price ("What was the original
+    price of X?"); else "". The words are general English (:file:`general_words.yaml`).
+
+    >>> [_price_cut_asked(q) for q in ("How many riyals do I save on the X compared with its old price?",
+    ...  "How big is the discount on the X?", "What was the original price of the X?", "What is the price of X?")]
+    ['price cut', 'price cut', 'original price', '']
+    """
+    if re.search(r"\b(?:i|you|we|one)\s+(?:would\s+|will\s+|can\s+)?save\b", question, re.I):
+        return "price cut"
+    asks = (
+        r"\s*(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|how\s+(?:much|big|large)(?:\s+is|\s+was|\s+are)?)\s+(?:the\s+)?"
+    )
+    if re.match(rf"{asks}(?:{_words_re('price_cut_words')})\s+(?:on|of|for)\b", question, re.I):
+        return "price cut"
+    if m := re.match(rf"{asks}({_words_re('price_before_words')})\s+(?:price|cost)\b", question, re.I):
+        return f"{m.group(1).casefold()} price"
+    return ""
 
 
 _WHO = re.compile(r"\s*who\s+([^\W\d_]+)\b", re.I)

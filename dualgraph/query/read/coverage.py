@@ -80,6 +80,8 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
         extra |= {w for w in words if extra & set(doer_nouns(w))}
         # "How much does X weigh?": the verb asks what the intent reads
         extra |= {w for w in words for pat, attr in VERB_ATTRS if attr in extra and re.fullmatch(pat, w)}
+    if intent.attribute == "price cut":  # "How much do I save on X?": the words that asked the cut
+        extra |= general_words("price_cut_words") | general_words("price_before_words") | {"save"}
     # "…, in inches?": the answer is given in that unit
     extra |= unit_asked_words(question)
     left = uncovered_words(question, covered, extra=extra)

@@ -14,6 +14,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
+from dualgraph.lexicon.earlier_price import says_price_cut
 from dualgraph.query.read.model import Constraint, FeatureConstraint, NumericConstraint, Op, Span, ValueConstraint
 
 __all__ = ["carry_negation", "mark_only", "measured_by", "versions"]
@@ -77,6 +78,39 @@ def measured_by(
             continue
         n.attribute = f.phrase
         trace.append(f"feature {f.phrase!r} after {n.span.text!r}: what the number measures")
+    return out
+
+
+def cut_measured(
+    q: str, numerics: list[NumericConstraint], features: list[FeatureConstraint], trace: list[str]
+) -> list[FeatureConstraint]:
+    """A price-cut word right before an amount of money is what the amount measures: "a discount of
+    more than $20", "reduced by at least 50 riyals" bound the cut, not the price.
+
+    >>> q = "phones discounted by more than 20 dollars"
+    >>> n = NumericConstraint(Span(21, 41, "more than 20 dollars"), ">", 20.0, None, "USD", "currency", "price")
+    >>> f = FeatureConstraint(Span(7, 17, "discounted"), "discounted")
+    >>> cut_measured(q, [n], [f], []), n.attribute
+    ([], 'price cut')
+    """
+    out = []
+    for f in features:
+        n = next(
+            (
+                n
+                for n in numerics
+                if n.dimension == "currency"
+                and not f.negated
+                and re.fullmatch(r"\s*(?:of|by)?\s*", q[f.span.end : n.span.start])
+            ),
+            None,
+        )
+        if n is None or not says_price_cut(f.phrase):
+            out.append(f)
+            continue
+        n.attribute = "price cut"
+        n.span = Span(f.span.start, n.span.end, q[f.span.start : n.span.end])  # the cut's words are read
+        trace.append(f"{n.span.text!r} after {f.phrase!r}: the amount of the price cut")
     return out
 
 

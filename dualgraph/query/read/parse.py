@@ -33,7 +33,7 @@ from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
-from dualgraph.query.read.links import measured_by, versions
+from dualgraph.query.read.links import cut_measured, measured_by, versions
 from dualgraph.query.read.model import (
     Constraint,
     Direction,
@@ -84,16 +84,17 @@ _NEG = re.compile(
     r"|other\s+than)|n't|\bdo\s+not|\bdoes\s+not"
     r"|\bcannot)"
     r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
-    r"|with|take|accept|fit|hold))*[\s-]+$",
+    r"|with|take|accept|fit|hold|been|be))*[\s-]+$",
     re.I,
 )
 _WITH = re.compile(
     # general English verbs of having and of capability: what follows is what the product has
     # (or lacks: "lacks a", "without", "no"; _NEG reads the polarity), or needs ("requires batteries")
+    r"(?<!\bcompared\s)(?<!\bcompare\s)"  # "compared with its old price" compares, it has nothing
     r"\b(?:with|has|have|having|supports?|supporting|support\s+for|featuring|offers?|includes?"
     r"|lacks?|lacking|without|missing|no|requires?|required|needs?|needed"
     r"|comes\s+with|accepts?|can(?:'t|not|\s+not)?\s+(?:take|accept|fit|hold)|carry|carries|provides?|ships?\s+with|works?\s+as|acts?\s+as"
-    r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+)?",
+    r"|doubles?\s+as|serves?\s+as|lets?\s+you\s+use|allows?)\s+(?:an?\s+|the\s+|some\s+|any\s+|its\s+|their\s+)?",
     re.I,
 )
 _PHRASE_STOP = frozenset(
@@ -218,7 +219,8 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             claims.take(m.start(), end)
     # "discounted", "on sale": general words for a price cut, read whatever the catalog names
     for m in _price_cut_words().finditer(q):
-        if claims.free(*m.span()):
+        graded = any(re.search(rf"\b(?:{pat})\s+$", q[: m.start()], re.I) for pat, _, _ in SUPERLATIVES + _COMPARATIVES)
+        if claims.free(*m.span()) and not graded:  # "the biggest discount" ranks by the cut
             found.append(m.span())
             claims.take(*m.span())
     return _build_features(q, found, trace)
@@ -307,23 +309,28 @@ def _not_the_ranked(
     return kept
 
 
+_NEVER_BEEN = re.compile(r"(?:never|not)(?:\s+(?:been|be|ever))*\s+", re.I)
+
+
 def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
     """General rule: lower-case noun phrases after "with"/"has"/"supports" name a feature."""
     found = []
     for m in _WITH.finditer(q):
-        words = list(re.finditer(r"[a-z][a-z-]*", q[m.end() : m.end() + 40]))
+        # "have never been ridden": the negation and its auxiliary lead to the feature (_NEG reads them)
+        base = neg.end() if (neg := _NEVER_BEEN.match(q, m.end())) else m.end()
+        words = list(re.finditer(r"[a-z][a-z-]*", q[base : base + 40]))
         taken: list[re.Match[str]] = []
-        pos = m.end()
+        pos = base
         for w in words:
-            if q[pos : m.end() + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
+            if q[pos : base + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
                 break
             taken.append(w)
-            pos = m.end() + w.end()
+            pos = base + w.end()
         if not taken or any(
             re.fullmatch(rf"{pat}", w.group(), re.I) for w in taken for pat, _, _ in SUPERLATIVES + _COMPARATIVES
         ):
             continue
-        a, b = m.end() + taken[0].start(), m.end() + taken[-1].end()
+        a, b = base + taken[0].start(), base + taken[-1].end()
         last = taken[-1].group()
         attr_end = [m.end() for m in current().attributes.finditer(q, a, b)]
         # "a big battery" grades an attribute (a superlative or a number does the work); "a headphone
@@ -756,6 +763,7 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
     # A feature word that names what a number measures ("15W wireless charging") is the attribute.
     features = [f for f in features if not any(a < f.span.end and f.span.start < b for a, b in used)]
     features = measured_by(q, numerics, features, trace)
+    features = cut_measured(q, numerics, features, trace)
     claims.spans = [(f.span.start, f.span.end) for f in features] + [(n.span.start, n.span.end) for n in numerics]
     claims.spans += used + [(v.span.start, v.span.end) for v in values] + [(d.span.start, d.span.end) for d in dates]
     trace.extend(
