@@ -26,15 +26,15 @@ def test_a_feature_read_by_another_name_goes_to_the_text():
     by_other_name = Grounding(
         _feature("ridden"), "text-feature", snippet="?p skg:lacksTextFeature {s} .", candidates=[("ridden once", 0.9)]
     )
-    ans = Answer("Which bikes have never been ridden?", "list")
+    ans = Answer("Which bikes have never been ridden?", "list", confidence=0.8)
     Compiler._pages_read_instead(_emission(by_other_name), ans)
-    assert ans.unread == ["ridden"] and ans.restricts is False
+    assert ans.unread == ["ridden"] and ans.restricts is False and ans.confidence == 0.4
 
 
 def test_a_feature_read_by_its_very_name_keeps_its_empty_answer():
     named = Grounding(
         _feature("waterproof"), "text-feature", snippet="?p skg:hasTextFeature {s} .", candidates=[("waterproof", 1.0)]
     )
-    ans = Answer("Which tents are waterproof?", "list")
+    ans = Answer("Which tents are waterproof?", "list", confidence=0.8)
     Compiler._pages_read_instead(_emission(named), ans)
-    assert ans.unread == [] and ans.restricts is True
+    assert ans.unread == [] and ans.restricts is True and ans.confidence == 0.8

@@ -883,8 +883,9 @@ class Compiler:
     def _pages_read_instead(emission: Emission, ans: Answer) -> None:
         """An empty answer whose conditions were read from the pages' features by another name
         ("ridden" as "ridden once") or by a mention: those phrases are what the pages may say some
-        other way ("has never been ridden", "unridden"), so they go to the text as unread, and the
-        specs' empty answer restricts nothing the text must keep to."""
+        other way ("has never been ridden", "unridden"), so they go to the text as unread (halving the
+        confidence, as any unread mention does), and the specs' empty answer restricts nothing the
+        text must keep to."""
         guessed = [
             phrase_of(gr)
             for gr in emission.rest
@@ -893,8 +894,11 @@ class Compiler:
         if guessed:
             ans.unread += [g for g in guessed if g not in ans.unread]
             ans.restricts = False
+            # unread now, so halved as every mention left unread is: the text is asked to read it
+            ans.confidence = round(ans.confidence * 0.5 ** len(guessed), 3)
             ans.trace.append(
-                f"the pages' features read {guessed} by another name and found no product: left to the text"
+                f"the pages' features read {guessed} by another name and found no product: left to the text "
+                f"(confidence {ans.confidence})"
             )
 
     def _reconsidered(self, question: str, comp: Compiled, first: Answer) -> Answer:
