@@ -71,6 +71,7 @@ def zero_entry(patterns: list[Pattern], c: FeatureConstraint) -> Pattern | None:
     entry's whole name); a stated zero is the evidence that "none" is written so here, where a
     missing entry would be missing data.
 
+    >>> from dualgraph.query.read.model import Span
     >>> p = Pattern("f", "spec_numeric", "t", "", section="Suspension", entry="Front Travel", min=0.0, count=9)
     >>> [zero_entry([p], FeatureConstraint(Span(0, len(x), x), x, negated=True)) is p for x in ("front suspension", "suspension")]
     [True, False]
