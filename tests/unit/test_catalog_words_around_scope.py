@@ -156,3 +156,12 @@ def test_a_lifecycle_word_before_a_time_is_read_by_the_dates_statuses():
     g = ground_date(certified, entries, [])
     assert "<e:cert>" in g.snippet and g.covers == ["certified"]
     assert certified.start == datetime.date(2021, 1, 1)
+
+
+def test_a_unit_after_a_superlative_names_what_is_ranked(compiler):
+    # "kWh" is no product name: the products are ranked by what is measured in it
+    ans = compiler.answer("Which fridge has the least kWh per year?")
+    assert ans.answer_list == ["Arcto 10"], ans.trace
+    # a superlative in brackets glosses the vaguer one before it ("most energy-efficient")
+    ans = compiler.answer("What is the most energy-efficient fridge (least kWh per year)?")
+    assert ans.answer_list == ["Arcto 10"], ans.trace

@@ -515,10 +515,17 @@ def _after_name(before: str) -> bool:
 
 
 def _unit_asked(q: str, m: re.Match[str]) -> bool:
-    """A unit the answer is asked in ("…, in Wh?", "as GB", "to the nearest kWh") is no name."""
-    return (
-        bool(re.search(r"\b(?:in|as|per|nearest)\s+$", q[: m.start()], re.I)) and normalise_unit(m.group()) is not None
-    )
+    """A unit the answer is asked in ("…, in Wh?", "as GB", "to the nearest kWh") or ranked by
+    ("the least kWh per year", "the most mAh") is no name."""
+    if normalise_unit(m.group()) is None:
+        return False
+    before = q[max(0, m.start() - 40) : m.start()]
+    return bool(re.search(r"\b(?:in|as|per|nearest)\s+$", before, re.I) or _ranked_before().search(before))
+
+
+@functools.cache
+def _ranked_before() -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(f"(?:{pat})" for pat, _, _ in SUPERLATIVES) + r")\s+$", re.I)
 
 
 def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from dualgraph.lexicon.vocabulary import current, general_words
 from dualgraph.query.read.model import Direction
-from dualgraph.query.read.numbers import attribute_label
+from dualgraph.query.read.numbers import attribute_label, unit_word
 
 __all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "pick", "tie_break"]
 
@@ -163,21 +163,35 @@ def _all(q: str, low: str) -> list[Superlative]:
                 # "Processor Number": a word that implies its attribute says what it measures
                 near = ""
             attr = near or verb_attribute(low, m.start()) or implied
-            attr = attr or plain_noun_phrase(q, m.end())
+            attr = attr or _unit_after(q, m.end()) or plain_noun_phrase(q, m.end())
             found[m.start()] = Superlative(m.group(), m.start(), m.end(), direction, attr)
     # a shorter word inside a longer match ("most" in "most expensive") is that match
     out = sorted(found.values(), key=lambda s: s.start)
     return [s for s in out if not any(o is not s and o.start <= s.start and s.end <= o.end for o in out)]
 
 
+def _unit_after(q: str, pos: int) -> str:
+    """The unit word right after a superlative ("the least kWh per year", "the most mAh"): what
+    the products are ordered by is what is measured in it; "" when no unit follows.
+
+    >>> _unit_after("which uses the least kWh per year", 20), _unit_after("the least expensive", 9)
+    ('kWh', '')
+    """
+    m = re.match(r"\s+([^\W\d_][\w/]*)", q[pos:])
+    return m.group(1) if m and unit_word(m.group(1)) and not current().product_nouns.fullmatch(m.group(1)) else ""
+
+
 def pick(q: str, low: str) -> Superlative | None:
-    """The superlative that orders the answer: the first one that names what it measures, else the first."""
+    """The superlative that orders the answer: one in brackets that names what it measures (a gloss
+    of the words before it: "the most energy-efficient (least kWh per year)"), else the first one
+    that names what it measures, else the first."""
     found = [s for s in _all(q, low) if not _TIE_LEAD.search(low[: s.start]) or len(_all(q, low)) == 1]
     found = found or _all(q, low)
     if not found:
         return None
     named = [s for s in found if s.attribute]
-    return (named or found)[0]
+    glossed = [s for s in named if low.rfind("(", 0, s.start) > low.rfind(")", 0, s.start)]
+    return (glossed or named or found)[0]
 
 
 def tie_break(q: str, low: str, primary: Superlative) -> tuple[Direction, str] | None:
