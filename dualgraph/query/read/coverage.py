@@ -33,6 +33,7 @@ SCAFFOLD = general_words("question_scaffold")
 _WORD = re.compile(r"[^\W_][\w'’-]*", re.U)
 # "5000mAh", "1.5kg", "2nd", "10x": a number and its unit or suffix, read with the number or no condition
 _NUMBER_WITH_UNIT = re.compile(r"\d+(?:[.,]\d+)*(?:[^\W\d_]{1,4}|st|nd|rd|th)", re.I)
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)", re.I)
 
 
 def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] = frozenset()) -> list[str]:
@@ -57,9 +58,12 @@ def uncovered_words(question: str, covered: list[str], *, extra: frozenset[str] 
         ):
             continue
         # a number is read or a measure; a code with letters ("650B", "R600a") or a capitalised
-        # initialism ("UK") is a word like any other, and said when nothing read it
+        # initialism ("UK") is a word like any other, and said when nothing read it; so is a number
+        # with a unit's letters when no number was read at all ("4K video": no 4 kelvin was meant)
         coded = any(ch.isdigit() for ch in low)
-        if coded and (not re.search(r"[^\W\d_]", low) or _NUMBER_WITH_UNIT.fullmatch(w)):
+        if coded and (
+            not re.search(r"[^\W\d_]", low) or _ORDINAL.fullmatch(w) or (measured and _NUMBER_WITH_UNIT.fullmatch(w))
+        ):
             continue
         if len(low) < 3 and not (len(w) == 2 and w.isupper() and not unit_word(low)):
             continue
