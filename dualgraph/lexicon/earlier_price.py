@@ -24,7 +24,10 @@ from collections.abc import Iterable
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import Pattern
 
-__all__ = ["cut_nouns", "earlier_price_entry", "says_price_cut"]
+__all__ = ["PRICE_CUT", "cut_nouns", "earlier_price_entry", "says_price_cut"]
+
+PRICE_CUT = "price cut"
+"""The attribute the reader names the cut by ("How much do I save on X?"); one of the cut words."""
 
 
 def says_price_cut(phrase: str) -> bool:

@@ -3,6 +3,7 @@ the catalog (grammar words, nouns for "a product", names of measures, yes/no wor
 
 from __future__ import annotations
 
+import re
 from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
@@ -26,6 +27,18 @@ def general_words(key: str) -> frozenset[str]:
     (True, True)
     """
     return frozenset(str(w).casefold() for w in _general()[key]["words"])
+
+
+@cache
+def words_alternation(key: str) -> str:
+    """One list of :file:`general_words.yaml` as a regex alternation, longest first, any run of
+    spaces inside a phrase ("on  sale").
+
+    >>> import re
+    >>> bool(re.fullmatch(words_alternation("price_cut_words"), "on  sale"))
+    True
+    """
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(general_words(key), key=len, reverse=True))
 
 
 @cache

@@ -128,10 +128,15 @@ def _compile(phrases: Iterable[Sequence[str]], template: str, *, plural: bool = 
     return re.compile(template.format(body), re.I) if body else _NEVER
 
 
+def _joined_tokens(text: str) -> list[str]:
+    """Lower-case words of ``text`` and its "&"s: how a category name that joins kinds is compared."""
+    return re.findall(r"[^\W\d_]+|&", text.casefold())
+
+
 def _kinds_joined(name: str) -> tuple[str, str] | None:
     """A category name that joins kinds ("Tables & desks", "Sofas and armchairs") spelt with each
     joining word, lower case; None for a name of one kind."""
-    toks = re.findall(r"[^\W\d_]+|&", name.casefold())
+    toks = _joined_tokens(name)
     if len(toks) < 3 or not any(t in ("&", "and") for t in toks[1:-1]):
         return None
     return " ".join("&" if t == "and" else t for t in toks), " ".join("and" if t == "&" else t for t in toks)
@@ -331,7 +336,7 @@ class QuestionVocabulary:
         >>> v.whole_joined_category("tables and  desks"), v.whole_joined_category("Beds"), v.whole_joined_category("desks")
         (True, False, False)
         """
-        return " ".join(re.findall(r"[^\W\d_]+|&", text.casefold())) in self._joined_categories
+        return " ".join(_joined_tokens(text)) in self._joined_categories
 
     def name_phrase(self, modifier: str, noun: str) -> str | None:
         """``modifier noun`` as product names write it ("corner sofas" → "corner sofa"), when two

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.earlier_price import PRICE_CUT
+from dualgraph.lexicon.english import words_alternation
 from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
@@ -250,10 +251,6 @@ def asked_attribute(question: str) -> str:
     return plain if re.fullmatch(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}", plain) else ""
 
 
-def _words_re(key: str) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(general_words(key), key=len, reverse=True))
-
-
 def _price_cut_asked(question: str) -> str:
     """ "price cut" where the question asks how much is saved ("How much do I save on X?", "What is
     the discount on X?"); "<word> price" where it asks the earlier price ("What was the original
@@ -264,13 +261,13 @@ def _price_cut_asked(question: str) -> str:
     ['price cut', 'price cut', 'original price', '']
     """
     if re.search(r"\b(?:i|you|we|one)\s+(?:would\s+|will\s+|can\s+)?save\b", question, re.I):
-        return "price cut"
+        return PRICE_CUT
     asks = (
         r"\s*(?:what(?:'s|\s+is|\s+was|\s+are|\s+were)?|how\s+(?:much|big|large)(?:\s+is|\s+was|\s+are)?)\s+(?:the\s+)?"
     )
-    if re.match(rf"{asks}(?:{_words_re('price_cut_words')})\s+(?:on|of|for)\b", question, re.I):
-        return "price cut"
-    if m := re.match(rf"{asks}({_words_re('price_before_words')})\s+(?:price|cost)\b", question, re.I):
+    if re.match(rf"{asks}(?:{words_alternation('price_cut_words')})\s+(?:on|of|for)\b", question, re.I):
+        return PRICE_CUT
+    if m := re.match(rf"{asks}({words_alternation('price_before_words')})\s+(?:price|cost)\b", question, re.I):
         return f"{m.group(1).casefold()} price"
     return ""
 

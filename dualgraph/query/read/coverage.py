@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from dualgraph.lexicon.earlier_price import PRICE_CUT
 from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.query.read.asked import unit_asked_words
@@ -84,7 +85,7 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
         extra |= {w for w in words if extra & set(doer_nouns(w))}
         # "How much does X weigh?": the verb asks what the intent reads
         extra |= {w for w in words for pat, attr in VERB_ATTRS if attr in extra and re.fullmatch(pat, w)}
-    if intent.attribute == "price cut":  # "How much do I save on X?": the words that asked the cut
+    if intent.attribute == PRICE_CUT:  # "How much do I save on X?": the words that asked the cut
         extra |= general_words("price_cut_words") | general_words("price_before_words") | {"save"}
     # "…, in inches?": the answer is given in that unit
     extra |= unit_asked_words(question)

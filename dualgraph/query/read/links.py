@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from dualgraph.lexicon.earlier_price import says_price_cut
+from dualgraph.lexicon.earlier_price import PRICE_CUT, says_price_cut
 from dualgraph.query.read.model import Constraint, FeatureConstraint, NumericConstraint, Op, Span, ValueConstraint
 
 __all__ = ["carry_negation", "mark_only", "measured_by", "versions"]
@@ -108,7 +108,7 @@ def cut_measured(
         if n is None or not says_price_cut(f.phrase):
             out.append(f)
             continue
-        n.attribute = "price cut"
+        n.attribute = PRICE_CUT
         n.span = Span(f.span.start, n.span.end, q[f.span.start : n.span.end])  # the cut's words are read
         trace.append(f"{n.span.text!r} after {f.phrase!r}: the amount of the price cut")
     return out

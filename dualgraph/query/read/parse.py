@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 
-from dualgraph.lexicon.english import general_words
+from dualgraph.lexicon.english import general_words, words_alternation
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
@@ -219,7 +219,7 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             claims.take(m.start(), end)
     # "discounted", "on sale": general words for a price cut, read whatever the catalog names
     for m in _price_cut_words().finditer(q):
-        graded = any(re.search(rf"\b(?:{pat})\s+$", q[: m.start()], re.I) for pat, _, _ in SUPERLATIVES + _COMPARATIVES)
+        graded = _graded_before(comparatives=True).search(q[max(0, m.start() - 40) : m.start()])
         if claims.free(*m.span()) and not graded:  # "the biggest discount" ranks by the cut
             found.append(m.span())
             claims.take(*m.span())
@@ -228,10 +228,7 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
 
 @functools.cache
 def _price_cut_words() -> re.Pattern[str]:
-    words = sorted(general_words("price_cut_words"), key=len, reverse=True)
-    return re.compile(
-        r"(?<![\w-])(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")(?![\w-])", re.I
-    )
+    return re.compile(rf"(?<![\w-])(?:{words_alternation('price_cut_words')})(?![\w-])", re.I)
 
 
 def _in_name(q: str, a: int, b: int) -> bool:
@@ -520,12 +517,14 @@ def _unit_asked(q: str, m: re.Match[str]) -> bool:
     if normalise_unit(m.group()) is None:
         return False
     before = q[max(0, m.start() - 40) : m.start()]
-    return bool(re.search(r"\b(?:in|as|per|nearest)\s+$", before, re.I) or _ranked_before().search(before))
+    return bool(re.search(r"\b(?:in|as|per|nearest)\s+$", before, re.I) or _graded_before().search(before))
 
 
 @functools.cache
-def _ranked_before() -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(f"(?:{pat})" for pat, _, _ in SUPERLATIVES) + r")\s+$", re.I)
+def _graded_before(*, comparatives: bool = False) -> re.Pattern[str]:
+    """A superlative (or, with ``comparatives``, also a comparative) word ending the text."""
+    grades = SUPERLATIVES + (_COMPARATIVES if comparatives else [])
+    return re.compile(r"\b(?:" + "|".join(f"(?:{pat})" for pat, _, _ in grades) + r")\s+$", re.I)
 
 
 def _name(q: str, run: list[re.Match[str]], claims: _Claims, trace: list[str]) -> list[EntityRef]:
