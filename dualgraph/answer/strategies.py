@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Protocol
 from dualgraph.answer.record import TokenCounts
 from dualgraph.answer.sources import SourceResult
 from dualgraph.answer.text_reader import ANCHORED, fold
+from dualgraph.lexicon.english import general_words
 from dualgraph.query.read.coverage import uncovered_words
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_co
         return f"low confidence {r.confidence:.2f}"
     if r.empty and r.confidence < empty_min_confidence:
         return f"empty answer after a doubtful grounding (confidence {r.confidence:.2f})"
-    if r.intent in ("superlative", "compare", "average") and r.value is None:
+    if r.intent in ("superlative", "compare", "average", "sum") and r.value is None:
         return f"{r.intent} without a winner"
     return None
 
@@ -179,11 +180,18 @@ def ignored_condition(sym: SourceResult, txt: SourceResult) -> str | None:
     'fingertip tilt'
     >>> ignored_condition(SourceResult("skg", covered=["S Pen", "tablets"]), SourceResult("tkg", anchor="s pen")) is None
     True
+
+    The anchor's grammar words are no condition ("water and ice dispenser" read as two features):
+
+    >>> sym = SourceResult("skg", covered=["water dispenser", "ice dispenser"])
+    >>> ignored_condition(sym, SourceResult("tkg", anchor="water and ice dispenser")) is None
+    True
     """
     if not txt.anchor or txt.error:
         return None
     covered = f" {' '.join(fold(c) for c in sym.covered)} "
-    if all(f" {w} " in covered for w in fold(txt.anchor).split()):
+    grammar = general_words("function_words")
+    if all(f" {w} " in covered or w in grammar for w in fold(txt.anchor).split()):
         return None
     return txt.anchor
 

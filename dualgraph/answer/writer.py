@@ -60,6 +60,8 @@ def template_text(
         return head
     if intent == "average" and value is not None:
         return f"{prefix}On average {_number(value)}."
+    if intent == "sum" and value is not None:
+        return f"{prefix}In total {_number(value)}."
     if intent == "yesno" and value in ("yes", "no"):
         return f"{prefix}{value.capitalize()}."
     if intent == "describe" and value is not None and value != names and value not in names:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from dualgraph.lexicon.vocabulary import QuestionVocabulary
 from dualgraph.query.ground.grounder import Grounding
 from dualgraph.query.interpret.compiler import means_of
 from dualgraph.query.read.model import FeatureConstraint, Intent, ParsedQuestion, Span
@@ -73,3 +74,24 @@ def test_and_keeps_two_conditions():
     a = _feature(q, "NFC", "?p skg:hasFeature <n> .")
     b = _feature(q, "wireless charging", "?p skg:hasFeature <w> .")
     assert means_of(_read(q), [a, b], []) == [a, b]
+
+
+KITCHEN = QuestionVocabulary.of(categories=["Fridges"], features=["ice dispenser", "stylus", "NFC"])
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # conjuncts of one noun phrase share its negation, whichever reader found each of them
+        # and a lone modifier the catalog names nothing by takes the head noun after it
+        ("Which fridges have no water and ice dispenser?", [("water dispenser", True), ("ice dispenser", True)]),
+        ("Which fridges have NFC and ice dispenser?", [("NFC", False), ("ice dispenser", False)]),
+        ("Which fridges have no NFC or stylus?", [("NFC", True), ("stylus", True)]),
+        # an article or a contrast starts a new phrase, which is not negated
+        ("Which fridges have no NFC and a stylus?", [("NFC", True), ("stylus", False)]),
+        ("Which fridges have no NFC but a stylus?", [("NFC", True), ("stylus", False)]),
+    ],
+)
+def test_negation_shared_by_conjuncts(question, want):
+    got = parse_question(question, vocabulary=KITCHEN).constraints
+    assert [(c.phrase, c.negated) for c in got if isinstance(c, FeatureConstraint)] == want

@@ -77,6 +77,8 @@ class Grounding:
     """Runner-ups past the cap on ``alternatives`` (the beam never sees them; see :mod:`dualgraph.query.caps`)."""
     caps: list[CapHit] = field(default_factory=list)
     """The caps grounding this mention reached, and what they cut (:mod:`dualgraph.query.caps`)."""
+    parts: list[Grounding] = field(default_factory=list)
+    """The mentions a scope said as alternatives was read from ("Canon or Nikon": either brand)."""
     covers: list[str] = field(default_factory=list)
     """Words of the question beyond its own span that this grounding read ("certified" naming the
     date entry of "in 2020"): read, so not reported as left unread."""

@@ -21,6 +21,7 @@ from dualgraph.lexicon.catalog_names import (
 )
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.patterns import Pattern
+from dualgraph.query.read.asked import answer_unit_spans
 from dualgraph.query.read.links import carry_negation, mark_only
 from dualgraph.query.read.model import Constraint, EntityRef, FeatureConstraint, Span
 from dualgraph.query.read.parse import LEFT_OUT
@@ -131,6 +132,7 @@ class CatalogSpotter:
         taken += [
             m.span() for m in re.finditer(r"[^\W\d_]+", q) if singular([m.group().casefold()])[0] in self.category_words
         ]
+        taken += answer_unit_spans(q)  # "…, in US dollars?": the answer's unit, not a currency the products list
         for v in spot_values(q, self.patterns, taken, spellings=self.spellings, nouns=self._nouns_said(entities)):
             if named := [e for e in coded if _overlaps(e, v.span.start, v.span.end)]:
                 entities = [e for e in entities if e not in named]

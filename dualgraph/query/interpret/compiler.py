@@ -76,6 +76,7 @@ from dualgraph.query.ground.text_features import TextFeature
 from dualgraph.query.interpret import BeamConfig, Emission, reconsider
 from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.interpret.fitted import reader_config
+from dualgraph.query.interpret.groups import Groups, compared_groups, either_scope
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.read.model import (
     DateConstraint,
@@ -305,6 +306,8 @@ class _Work:
     then: Grounding | None = None
     value_entry: Any = None
     """The value list a one-product lookup reads ("What is the sensor type of X?"), else None."""
+    groups: Groups | None = None
+    """The groups of products the question compares (see :mod:`~dualgraph.query.interpret.groups`)."""
 
 
 class Compiler:
@@ -426,6 +429,7 @@ class Compiler:
         w = _Work(Compiled(question, intent, None, parsed, trace=trace), reading, list(parsed.constraints))
         self._ground(w)
         self._settle_intent(w)
+        self._compare_groups(w)
         self._relative(w)
         if not self._name_products(w) or not self._order(w):
             return w.out
@@ -443,6 +447,7 @@ class Compiler:
         entities, hints = measure_words(question, entities, w.constraints, trace)
         w.entities = entities
         w.named, w.scope, w.constraints = ground_names(g, question, entities, w.constraints, trace)
+        w.scope = either_scope(w.reading, w.scope, trace)
         w.groundings = w.named + w.scope
         w.in_scope = self._in_scope(w)
         w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
@@ -539,6 +544,21 @@ class Compiler:
             out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
+    @staticmethod
+    def _compare_groups(w: _Work) -> None:
+        """A comparison of groups ("Canon's or Nikon's"): the groups' scope mentions stop restricting
+        the query, which reads every group at once (see :mod:`~dualgraph.query.interpret.groups`)."""
+        values = [gr for gr in w.groundings[len(w.named) + len(w.scope) :] if gr.kind in ("value", "feature-value")]
+        if w.named_ok or (found := compared_groups(w.reading, w.out.intent, w.scope + values, w.out.trace)) is None:
+            return
+        w.out.intent, w.groups = found
+        for gr in w.groups.used:
+            neutral = w.groups.neutral(gr)
+            w.scope = [neutral if x is gr else x for x in w.scope]
+            w.groundings = [neutral if x is gr else x for x in w.groundings]
+        w.out.groundings = w.groundings
+        w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
+
     def _worded_entry(self, asked: str, w: _Work) -> Any:
         """The value list (words, not numbers) that names ``asked`` better than any numeric entry the
         products in scope hold ("sensor type": Sensor › Sensor type, not Sensor › Sensor size), else None."""
@@ -627,6 +647,8 @@ class Compiler:
                 w.penalty *= 0.5
         w.blocks, w.filters = where_clauses(w.products, named, w.rest)
         w.n_blocks, w.n_filters = len(w.blocks), len(w.filters)
+        if w.groups is not None:
+            w.blocks.append(w.groups.block)
         w.confs = [gr.confidence for gr in w.groundings if gr.resolved] or [0.9]
         if w.rel is not None:
             rel_blocks, rel_filter = relative_blocks(w.rel[0], w.rel[1].snippet, w.rel[2])
@@ -778,7 +800,7 @@ class Compiler:
         intent = comp.intent
         ans = Answer(
             question,
-            intent.kind,
+            _answer_kind(intent),
             sparql=comp.sparql,
             trace=comp.trace,
             confidence=comp.confidence,
@@ -926,7 +948,7 @@ class Compiler:
             return first
         ans = Answer(
             question,
-            comp.intent.kind,
+            _answer_kind(comp.intent),
             sparql=sparql,
             trace=first.trace,
             confidence=round(first.confidence * chosen.score * factor, 3),
@@ -973,3 +995,8 @@ def _read_by_gloss(reading: Any, groundings: list[Grounding], trace: list[str]) 
         if gloss is not None:
             gr.snippet, gr.confidence, gr.note = "", gloss.confidence, f"read by its gloss {gloss.source.span.text!r}"
             trace.append(f"{gr.source.span.text!r}: {gr.note} in brackets after it")
+
+
+def _answer_kind(intent: Intent) -> str:
+    """The kind of answer an intent gives: a sum for an average that totals, a choice for groups compared."""
+    return "compare" if intent.groups else "sum" if intent.total else intent.kind

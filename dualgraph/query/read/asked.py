@@ -6,6 +6,7 @@ for the answer's number itself.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from dualgraph.lexicon.earlier_price import PRICE_CUT
@@ -13,8 +14,9 @@ from dualgraph.lexicon.english import words_alternation
 from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
-from dualgraph.query.read.numbers import PRICE_WORDS, unit_word
+from dualgraph.query.read.numbers import PRICE_WORDS, spoken_unit, unit_word
 from dualgraph.query.read.superlative import VERB_ATTRS
+from dualgraph.skg import currencies
 from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
 
 __all__ = ["asked_attribute", "asks_date", "asks_value", "blank_names", "named_unit", "rounding", "same_attribute"]
@@ -56,6 +58,8 @@ def named_unit(question: str) -> tuple[str, str] | None:
     (('g', 'g'), None)
     >>> named_unit("What is the largest capacity, in cubic feet?"), named_unit("How much does it use, in kWh a year?")
     (('l', 'ft³'), ('kWh/yr', 'kWh/yr'))
+    >>> named_unit("What is the highest junction temperature, in degrees Fahrenheit?")
+    ('°C', '°F')
     """
     found = _unit_asked(question)
     return None if found is None else found[:2]
@@ -77,10 +81,38 @@ def _unit_asked(question: str) -> tuple[str, str, str] | None:
     for m in _UNIT_ASKED.finditer(question):
         at = unit_at(question, m.start(1))  # a spelling of several words: "in cubic feet"
         name = question[m.start(1) : at[1]] if at is not None else m.group(1)
-        found = normalise_unit(name)
+        end = at[1] if at is not None else m.end(1)
+        if (nxt := re.match(r"\s+([^\W\d_]+)", question[end:])) and normalise_unit(nxt.group(1)) is not None:
+            name = question[m.start(1) : end + nxt.end(1)]  # "in degrees Fahrenheit": the second word is the unit
+            found = normalise_unit(nxt.group(1))
+            if found is not None and found[1] != "currency":
+                return found[0], unit_symbol(nxt.group(1)) or found[0], name
+        found = normalise_unit(spoken_unit(name))  # "in kilos"
         if found is not None and found[1] != "currency":
-            return found[0], unit_symbol(name) or found[0], name
+            return found[0], unit_symbol(spoken_unit(name)) or found[0], name
     return None
+
+
+def answer_unit_spans(question: str) -> list[tuple[int, int]]:
+    """The spans that say how the answer is given, not what it is about: a currency asked after a
+    comma at the end of a clause ("What's the average price of a Cotic, in dollars?") and the unit
+    of a rounding ("to the nearest dollar"). "Priced in euros" is a condition, not one of these.
+
+    >>> q = "What do all the Evil bikes add up to, in US dollars, to the nearest dollar?"
+    >>> [q[a:b] for a, b in answer_unit_spans(q)], answer_unit_spans("Which bikes are priced in euros?")
+    (['US dollars', 'dollar'], [])
+    """
+    spans = [m.span(1) for m in _currency_asked().finditer(question)]
+    return spans + [m.span("near") for m in _ROUNDING.finditer(question) if m.group("near")]
+
+
+@functools.cache
+def _currency_asked() -> re.Pattern[str]:
+    alts = "|".join(re.escape(s).replace(r"\ ", r"\s+") for s in currencies.table().spellings() if len(s) > 1)
+    return re.compile(
+        rf",\s*in\s+((?:{alts}))(?=\s*(?:[?.,;!]|$|to\s+the\b|rounded\b))",
+        re.I,
+    )
 
 
 def same_attribute(a: str, b: str) -> bool:
@@ -298,7 +330,7 @@ _NEAREST = {
 }
 _ROUNDING = re.compile(
     r"\b(?:to|at)\s+(?:the\s+)?(?:nearest|closest)\s+(?:(?:whole\s+)?(?P<near>[^\W\d_]+)|(?P<step>\d+(?:\.\d+)?))"
-    r"|\b(?:to|at|with)\s+(?P<places>one|two|three|a|\d)\s+decimal(?:\s+places?|s)?\b"
+    r"|(?:\b(?:to|at|with)\s+(?P<a>a)|\b(?P<places>one|two|three|\d))\s+decimal(?:\s+places?|s)?\b"
     r"|\b(?:rounded|round(?:\s+it)?)\s+(?:off\s+|up\s+|down\s+)?(?:to\s+)?(?:a\s+)?whole(?:\s+number)?\b",
     re.I,
 )
@@ -311,14 +343,14 @@ def rounding(question: str) -> int | None:
 
     >>> [rounding(q) for q in ("What is the average weight, to the nearest gram?", "… to one decimal place?",
     ...  "… rounded to the nearest hundred?", "… to the nearest 0.5 kg?", "What is the average weight?",
-    ...  "to the nearest tenth of a second", "… rounded to a whole number")]
-    [0, 1, -2, None, None, 1, 0]
+    ...  "to the nearest tenth of a second", "… rounded to a whole number", "… in inches? Two decimals is fine.")]
+    [0, 1, -2, None, None, 1, 0, 2]
     """
     m = _ROUNDING.search(question)
     if m is None:
         return None
-    if m.group("places"):
-        return _PLACES[m.group("places").casefold()]
+    if m.group("places") or m.group("a"):  # "to one decimal place", "Two decimals is fine"
+        return _PLACES[(m.group("places") or m.group("a")).casefold()]
     if m.group("step"):
         step = m.group("step")
         return None if "." in step or (step != "1" and not re.fullmatch(r"10+", step)) else 1 - len(step)

@@ -119,6 +119,11 @@ class Intent:
     """A superlative over one named product: the question asks its value ("What does X cost?")."""
     word: str = ""
     """The comparative or superlative word that set ``direction`` ("faster", "lightest"), as read."""
+    total: bool = False
+    """An average that asks for the sum instead ("What do all the X weigh together?")."""
+    groups: tuple[str, ...] = ()
+    """The groups an average or count compares, by name ("whose cameras are lighter, Canon's or
+    Nikon's?"): the answer is the group that wins by ``direction``."""
 
 
 @dataclass(slots=True)

@@ -34,7 +34,7 @@ from dualgraph.query.read.model import NumericConstraint, Span
 from dualgraph.skg import currencies
 from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
 
-__all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "inverse_dimensions", "unit_word"]
+__all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "inverse_dimensions", "spoken_unit", "unit_word"]
 
 PRICE_WORDS = frozenset(
     {
@@ -66,6 +66,7 @@ _MULT = {
     "cr": 1e7,
     "million": 1e6,
     "mn": 1e6,
+    "grand": 1e3,  # general English for a thousand of money ("two grand"): a multiplier, so a price
 }
 _NOT_UNITS = frozenset({"in", "a", "an", "at", "to", "or", "and", "of", "on", "is", "A"})
 # spoken units of questions, never of spec sheets (so kept here, not in units.yaml)
@@ -83,7 +84,7 @@ def _mention_re() -> re.Pattern[str]:
     return re.compile(
         rf"(?:(?<![\w])(?P<pre>{signs}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2}})*(?:,\d{{3}})+(?:\.\d+)?"
         r"|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
-        r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn)\b|(?P<k>[kK])(?![\w]))?"
+        r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn|grand)\b|(?P<k>[kK])(?![\w]))?"
         r"(?P<plus1>\+)?",
         re.I,
     )
@@ -480,12 +481,15 @@ def _spelled() -> re.Pattern[str]:
 def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
     """``q`` with numbers written as words in digits, right-aligned in the word's place so every
     offset stays the same, and the spans rewritten. "One" is a number only before a unit of
-    measure ("one foot", "one hour"): elsewhere it is a pronoun ("the one with", "any one").
+    measure ("one foot", "one hour"): elsewhere it is a pronoun ("the one with", "any one"); so is
+    "a"/"an" before a unit or a multiplier ("a kilo", "a grand").
 
     >>> spelled_numbers("two or more ports, half a kilo")
     ('  2 or more ports,    0.5 kilo', [(0, 3), (19, 25)])
     >>> spelled_numbers("deeper than one foot, the one with one port")
     ('deeper than   1 foot, the one with one port', [(12, 15)])
+    >>> spelled_numbers("under a grand, more than a kilo, a second card")
+    ('under 1 grand, more than 1 kilo, a second card', [(6, 7), (25, 26)])
     """
     spans: list[tuple[int, int]] = []
     out = list(q)
@@ -496,15 +500,33 @@ def spelled_numbers(q: str) -> tuple[str, list[tuple[int, int]]]:
             continue
         out[m.start() : m.end()] = list(value.rjust(m.end() - m.start()))
         spans.append((m.start(), m.end()))
+    taken = list(spans)  # "half a kilo" is read already
     for m in _ONE_BEFORE_A_WORD.finditer(q):
-        if unit_word(m.group(2)):
+        if any(a <= m.start() < b for a, b in taken):
+            continue
+        before = _WORD_BEFORE.search(q, 0, m.start())
+        if m.group(1).casefold() != "one" and before and (before.group(1)[0].isdigit() or unit_word(before.group(1))):
+            continue  # "400 kWh a year", "5 a day": after a number or a unit "a" is "per"
+        if unit_word(m.group(2)) if m.group(1).casefold() == "one" else _one_unit(m.group(2)):
             out[m.start(1) : m.end(1)] = list("1".rjust(m.end(1) - m.start(1)))
             spans.append(m.span(1))
     spans.sort()
     return "".join(out), spans
 
 
-_ONE_BEFORE_A_WORD = re.compile(r"(?<![\w-])(one)\s+([^\W\d_]+)", re.I)
+_ONE_BEFORE_A_WORD = re.compile(r"(?<![\w-])(one|an?)\s+([^\W\d_]+)", re.I)
+
+
+_WORD_BEFORE = re.compile(r"([\w/.]+)\s+$")
+
+
+def _one_unit(word: str) -> bool:
+    """Whether "a"/"an" before ``word`` is the number one: before a unit of measure, a currency or a
+    multiplier ("under a grand", "more than a kilo", "at least a gig", "an hour"), spelled out (not
+    "a K"), and not before the ordinal a time unit shares ("a second card")."""
+    if len(word) < 3 or not word.islower() or word == "second":  # "a mAh rating" names no amount
+        return False
+    return word in _MULT or normalise_unit(_SPOKEN_UNITS.get(word, word)) is not None
 
 
 def _comparator(
@@ -704,6 +726,15 @@ def _strip_mult(q: str, m: _Mention) -> float:
     num = _mention_re().match(q, m.start)
     raw = num.group("num") if num else "1"
     return float(raw.replace(",", "")) or 1.0
+
+
+def spoken_unit(word: str) -> str:
+    """The unit symbol a spoken name stands for ("kilos" → "kg", "gigs" → "GB"), else ``word``.
+
+    >>> spoken_unit("kilos"), spoken_unit("inches")
+    ('kg', 'inches')
+    """
+    return _SPOKEN_UNITS.get(word.casefold(), word)
 
 
 def unit_word(word: str) -> bool:

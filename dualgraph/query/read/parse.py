@@ -48,6 +48,7 @@ from dualgraph.query.read.model import (
 from dualgraph.query.read.numbers import attribute_label, find_numeric, unit_word
 from dualgraph.query.read.superlative import (
     SUPERLATIVES,
+    VERB_ATTRS,
     attribute_before,
     attribute_near,
     pick,
@@ -265,8 +266,6 @@ def _build_features(q: str, found: list[tuple[int, int]], trace: list[str]) -> l
     out: list[FeatureConstraint] = []
     for a, b in sorted(found):
         neg = _negated(q, a)
-        if not neg and out and out[-1].negated and re.fullmatch(r"\s*(?:,|or|nor|,\s*or)\s*", q[out[-1].span.end : a]):
-            neg = True  # "without NFC or 5G"
         only = _only(q, a, b)
         end = _context(q, b)
         if any(x < end and y > b for x, y in found if (x, y) != (a, b)):
@@ -304,6 +303,32 @@ def _not_the_ranked(
             continue
         kept.append(f)
     return kept
+
+
+# Conjuncts of one noun phrase share its negation; an article or a verb starts a new phrase
+# ("no NFC and a stylus" lacks one and has the other), and then the gap holds more than these words.
+_JOINED = re.compile(r"\s*(?:,|or|nor|and|,\s*(?:or|and))\s*", re.I)
+
+
+def _conjuncts(q: str, features: list[FeatureConstraint], trace: list[str]) -> list[FeatureConstraint]:
+    """The features read as the conjuncts of one noun phrase: each after a negated one negated too
+    ("without NFC or 5G", "no water and ice dispenser"), and a lone modifier the catalog names
+    nothing by given the head noun of the next ("water" dispenser). The features are found by
+    several readers, so this runs on all of them."""
+    out = sorted(features, key=lambda f: f.span.start)
+    for before, f in zip(out, out[1:]):
+        if not _JOINED.fullmatch(q[before.span.end : f.span.start]):
+            continue
+        if before.negated and not f.negated:
+            f.negated = True
+            trace.append(f"feature {f.phrase!r} shares the negation of {before.phrase!r}")
+        head = f.phrase.rsplit(None, 1)
+        # "water and ice dispenser", "front and rear lights": a lone modifier the catalog names
+        # nothing by takes the head noun of the conjunct after it
+        if len(head) == 2 and " " not in before.phrase.strip() and not current().features.fullmatch(before.phrase):
+            before.phrase = f"{before.phrase} {head[1]}"
+            trace.append(f"feature {before.phrase!r}: the head noun of {f.phrase!r} is shared")
+    return out
 
 
 _NEVER_BEEN = re.compile(r"(?:never|not)(?:\s+(?:been|be|ever))*\s+", re.I)
@@ -629,6 +654,24 @@ def _unit_counted(q: str, a: int, b: int) -> bool:
     return not (nxt and current().categories.fullmatch(nxt.group(1)))
 
 
+def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None:
+    """An average ("the average weight") or a sum ("what do they weigh together") of a measure; the
+    measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
+    by a verb of measure."""
+    total = re.search(rf"\b(?:{words_alternation('total_words')})\b", low)
+    if not (avg := re.search(r"\b(?:average|mean)\b", low) or total):
+        return None
+    attr = attribute_near(q, avg.end())
+    blank = _blank(q, [(c.span.start, c.span.end) for c in said])  # "Mark II" names no attribute
+    rest = re.sub(r"\b(\w{3,}?)s\b", r"\1", blank)
+    if not attr and (m := current().attributes.search(rest)):  # plural attribute words read as singular
+        attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
+    if not attr:  # "how much do they weigh together": the verb names the measure
+        attr = next((a for pat, a in VERB_ATTRS if a != "price" and re.search(rf"\b(?:{pat})\b", blank)), "")
+    trace.append(f"intent {'sum' if avg is total else 'average'} of {attr or '?'}")
+    return Intent("average", attr, total=avg is total)
+
+
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
@@ -651,13 +694,8 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     ):
         trace.append("intent describe")
         return Intent("describe")
-    if avg := re.search(r"\b(?:average|mean)\b", low):
-        attr = attribute_near(q, avg.end())
-        rest = re.sub(r"\b(\w{3,}?)s\b", r"\1", _blank(q, [(n.span.start, n.span.end) for n in numerics]))
-        if not attr and (m := current().attributes.search(rest)):  # plural attribute words read as singular
-            attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
-        trace.append(f"intent average of {attr or '?'}")
-        return Intent("average", attr)
+    if (mean := _mean_asked(q, low, [*numerics, *names], trace)) is not None:
+        return mean
     cmp = _comparative(q, low)
     if len(names) >= 2 and (gap := difference_asked(q)) is not None:
         trace.append(f"intent difference: by how much, {gap[0]} {gap[1] or '?'}")
@@ -779,7 +817,7 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
         f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "") for f in features
     )
     entities = _entities(q, claims, trace)
-    features += _with_phrases(q, claims, trace)
+    features = _conjuncts(q, features + _with_phrases(q, claims, trace), trace)
     intent = _intent(q, entities, numerics, trace)
     features = _not_the_ranked(q, intent, features, trace)
     constraints: list[Constraint] = [*numerics, *features, *values, *dates]

@@ -14,6 +14,7 @@ from typing import Any
 
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.tokens import norm_tokens
+from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.read.asked import asked_attribute, named_unit
 from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.read.dates import TimeOrder, time_superlative
@@ -23,7 +24,7 @@ from dualgraph.query.read.numbers import dimension_hint
 from dualgraph.query.read.parse import comparative, difference_asked, parse_question
 from dualgraph.query.read.relative import relative_phrase
 
-__all__ = ["Reading", "read_question", "subject_end"]
+__all__ = ["Reading", "counts_compared", "read_question", "subject_end"]
 
 
 _LEAD = re.compile(
@@ -76,6 +77,10 @@ class Reading:
     """Where the question's subject ends (see :func:`subject_end`)."""
     product_noun: bool = False
     """Whether it names "a product" in general English ("List all products")."""
+    counts_compared: bool = False
+    """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
+    alternatives: bool = False
+    """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -155,4 +160,23 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         dimensions=dimension_hint(question),
         subject_end=subject_end(question),
         product_noun=bool(general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}),
+        counts_compared=counts_compared(question),
+        alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
     )
+
+
+def counts_compared(question: str) -> bool:
+    """Whether a comparative compares how many products there are: "more"/"fewer" before a noun for
+    products or a category of the catalog ("more CMOS models", "more YT or Nukeproof bikes"), or
+    before a word for how common something is ("more common").
+
+    >>> counts_compared("Who has more CMOS models, Sony or Panasonic?"), counts_compared("Which is more expensive?")
+    (True, False)
+    """
+    for m in re.finditer(r"\b(?:more|fewer|less)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)\b", question, re.I):
+        words = [w.casefold() for w in m.group(1).split()]
+        if words[0] in general_words("count_words"):
+            return True
+        if any(w in general_words("product_nouns") or current().is_category(w) for w in words):
+            return True
+    return False

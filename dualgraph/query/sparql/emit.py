@@ -125,12 +125,19 @@ def select_query(
             f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
             f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}"
         )
+    if intent.kind == "count" and intent.groups:  # ?g: the group each product was found in
+        return f"SELECT ?g (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}\nGROUP BY ?g"
     if intent.kind == "count":
         return f"SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}"
-    if intent.kind == "average" and ordered:
-        # one value per product first (a product may carry several rows), then their mean
+    if intent.kind == "average" and ordered and intent.groups:
         return (
-            f"SELECT (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+            f"SELECT ?g (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+            f"  {{ SELECT ?g ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?g ?p }}\n}}\nGROUP BY ?g"
+        )
+    if intent.kind == "average" and ordered:
+        # one value per product first (a product may carry several rows), then their mean (or sum)
+        return (
+            f"SELECT ({'SUM' if intent.total else 'AVG'}(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
             f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}"
         )
     if ordered:

@@ -32,6 +32,9 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
     of ``comp.sparql``; ``store`` is asked only for the unit a number was written in."""
     intent, rows = comp.intent, ans.rows
     names = distinct(r["name"]["value"] for r in rows if "name" in r)
+    if intent.groups:
+        _read_groups(intent, rows, ans)
+        return
     if intent.kind == "count":
         ans.value = int(rows[0]["count"]["value"]) if rows else 0
     elif intent.kind in ("superlative", "compare"):
@@ -42,7 +45,7 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         if n and "value" in row:
             mean = round(float(row["value"]["value"]), 4)
             ans.value, ans.unit = value_in_unit(store, question, mean, comp.order_unit, "", None, ans.trace)
-            ans.trace.append(f"average over {n} products: {ans.value}")
+            ans.trace.append(f"{'sum' if intent.total else 'average'} over {n} products: {ans.value}")
         ans.answer_list = None
     elif intent.kind == "describe" and intent.lookup:  # "What is the sensor type of X?": its value(s)
         ans.answer_list = names
@@ -66,6 +69,23 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.value = round(was, places) if places > 0 else int(round(was, places))
         if ans.value != was:
             ans.trace.append(f"rounded as asked: {was} → {ans.value}")
+
+
+def _read_groups(intent, rows: list[dict[str, Any]], ans: Answer) -> None:
+    """The group that wins a comparison of groups: the largest (smallest) mean or count; none on a tie
+    or when a group has no value to compare (a group with no product counts 0)."""
+    key = "count" if intent.kind == "count" else "value"
+    found = {int(r["g"]["value"]): float(r[key]["value"]) for r in rows if "g" in r and key in r}
+    if intent.kind == "count":
+        found = {i: found.get(i, 0.0) for i in range(len(intent.groups))}
+    ans.trace.append(
+        "groups: " + ", ".join(f"{name} {found.get(i, 'no value')}" for i, name in enumerate(intent.groups))
+    )
+    pick = max if intent.direction != "min" else min
+    best = pick(found.values()) if len(found) == len(intent.groups) else None
+    winners = [intent.groups[i] for i, v in found.items() if v == best]
+    ans.value = winners[0] if len(winners) == 1 else None
+    ans.answer_list = winners if len(winners) == 1 else []
 
 
 def _read_gap(store, question: str, comp: Compiled, ans: Answer) -> None:

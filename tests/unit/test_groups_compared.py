@@ -1,0 +1,39 @@
+"""Questions that compare groups of products (brands, sections), on the bike-parts shop of
+``test_sums_and_amounts``: the answer is the group that wins on the mean of a measure, or on how
+many of its products meet the conditions. Without the mechanism these questions found no product
+named and answered nothing; a list over two brands stays a list."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_compiler import compile_catalog
+from tests.unit.test_sums_and_amounts import SHOP, _variant
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory):
+    return compile_catalog([_variant(*row) for row in SHOP], tmp_path_factory.mktemp("parts"), currency="USD")
+
+
+@pytest.mark.parametrize(
+    ("question", "winner"),
+    [
+        # the mean of a measure: Arc's fork 1.95 kg, Dune's 2.60 and 2.05 kg
+        ("On average, whose forks are lighter, Arc's or Dune's?", "Arc"),
+        ("On average, which brand is pricier: Arc or Dune?", "Arc"),
+        ("Which brand's forks are heavier on average, Arc or Dune?", "Dune"),
+        # how many: Arc has two wheelsets, Dune one; over a grand, Wheels holds one and Forks two
+        ("Which brand has more wheelsets, Arc or Dune?", "Arc"),
+        ("Which section has more products over a grand, Wheels or Forks?", "Forks"),
+        ("Which brand has fewer forks, Arc or Dune?", "Arc"),
+    ],
+)
+def test_the_group_that_wins(compiler, question, winner):
+    ans = compiler.answer(question)
+    assert ans.intent == "compare" and ans.value == winner, ans.trace
+
+
+def test_a_list_over_two_brands_stays_a_list(compiler):
+    ans = compiler.answer("Which Arc or Dune wheelsets cost under $1000?")
+    assert sorted(ans.answer_list or []) == ["Arc Wheelset", "Dune Wheelset"], ans.trace

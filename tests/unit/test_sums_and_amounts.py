@@ -1,0 +1,63 @@
+"""Sums of a measure and amounts said the way people talk, on an invented bike-parts shop.
+
+- "add up", "the total", "in total", "weigh together", "what would it come to": the sum of a measure
+  over the products in scope or named (the price when no measure is named), in the unit asked;
+- "a grand", "two grand", "more than a kilo": amounts with "a" for one and "grand" for a thousand.
+Each test fails without its mechanism (the sum was read as a list of the products; the amounts were
+no numbers at all, or "two" with no unit).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dualgraph.corpus.model import Variant
+from tests.unit.test_compiler import compile_catalog
+
+#        name (the brand is its first word), category, price USD, weight
+SHOP = [
+    ("Arc Wheelset", "Wheels", 950, "1.45 kg"),
+    ("Arc Carbon Wheelset", "Wheels", 2100, "1.20 kg"),
+    ("Dune Wheelset", "Wheels", 600, "1.90 kg"),
+    ("Arc Trail Fork", "Forks", 1200, "1.95 kg"),
+    ("Dune Coil Fork", "Forks", 700, "2.60 kg"),
+    ("Dune Air Fork", "Forks", 1050, "2.05 kg"),
+]
+
+
+def _variant(name: str, cat: str, price: int, weight: str) -> Variant:
+    specs = (("General:Weight", weight), ("Price", f"{price} USD"))
+    return Variant(name=name, prod_range=name, categories=(cat,), specs=specs)
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory):
+    return compile_catalog([_variant(*row) for row in SHOP], tmp_path_factory.mktemp("parts"), currency="USD")
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("What do all the Dune forks add up to?", 700 + 1050),
+        ("What's the total weight of the Arc products, in kilos?", 1.45 + 1.20 + 1.95),
+        ("How much do the Arc Wheelset and the Dune Coil Fork weigh together, in grams?", 1450 + 2600),
+        ("If I bought every wheelset, what would it come to?", 950 + 2100 + 600),
+    ],
+)
+def test_a_sum_over_the_products_in_scope(compiler, question, want):
+    ans = compiler.answer(question)
+    assert ans.intent == "sum" and ans.value == pytest.approx(want), ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        ("Which products cost more than a grand?", ["Arc Carbon Wheelset", "Arc Trail Fork", "Dune Air Fork"]),
+        ("Any wheelsets under two grand?", ["Arc Wheelset", "Dune Wheelset"]),
+        ("Which forks weigh more than two kilos?", ["Dune Air Fork", "Dune Coil Fork"]),
+        ("Which forks weigh less than two kilos?", ["Arc Trail Fork"]),
+        ("Which wheelsets weigh more than a kilo?", ["Arc Carbon Wheelset", "Arc Wheelset", "Dune Wheelset"]),
+    ],
+)
+def test_amounts_said_in_words(compiler, question, want):
+    assert sorted(compiler.answer(question).answer_list or []) == want
