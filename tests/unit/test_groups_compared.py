@@ -37,3 +37,22 @@ def test_the_group_that_wins(compiler, question, winner):
 def test_a_list_over_two_brands_stays_a_list(compiler):
     ans = compiler.answer("Which Arc or Dune wheelsets cost under $1000?")
     assert sorted(ans.answer_list or []) == ["Arc Wheelset", "Dune Wheelset"], ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "want"),
+    [
+        # the catalogue's sections ranked or counted by the products in scope
+        ("Which section has the most products under $1000?", "superlative", "Wheels"),
+        ("Which category has the fewest products over a grand?", "superlative", "Wheels"),
+        ("How many different categories do the Dune products come from?", "count", 2),
+    ],
+)
+def test_groupings_ranked_or_counted(compiler, question, kind, want):
+    ans = compiler.answer(question)
+    assert ans.intent == kind and ans.value == want, ans.trace
+
+
+def test_a_superlative_over_products_is_no_grouping(compiler):
+    ans = compiler.answer("Which category has the most expensive wheelset?")
+    assert ans.value == "Arc Carbon Wheelset", ans.trace

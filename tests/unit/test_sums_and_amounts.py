@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from dualgraph.corpus.model import Variant
+from dualgraph.query.read.parse import parse_question
 from tests.unit.test_compiler import compile_catalog
 
 #        name (the brand is its first word), category, price USD, weight
@@ -61,3 +62,17 @@ def test_a_sum_over_the_products_in_scope(compiler, question, want):
 )
 def test_amounts_said_in_words(compiler, question, want):
     assert sorted(compiler.answer(question).answer_list or []) == want
+
+
+def test_a_gap_in_a_unit_named_after_how_many(compiler):
+    ans = compiler.answer("How many more grams does the Dune Coil Fork weigh than the Arc Trail Fork?")
+    assert ans.value == pytest.approx(650), ans.trace
+    # a unit spelled with a capital right after "how many more" is no product name
+    parsed = parse_question("How many more kWh per year does the Nova A1 use than the Nova B2?")
+    assert [e.phrase for e in parsed.entities] == ["Nova A1", "Nova B2"]
+
+
+def test_a_capitalised_word_opening_a_sentence_is_no_missing_name(compiler):
+    # "Answer" opens the second sentence: no product the comparison needs and could not find
+    ans = compiler.answer("Is the Arc Trail Fork heavier than the Dune Coil Fork? Answer yes or no.")
+    assert ans.value == "no", ans.trace

@@ -430,6 +430,7 @@ class Compiler:
         self._ground(w)
         self._settle_intent(w)
         self._compare_groups(w)
+        self._by_grouping(w)
         self._relative(w)
         if not self._name_products(w) or not self._order(w):
             return w.out
@@ -503,8 +504,8 @@ class Compiler:
         """The intent decided once names are resolved: a comparison of named products, a value lookup."""
         reading, out, trace = w.reading, w.out, w.out.trace
         intent, named_ok = out.intent, w.named_ok
-        # "is the nova lite cheaper than the zenith basic"
-        if intent.kind == "list" and len(named_ok) >= 2:
+        # "is the nova lite cheaper than the zenith basic" (the parser may have seen no product names)
+        if intent.kind in ("list", "yesno") and len(named_ok) >= 2:
             cmp = reading.comparative
             if (ts := reading.time_order) is not None and (cmp is None or not cmp[1]):
                 cmp = (ts.direction, DATE_ATTRIBUTES[ts.event])  # "is the nova lite newer than the zenith basic"
@@ -558,6 +559,21 @@ class Compiler:
             w.groundings = [neutral if x is gr else x for x in w.groundings]
         w.out.groundings = w.groundings
         w.out.scope_where = scope_pattern([gr for gr in w.scope if gr.resolved])
+
+    @staticmethod
+    def _by_grouping(w: _Work) -> None:
+        """A ranking or count of the catalogue's brands, lines or sections ("Which brand has the most
+        fridges?", "How many different brands are the e-bikes from?"): the products in scope are
+        grouped by it."""
+        if w.named_ok or w.groups is not None or (asked := w.reading.grouping) is None:
+            return
+        kind, direction = asked
+        if direction:
+            w.out.intent = Intent("superlative", direction=direction, by=kind)
+            w.out.trace.append(f"intent → the {kind} with the {'most' if direction == 'max' else 'fewest'} products")
+        else:
+            w.out.intent = Intent("count", by=kind)
+            w.out.trace.append(f"intent → how many {kind}s the products in scope come from")
 
     def _worded_entry(self, asked: str, w: _Work) -> Any:
         """The value list (words, not numbers) that names ``asked`` better than any numeric entry the
@@ -625,7 +641,7 @@ class Compiler:
                 trace.append(f"{ge.source.phrase!r}: a capitalised first word of a sentence, not a name")
             else:
                 w.penalty *= 0.5
-        bad = [ge for ge in named if not ge.resolved]
+        bad = [ge for ge in named if not ge.resolved and not w.reading.opens_sentence(ge.source)]
         if needs_named and (bad or not w.products):
             what = ", ".join(repr(ge.source.phrase) for ge in bad) or "no product named"
             return self._fail(out, f"could not find the product(s): {what}")
@@ -668,7 +684,7 @@ class Compiler:
         """The ordering a superlative, comparison or average reads; ``False`` (with the error set)
         when the attribute cannot be grounded."""
         reading, out, trace, intent, g = w.reading, w.out, w.out.trace, w.out.intent, self.grounder
-        if intent.kind not in ("superlative", "compare", "average"):
+        if intent.kind not in ("superlative", "compare", "average") or intent.by:
             return True
         attr = intent.attribute
         order = None
@@ -772,7 +788,9 @@ class Compiler:
                 gr.resolved and gr.kind != "category" and (gr.snippet or gr.filters or gr.name_filter) for gr in w.rest
             )
         order_named = (
-            bool(intent.attribute) or w.order is None or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
+            bool(intent.attribute or intent.by)
+            or w.order is None
+            or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
         )
         out.restricts = restricts
         w.confs += w.reading.coverage_caps(intent, out.covered, restricts, order_named=order_named, trace=out.trace)

@@ -66,7 +66,7 @@ def compared_groups(
         return Intent("count", direction=direction, groups=tuple(names)), groups
     if cmp is None and intent.direction is None:
         return None
-    grouping = general_words("group_words")
+    grouping = general_words("brand_words") | general_words("range_words") | general_words("section_words")
     attr = next((a for a in ((cmp[1] if cmp else ""), intent.attribute) if a and a.casefold() not in grouping), "")
     trace.append(f"groups compared by their mean {attr or 'price'}: {names}, {direction}")
     return Intent("average", attr, direction, word=intent.word, groups=tuple(names)), groups

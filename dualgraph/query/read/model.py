@@ -121,6 +121,9 @@ class Intent:
     """The comparative or superlative word that set ``direction`` ("faster", "lightest"), as read."""
     total: bool = False
     """An average that asks for the sum instead ("What do all the X weigh together?")."""
+    by: str = ""
+    """What a superlative ranks or a count counts instead of products: "brand", "line" or "category"
+    ("Which brand has the most fridges?", "How many different brands are the e-bikes from?")."""
     groups: tuple[str, ...] = ()
     """The groups an average or count compares, by name ("whose cameras are lighter, Canon's or
     Nikon's?"): the answer is the group that wins by ``direction``."""

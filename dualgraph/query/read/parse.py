@@ -537,12 +537,15 @@ def _after_name(before: str) -> bool:
 
 
 def _unit_asked(q: str, m: re.Match[str]) -> bool:
-    """A unit the answer is asked in ("…, in Wh?", "as GB", "to the nearest kWh") or ranked by
-    ("the least kWh per year", "the most mAh") is no name."""
+    """A unit the answer is asked in ("…, in Wh?", "as GB", "to the nearest kWh", "how many more
+    kWh") or ranked by ("the least kWh per year", "the most mAh") is no name."""
     if normalise_unit(m.group()) is None:
         return False
     before = q[max(0, m.start() - 40) : m.start()]
-    return bool(re.search(r"\b(?:in|as|per|nearest)\s+$", before, re.I) or _graded_before().search(before))
+    return bool(
+        re.search(r"\b(?:in|as|per|nearest|how\s+many(?:\s+more|\s+fewer)?)\s+$", before, re.I)
+        or _graded_before().search(before)
+    )
 
 
 @functools.cache

@@ -24,7 +24,7 @@ from dualgraph.query.read.numbers import dimension_hint
 from dualgraph.query.read.parse import comparative, difference_asked, parse_question
 from dualgraph.query.read.relative import relative_phrase
 
-__all__ = ["Reading", "counts_compared", "read_question", "subject_end"]
+__all__ = ["Reading", "counts_compared", "grouping_asked", "read_question", "subject_end"]
 
 
 _LEAD = re.compile(
@@ -81,6 +81,9 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
+    grouping: tuple[str, str] | None = None
+    """(kind, direction) when it ranks or counts the catalogue's groupings, not products: ("brand",
+    "max") for "Which brand has the most fridges?", ("line", "") for "How many different lines…"."""
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -162,7 +165,37 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         product_noun=bool(general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}),
         counts_compared=counts_compared(question),
         alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
+        grouping=grouping_asked(question),
     )
+
+
+_KINDS = {"brand": "brand_words", "line": "range_words", "category": "section_words"}
+
+
+def grouping_asked(question: str) -> tuple[str, str] | None:
+    """(kind, direction) when the question ranks the catalogue's brands, lines or sections by how many
+    products they hold ("Which brand has the most fridges?": brand, max) or counts them ("How many
+    different brands…": brand, ""). "Which brand has the most expensive phone?" ranks products.
+
+    >>> grouping_asked("Which brand has the most models?"), grouping_asked("How many different brands are there?")
+    (('brand', 'max'), ('brand', ''))
+    >>> grouping_asked("Which brand has the most expensive phone?") is None
+    True
+    """
+    words = {w: kind for kind, key in _KINDS.items() for w in general_words(key)}
+    alts = "|".join(sorted(words, key=len, reverse=True))
+    if m := re.search(rf"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?({alts})\b", question, re.I):
+        return words[m.group(1).casefold()], ""
+    m = re.search(
+        rf"\b(?:which|what)\s+({alts})\b[^?.,]*?\b(?:the\s+)?(most|fewest|least)\b(?:\s+([\w'’-]+))?", question, re.I
+    )
+    if m is None:
+        return None
+    nxt = (m.group(3) or "").casefold()
+    plain = general_words("product_nouns") | general_words("question_scaffold")  # "the most models", "the most in"
+    if nxt and not (nxt in plain or current().is_category(nxt)):
+        return None  # "the most expensive phone": a product is ranked
+    return words[m.group(1).casefold()], "min" if m.group(2).casefold() in ("fewest", "least") else "max"
 
 
 def counts_compared(question: str) -> bool:

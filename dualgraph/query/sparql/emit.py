@@ -101,6 +101,10 @@ def order_block(snippet: str, s: str, v: str, *, named: bool) -> str:
     return f"{{ SELECT ?p {v} WHERE {{ {block} }} }}"
 
 
+_GROUPING = {"brand": "skg:hasBrand", "line": "skg:inLine", "category": "skg:belongs"}
+"""The relation of a product to each grouping a question may rank or count (see ``Intent.by``)."""
+
+
 def select_query(
     intent: Intent, blocks: list[str], filters: list[str], *, ordered: bool, tie_broken: bool, count_ranges: bool
 ) -> str:
@@ -124,6 +128,15 @@ def select_query(
         return (
             f"SELECT (COUNT(DISTINCT ?unit) AS ?count) WHERE {{\n  {body}\n"
             f"  OPTIONAL {{ ?p skg:variantOf ?range }} BIND(COALESCE(?range, ?p) AS ?unit)\n}}"
+        )
+    if intent.by:  # the catalogue's brands, lines or sections, not its products
+        rel = _GROUPING[intent.by]
+        if intent.kind == "count":
+            return f"SELECT (COUNT(DISTINCT ?grp) AS ?count) WHERE {{\n  {body}\n  ?p {rel} ?grp .\n}}"
+        sort = "DESC" if intent.direction != "min" else "ASC"
+        return (
+            f"SELECT ?grp (SAMPLE(?gn) AS ?name) (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n"
+            f"  ?p {rel} ?grp . ?grp skg:hasName ?gn .\n}}\nGROUP BY ?grp\nORDER BY {sort}(?count) ?name"
         )
     if intent.kind == "count" and intent.groups:  # ?g: the group each product was found in
         return f"SELECT ?g (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n}}\nGROUP BY ?g"

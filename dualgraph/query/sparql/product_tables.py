@@ -398,7 +398,7 @@ class ProductTables:
         """The rows :func:`~dualgraph.query.sparql.emit.select_query` would give for ``intent``
         over ``blocks`` and ``filters`` (``query`` is its text, kept on the result), or None when
         this question is for the store."""
-        if intent.kind in ("describe", "average") or (ordered and intent.kind == "count") or intent.groups:
+        if intent.kind in ("describe", "average") or (ordered and intent.kind == "count") or intent.groups or intent.by:
             return None
         t0 = time.perf_counter()
         order = [b for b in blocks if _VAL.search(b)] if ordered else []

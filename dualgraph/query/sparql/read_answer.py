@@ -35,6 +35,12 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
     if intent.groups:
         _read_groups(intent, rows, ans)
         return
+    if intent.by and intent.kind == "superlative":  # the brand (line, section) ranked first, ties kept
+        top = rows[0]["count"]["value"] if rows else None
+        ans.answer_list = [r["name"]["value"] for r in rows if r["count"]["value"] == top]
+        ans.value = ans.answer_list[0] if len(ans.answer_list) == 1 else None
+        ans.trace.append(f"the {intent.by} first by products held: {ans.answer_list} ({top})")
+        return
     if intent.kind == "count":
         ans.value = int(rows[0]["count"]["value"]) if rows else 0
     elif intent.kind in ("superlative", "compare"):
