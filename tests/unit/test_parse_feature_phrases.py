@@ -31,6 +31,9 @@ def features(q: str) -> list[tuple[str, str, bool]]:
         # "takes" alone is no possession verb ("a student who takes notes")
         ("I am a student who takes notes. Which tablet is cheapest?", []),
         ("Which phones do not support memory cards?", [("memory cards", "", True)]),
+        # a pronoun or a word for any product is no feature ("have anything", "what have you got")
+        ("Do you have anything for sale in Germany?", []),
+        ("Anything under 300 pounds? What have you got?", []),
     ],
 )
 def test_feature_phrases(question, want):
@@ -90,6 +93,10 @@ KITCHEN = QuestionVocabulary.of(categories=["Fridges"], features=["ice dispenser
         # an article or a contrast starts a new phrase, which is not negated
         ("Which fridges have no NFC and a stylus?", [("NFC", True), ("stylus", False)]),
         ("Which fridges have no NFC but a stylus?", [("NFC", True), ("stylus", False)]),
+        # a negation reaches over a verb of use and its grammar words, not over another clause
+        ("Which fridges can't be run with a stylus?", [("stylus", True)]),
+        ("Which fridges must not be hung on the NFC?", [("NFC", True)]),
+        ("Which fridges that aren't too expensive have a stylus?", [("stylus", False)]),
     ],
 )
 def test_negation_shared_by_conjuncts(question, want):

@@ -76,3 +76,17 @@ def test_a_capitalised_word_opening_a_sentence_is_no_missing_name(compiler):
     # "Answer" opens the second sentence: no product the comparison needs and could not find
     ans = compiler.answer("Is the Arc Trail Fork heavier than the Dune Coil Fork? Answer yes or no.")
     assert ans.value == "no", ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # compared with the mean of the products in scope: forks 1.95, 2.60, 2.05 kg (mean 2.2)
+        ("Which forks are heavier than the average fork?", ["Dune Coil Fork"]),
+        ("Which wheelsets are cheaper than average?", ["Arc Wheelset", "Dune Wheelset"]),
+        ("Which forks have an above-average weight?", ["Dune Coil Fork"]),
+    ],
+)
+def test_compared_with_the_average_in_scope(compiler, question, want):
+    ans = compiler.answer(question)
+    assert sorted(ans.answer_list or []) == want, ans.trace

@@ -91,7 +91,7 @@ from dualgraph.query.read.number_hints import attr_hint, measure_words
 from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, inverse_dimensions, unit_word
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.read.reading import Reading, read_question
-from dualgraph.query.read.relative import relative_blocks
+from dualgraph.query.read.relative import average_blocks, relative_blocks
 from dualgraph.query.sparql.emit import order_block, select_query, where_clauses
 from dualgraph.query.sparql.product_tables import tables_for
 from dualgraph.query.sparql.read_answer import read_answer
@@ -596,6 +596,14 @@ class Compiler:
     def _relative(self, w: _Work) -> None:
         """ "a bigger battery than the Nova Lite": the name is a reference to compare with, not the answer."""
         reading, out, trace = w.reading, w.out, w.out.trace
+        if out.intent.kind in ("list", "count") and not w.named_ok and (avg := reading.than_average):
+            gr = self.grounder.attribute(avg[1], trace, scope=w.in_scope, prefer=reading.dimensions)
+            if gr.resolved:  # "deeper than the average bookcase": the mean of the products in scope
+                w.rel = (avg[0], gr, [], 0)
+                out.covered_extra = [reading.between(avg[2], avg[3]), avg[1]]
+                trace.append(f"products whose {avg[1] or 'price'} is {avg[0]} the mean of the products in scope")
+                self._within_comparison(w, avg[2], avg[3])
+            return
         if out.intent.kind not in ("list", "count") or len(w.named_ok) != 1:
             return
         ref = w.named_ok[0]
@@ -612,17 +620,21 @@ class Compiler:
             return
         w.rel = (how[0], gr, list(ref.products), id(ref))
         trace.append(f"{ref.source.phrase!r} is a reference: products whose {how[1] or 'price'} is {how[0]} its value")
-        # words of the comparison itself ("same", "bigger battery") are no conditions
+        self._within_comparison(w, how[2], ref.source.span.start)
+        out.covered_extra = [reading.between(how[2], ref.source.span.start), how[1]]
+
+    @staticmethod
+    def _within_comparison(w: _Work, start: int, end: int) -> None:
+        """Words of the comparison itself ("same", "bigger battery", "above-average weight") are no conditions."""
         for gc in w.groundings:
             if (
                 gc.source in w.constraints
-                and how[2] <= gc.source.span.start < ref.source.span.start
+                and start <= gc.source.span.start < end
                 and not isinstance(gc.source, NumericConstraint)
             ):
                 gc.resolved = False
                 gc.kind = "relative"
-                trace.append(f"{gc.source.span.text!r} is part of the comparison, not a condition")
-        out.covered_extra = [reading.between(how[2], ref.source.span.start), how[1]]
+                w.out.trace.append(f"{gc.source.span.text!r} is part of the comparison, not a condition")
 
     def _name_products(self, w: _Work) -> bool:
         """The named products answered about; ``False`` (with the error set) when one the intent needs
@@ -667,7 +679,11 @@ class Compiler:
             w.blocks.append(w.groups.block)
         w.confs = [gr.confidence for gr in w.groundings if gr.resolved] or [0.9]
         if w.rel is not None:
-            rel_blocks, rel_filter = relative_blocks(w.rel[0], w.rel[1].snippet, w.rel[2])
+            rel_blocks, rel_filter = (
+                relative_blocks(w.rel[0], w.rel[1].snippet, w.rel[2])
+                if w.rel[2]
+                else average_blocks(w.rel[0], w.rel[1].snippet, w.out.scope_where)
+            )
             w.blocks += rel_blocks
             w.filters.append(rel_filter)
             w.confs.append(w.rel[1].confidence)

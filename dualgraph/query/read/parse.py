@@ -142,7 +142,24 @@ def _span(q: str, a: int, b: int) -> Span:
 
 
 def _negated(q: str, start: int, floor: int = 0) -> bool:
-    return _NEG.search(q[max(floor, start - 40) : start]) is not None
+    before = q[max(floor, start - 40) : start]
+    if _NEG.search(before) is not None:
+        return True
+    # "can't be run in SLI", "must not be hung on the wall": a verb of use and its grammar words between
+    m = _NEG_BEFORE_VERB.search(before)
+    return m is not None and all(w in _verb_phrase_words() for w in m.group(1).casefold().split())
+
+
+_NEG_BEFORE_VERB = re.compile(r"(?:\b(?:not|never|cannot)|n't)((?:[\s-]+[a-z]+){1,4})[\s-]+$", re.I)
+_CLAUSE_WORDS = frozenset({"and", "or", "but", "that", "which", "who", "while", "if", "then", "so", "than"})
+
+
+@functools.cache
+def _verb_phrase_words() -> frozenset[str]:
+    """Words that may stand between a negation and what it negates: verbs of use, auxiliaries and
+    grammar words, but no word that opens another clause."""
+    words = general_words("use_verbs") | general_words("auxiliaries") | general_words("function_words")
+    return words - _CLAUSE_WORDS
 
 
 def _only(q: str, start: int, end: int) -> bool:
@@ -343,8 +360,14 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
         words = list(re.finditer(r"[a-z][a-z-]*", q[base : base + 40]))
         taken: list[re.Match[str]] = []
         pos = base
+        grammar = general_words("function_words")  # "what have you got": no feature starts with a pronoun
         for w in words:
-            if q[pos : base + w.start()].strip() or w.group() in _PHRASE_STOP or len(taken) == 3:
+            if (
+                q[pos : base + w.start()].strip()
+                or w.group() in _PHRASE_STOP
+                or w.group() in grammar
+                or len(taken) == 3
+            ):
                 break
             taken.append(w)
             pos = base + w.end()
@@ -366,6 +389,7 @@ def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureCons
         if (
             not claims.free(a, b)
             or graded
+            or all(w.group() in general_words("product_nouns") for w in taken)  # "have anything", "has ones"
             or current().categories.fullmatch(last)
             or current().categories.fullmatch(q[a:b])
         ):
@@ -662,7 +686,10 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
     by a verb of measure."""
     total = re.search(rf"\b(?:{words_alternation('total_words')})\b", low)
-    if not (avg := re.search(r"\b(?:average|mean)\b", low) or total):
+    avg = re.search(r"\b(?:average|mean)\b", low)
+    if avg and re.search(r"\b(?:than\s+(?:the\s+|an\s+)?|above[\s-]+|below[\s-]+)$", low[: avg.start()]):
+        avg = None  # "deeper than the average bookcase": a reference, not the answer
+    if not (avg := avg or total):
         return None
     attr = attribute_near(q, avg.end())
     blank = _blank(q, [(c.span.start, c.span.end) for c in said])  # "Mark II" names no attribute

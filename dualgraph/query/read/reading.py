@@ -22,7 +22,7 @@ from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericCons
 from dualgraph.query.read.number_hints import attr_hint, verb_before
 from dualgraph.query.read.numbers import dimension_hint
 from dualgraph.query.read.parse import comparative, difference_asked, parse_question
-from dualgraph.query.read.relative import relative_phrase
+from dualgraph.query.read.relative import average_reference, relative_phrase
 
 __all__ = ["Reading", "counts_compared", "grouping_asked", "read_question", "subject_end"]
 
@@ -81,6 +81,9 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
+    than_average: tuple[str, str, int, int] | None = None
+    """(comparator, attribute, start, end) when products are compared with the mean of those in scope
+    ("deeper than the average bookcase", "an above-average battery")."""
     grouping: tuple[str, str] | None = None
     """(kind, direction) when it ranks or counts the catalogue's groupings, not products: ("brand",
     "max") for "Which brand has the most fridges?", ("line", "") for "How many different lines…"."""
@@ -166,6 +169,7 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         counts_compared=counts_compared(question),
         alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
         grouping=grouping_asked(question),
+        than_average=average_reference(question, number_spans(parsed)),
     )
 
 

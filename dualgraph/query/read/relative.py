@@ -28,7 +28,7 @@ from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.read.numbers import attribute_label
 from dualgraph.query.read.parse import comparative
 
-__all__ = ["relative_blocks", "relative_phrase", "relative_reference"]
+__all__ = ["average_blocks", "average_reference", "relative_blocks", "relative_phrase", "relative_reference"]
 
 _THAN = re.compile(r"\bthan\s+(?:that\s+of\s+|those\s+of\s+)?(?:the\s+|a\s+|an\s+)?$", re.I)
 _SAME = re.compile(
@@ -60,6 +60,49 @@ def relative_phrase(question: str, name_start: int, blocked: list[tuple[int, int
     direction, attr = cmp
     clause = max((m.end() for m in re.finditer(r"[,;?!]|\b(?:and|with|that|which|who)\b", before, re.I)), default=0)
     return (">" if direction == "max" else "<"), attr, clause
+
+
+_THAN_AVERAGE = re.compile(r"\bthan\s+(?:the\s+|an\s+)?(?:average|mean)\b(?P<rest>(?:\s+[\w-]+){0,2})", re.I)
+_ABOUT_AVERAGE = re.compile(r"\b(?P<side>above|below)[\s-]+(?:the\s+)?average\b(?P<rest>(?:\s+[\w-]+){0,2})", re.I)
+
+
+def average_reference(question: str, blocked: list[tuple[int, int]]) -> tuple[str, str, int, int] | None:
+    """``(op, attribute, start, end)`` when the products are compared with the average of the
+    products in scope ("deeper than the average bookcase", "an above-average battery"), else None.
+
+    >>> average_reference("Show me desks deeper than the average desk", [])[:2]
+    ('>', 'depth')
+    >>> average_reference("Which phones have an above-average battery?", [])[:2]
+    ('>', 'battery')
+    """
+    if m := _THAN_AVERAGE.search(question):
+        cmp = comparative(question[: m.start()] + " " * (len(question) - m.start()), blocked)
+        if cmp is None:
+            return None
+        clause = max(
+            (c.end() for c in re.finditer(r"[,;?!]|\b(?:and|with|that|which|who)\b", question[: m.start()], re.I)),
+            default=0,
+        )
+        return (">" if cmp[0] == "max" else "<"), cmp[1], clause, m.end()
+    if m := _ABOUT_AVERAGE.search(question):
+        a = current().attributes.search(m.group("rest"))
+        return (
+            (">" if m.group("side").lower() == "above" else "<"),
+            attribute_label(a.group(1)) if a else "",
+            m.start(),
+            m.end(),
+        )
+    return None
+
+
+def average_blocks(op: str, snippet: str, scope: str) -> tuple[list[str], str]:
+    """SPARQL blocks and the FILTER comparing ``?p`` (value ``?vrel``) with the mean over the products
+    of ``scope`` (a pattern over ``?p``: the question's brands, categories) of the same attribute."""
+    mine = fill(snippet, "?srel", "?vrel")
+    theirs = fill(snippet.replace("?p ", "?ref "), "?sref", "?vref")
+    within = re.sub(r"\?name\b", "?refname", re.sub(r"\?p\b", "?ref", scope))  # its own products and names
+    mean = f"{{ SELECT (AVG(?vref) AS ?vmean) WHERE {{ ?ref a skgt:Product ; skg:hasName ?refname . {within} {theirs} }} }}"
+    return [mine, mean], f"?vrel {op} ?vmean"
 
 
 def relative_blocks(op: str, snippet: str, refs: list[str]) -> tuple[list[str], str]:
