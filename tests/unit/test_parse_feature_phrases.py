@@ -31,6 +31,8 @@ def features(q: str) -> list[tuple[str, str, bool]]:
         # "takes" alone is no possession verb ("a student who takes notes")
         ("I am a student who takes notes. Which tablet is cheapest?", []),
         ("Which phones do not support memory cards?", [("memory cards", "", True)]),
+        # an auxiliary leads to the feature, as a negation does
+        ("Which covers have been abrasion-tested?", [("abrasion-tested", "", False)]),
         # a pronoun or a word for any product is no feature ("have anything", "what have you got")
         ("Do you have anything for sale in Germany?", []),
         ("Anything under 300 pounds? What have you got?", []),

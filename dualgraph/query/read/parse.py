@@ -348,14 +348,15 @@ def _conjuncts(q: str, features: list[FeatureConstraint], trace: list[str]) -> l
     return out
 
 
-_NEVER_BEEN = re.compile(r"(?:never|not)(?:\s+(?:been|be|ever))*\s+", re.I)
+_NEVER_BEEN = re.compile(r"(?:(?:never|not)(?:\s+(?:been|be|ever))*|been|being)\s+", re.I)
 
 
 def _with_phrases(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstraint]:
     """General rule: lower-case noun phrases after "with"/"has"/"supports" name a feature."""
     found = []
     for m in _WITH.finditer(q):
-        # "have never been ridden": the negation and its auxiliary lead to the feature (_NEG reads them)
+        # "have never been ridden", "have been tested": the negation and the auxiliary lead to the
+        # feature (_NEG reads the polarity)
         base = neg.end() if (neg := _NEVER_BEEN.match(q, m.end())) else m.end()
         words = list(re.finditer(r"[a-z][a-z-]*", q[base : base + 40]))
         taken: list[re.Match[str]] = []
