@@ -12,7 +12,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-__all__ = ["AGGREGATION", "GROUP", "INVERSE", "MULTI", "REASONING", "devmix"]
+__all__ = ["AGGREGATION", "GROUP", "INVERSE", "MULTI", "REASONING", "base_set", "devmix"]
 
 INVERSE = "Inverse Queries"
 MULTI = "Multi-Condition Queries"
@@ -25,6 +25,19 @@ assert _spec is not None and _spec.loader is not None
 devmix = importlib.util.module_from_spec(_spec)
 sys.modules["devmix"] = devmix
 _spec.loader.exec_module(devmix)
+
+
+def base_set(name: str):
+    """The ``make_set.py`` of set ``name`` loaded as a module (a set written over another set's
+    catalogue reuses its ``load`` and ``write_catalog``, so both index the same products)."""
+    spec = importlib.util.spec_from_file_location(
+        f"{name}_make_set", Path(__file__).resolve().parent / name / "make_set.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"{name}_make_set"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def set_main(description: str, questions: Path, load, build, write_catalog) -> None:

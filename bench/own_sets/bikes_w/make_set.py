@@ -46,7 +46,6 @@ Conventions of the gold, all computed here from the source fields:
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from pathlib import Path
@@ -56,11 +55,6 @@ QUESTIONS = HERE / "questions.json"
 SEED = 20261207
 DEBUG = False  # True: a gold outside its bounds is printed, not asserted (used while choosing values)
 
-_spec = importlib.util.spec_from_file_location("bikes_make_set", HERE.parent / "bikes" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-base = importlib.util.module_from_spec(_spec)
-sys.modules["bikes_make_set"] = base
-_spec.loader.exec_module(base)
 
 sys.path.insert(0, str(HERE.parent))
 from shared import (  # noqa: E402
@@ -70,10 +64,12 @@ from shared import (  # noqa: E402
     MULTI,
     REASONING,
     BoundedBuilder,
+    base_set,
     clean_number,
     set_main,
 )
 
+base = base_set("bikes")
 load = base.load
 write_catalog = base.write_catalog
 Bike = base.Bike

@@ -63,7 +63,6 @@ Conventions of the gold, all computed here from the source fields:
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import statistics
@@ -81,15 +80,12 @@ from shared import (  # noqa: E402
     MULTI,
     REASONING,
     SetBuilder,
+    base_set,
     clean_number,
     set_main,
 )
 
-_spec = importlib.util.spec_from_file_location("cameras_make_set", HERE.parent / "cameras" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-base = importlib.util.module_from_spec(_spec)
-sys.modules["cameras_make_set"] = base
-_spec.loader.exec_module(base)
+base = base_set("cameras")
 
 load, write_catalog = base.load, base.write_catalog
 L, M, G, R, A = INVERSE, MULTI, GROUP, REASONING, AGGREGATION

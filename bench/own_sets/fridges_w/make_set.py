@@ -48,7 +48,6 @@ Conventions of the gold, all computed here from the source fields (never typed b
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import statistics
 import sys
@@ -65,15 +64,12 @@ from shared import (  # noqa: E402
     MULTI,
     REASONING,
     SetBuilder,
+    base_set,
     clean_number,
     set_main,
 )
 
-_spec = importlib.util.spec_from_file_location("fridges_base", HERE.parent / "fridges" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-base = importlib.util.module_from_spec(_spec)
-sys.modules["fridges_base"] = base
-_spec.loader.exec_module(base)
+base = base_set("fridges")
 
 load, write_catalog, brand_key = base.load, base.write_catalog, base.brand_key
 

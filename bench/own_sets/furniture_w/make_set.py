@@ -58,7 +58,6 @@ Conventions of the gold, all computed here from the source fields (none typed by
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import statistics
@@ -77,15 +76,12 @@ from shared import (  # noqa: E402
     MULTI,
     REASONING,
     SetBuilder,
+    base_set,
     clean_number,
     set_main,
 )
 
-_spec = importlib.util.spec_from_file_location("furniture_make_set", HERE.parent / "furniture" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-base = importlib.util.module_from_spec(_spec)
-sys.modules["furniture_make_set"] = base
-_spec.loader.exec_module(base)
+base = base_set("furniture")
 
 load = base.load
 write_catalog = base.write_catalog

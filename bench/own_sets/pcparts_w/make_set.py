@@ -49,7 +49,6 @@ Conventions of the gold (those of the base set, restated):
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 import sys
@@ -68,15 +67,12 @@ from shared import (  # noqa: E402
     MULTI,
     REASONING,
     BoundedBuilder,
+    base_set,
     clean_number,
     set_main,
 )
 
-_spec = importlib.util.spec_from_file_location("pcparts_base", HERE.parent / "pcparts" / "make_set.py")
-assert _spec is not None and _spec.loader is not None
-base = importlib.util.module_from_spec(_spec)
-sys.modules["pcparts_base"] = base
-_spec.loader.exec_module(base)
+base = base_set("pcparts")
 
 load = base.load
 write_catalog = base.write_catalog
