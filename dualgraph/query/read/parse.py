@@ -682,11 +682,16 @@ def _unit_counted(q: str, a: int, b: int) -> bool:
     return not (nxt and current().categories.fullmatch(nxt.group(1)))
 
 
+@functools.cache
+def _total_words() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{words_alternation('total_words')})\b")
+
+
 def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None:
     """An average ("the average weight") or a sum ("what do they weigh together") of a measure; the
     measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
     by a verb of measure."""
-    total = re.search(rf"\b(?:{words_alternation('total_words')})\b", low)
+    total = _total_words().search(low)
     avg = re.search(r"\b(?:average|mean)\b", low)
     if avg and re.search(r"\b(?:than\s+(?:the\s+|an\s+)?|above[\s-]+|below[\s-]+)$", low[: avg.start()]):
         avg = None  # "deeper than the average bookcase": a reference, not the answer

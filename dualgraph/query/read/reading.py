@@ -7,6 +7,7 @@ words here so that grounding, interpretation and SPARQL never look at the raw te
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -176,6 +177,18 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
 _KINDS = {"brand": "brand_words", "line": "range_words", "category": "section_words"}
 
 
+@functools.cache
+def _grouping_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str]]:
+    """(grouping word → kind, "how many different brands", "which brand has the most …")."""
+    words = {w: kind for kind, key in _KINDS.items() for w in general_words(key)}
+    alts = "|".join(sorted(words, key=len, reverse=True))
+    counted = re.compile(rf"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?({alts})\b", re.I)
+    ranked = re.compile(
+        rf"\b(?:which|what)\s+({alts})\b[^?.,]*?\b(?:the\s+)?(most|fewest|least)\b(?:\s+([\w'’-]+))?", re.I
+    )
+    return words, counted, ranked
+
+
 def grouping_asked(question: str) -> tuple[str, str] | None:
     """(kind, direction) when the question ranks the catalogue's brands, lines or sections by how many
     products they hold ("Which brand has the most fridges?": brand, max) or counts them ("How many
@@ -186,13 +199,10 @@ def grouping_asked(question: str) -> tuple[str, str] | None:
     >>> grouping_asked("Which brand has the most expensive phone?") is None
     True
     """
-    words = {w: kind for kind, key in _KINDS.items() for w in general_words(key)}
-    alts = "|".join(sorted(words, key=len, reverse=True))
-    if m := re.search(rf"\bhow\s+many\s+(?:different\s+|distinct\s+|separate\s+)?({alts})\b", question, re.I):
+    words, counted, ranked = _grouping_patterns()
+    if m := counted.search(question):
         return words[m.group(1).casefold()], ""
-    m = re.search(
-        rf"\b(?:which|what)\s+({alts})\b[^?.,]*?\b(?:the\s+)?(most|fewest|least)\b(?:\s+([\w'’-]+))?", question, re.I
-    )
+    m = ranked.search(question)
     if m is None:
         return None
     nxt = (m.group(3) or "").casefold()
