@@ -85,9 +85,9 @@ class Reading:
     than_average: tuple[str, str, int, int] | None = None
     """(comparator, attribute, start, end) when products are compared with the mean of those in scope
     ("deeper than the average bookcase", "an above-average battery")."""
-    grouping: tuple[str, str] | None = None
+    grouping: tuple[str, Direction | None] | None = None
     """(kind, direction) when it ranks or counts the catalogue's groupings, not products: ("brand",
-    "max") for "Which brand has the most fridges?", ("line", "") for "How many different lines…"."""
+    "max") for "Which brand has the most fridges?", ("line", None) for "How many different lines…"."""
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -189,19 +189,19 @@ def _grouping_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[st
     return words, counted, ranked
 
 
-def grouping_asked(question: str) -> tuple[str, str] | None:
+def grouping_asked(question: str) -> tuple[str, Direction | None] | None:
     """(kind, direction) when the question ranks the catalogue's brands, lines or sections by how many
     products they hold ("Which brand has the most fridges?": brand, max) or counts them ("How many
     different brands…": brand, ""). "Which brand has the most expensive phone?" ranks products.
 
     >>> grouping_asked("Which brand has the most models?"), grouping_asked("How many different brands are there?")
-    (('brand', 'max'), ('brand', ''))
+    (('brand', 'max'), ('brand', None))
     >>> grouping_asked("Which brand has the most expensive phone?") is None
     True
     """
     words, counted, ranked = _grouping_patterns()
     if m := counted.search(question):
-        return words[m.group(1).casefold()], ""
+        return words[m.group(1).casefold()], None
     m = ranked.search(question)
     if m is None:
         return None
