@@ -90,3 +90,21 @@ def test_a_capitalised_word_opening_a_sentence_is_no_missing_name(compiler):
 def test_compared_with_the_average_in_scope(compiler, question, want):
     ans = compiler.answer(question)
     assert sorted(ans.answer_list or []) == want, ans.trace
+
+
+def test_a_comparison_reads_an_attribute_said_as_a_verb_and_newer_as_a_date(tmp_path):
+    # "travels more": the catalogue's "Travel" said as a verb (not the price); "the newer frame": by
+    # date, not by the frame's number
+    def fork(name: str, travel: str, frame: str, released: str, price: str) -> Variant:
+        specs = (("Suspension:Travel", travel), ("Frame:Frame number", frame), ("General:Release date", released))
+        return Variant(name=name, prod_range=name, categories=("Forks",), specs=(*specs, ("Price", price)))
+
+    rows = [
+        fork("Arc Fork", "140 mm", "900", "2021-03-01", "900 USD"),
+        fork("Dune Fork", "160 mm", "100", "2023-05-01", "800 USD"),
+    ]
+    c = compile_catalog(rows, tmp_path, currency="USD")
+    ans = c.answer("Which one travels more, the Arc Fork or the Dune Fork?")
+    assert ans.value == "Dune Fork", ans.trace
+    ans = c.answer("Which is the newer frame, the Arc Fork or the Dune Fork?")
+    assert ans.value == "Dune Fork", ans.trace

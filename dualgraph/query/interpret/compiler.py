@@ -512,7 +512,9 @@ class Compiler:
             if gap := reading.difference:
                 cmp = gap  # "How much more does the A cost than the B?": the gap, not the winner
             if cmp:
-                intent = out.intent = Intent("compare", cmp[1], cmp[0], difference=gap is not None)
+                attr = cmp[1] or reading.said_attribute  # "which travels more, A or B": the verb's attribute
+                word = reading.comparative_word if gap is None else ""
+                intent = out.intent = Intent("compare", attr, cmp[0], difference=gap is not None, word=word)
                 trace.append(
                     f"intent list → compare: {len(named_ok)} catalog names and a comparative ({cmp[0]} {cmp[1] or '?'})"
                 )
@@ -726,6 +728,12 @@ class Compiler:
                 word=intent.word,
                 said=reading.words,
             )
+        # "the newer chip, A or B": newer is later in time, whatever noun it is said of ("a newer
+        # Android version" orders versions)
+        newer = re.fullmatch(r"newer|older", intent.word, re.I) and date_event(attr) is None and "version" not in attr
+        if newer and (dated := g.date_order("", trace)).resolved:
+            order = dated
+            trace.append(f"{intent.word!r} orders by date, not by {attr!r}")
         if not order.resolved:
             return self._fail(out, f"cannot order by {attr or 'price'!r}: {order.note}")
         dim = order.pattern.dimension if order.pattern is not None else None

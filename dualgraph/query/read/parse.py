@@ -667,6 +667,12 @@ def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> 
     return (cmp[1], cmp[2]) if cmp else None
 
 
+def comparative_word(question: str, blocked: list[tuple[int, int]] | None = None) -> str:
+    """The comparative word :func:`comparative` read ("newer", "cheaper"), else ""."""
+    cmp = _comparative(question, _blank(question, blocked or []))
+    return cmp[0] if cmp else ""
+
+
 def _unit_counted(q: str, a: int, b: int) -> bool:
     """Whether the word after "how many" (``q[a:b]``) is a unit ("how many grams"), not a name or a
     thing counted ("How many Pixel phones": a capitalised name before a category word)."""
@@ -687,6 +693,14 @@ def _total_words() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{words_alternation('total_words')})\b")
 
 
+def attribute_said(q: str, said: list) -> str:
+    """An attribute of the catalog said anywhere outside the names and numbers ``said``, a plural
+    or a verb in -s read as its stem ("the screens", "which boosts higher"), else ""."""
+    blank = _blank(q, [(c.span.start, c.span.end) for c in said])  # "Mark II" names no attribute
+    m = current().attributes.search(re.sub(r"\b(\w{3,}?)s\b", r"\1", blank))
+    return attribute_label(m.group(1)) if m else ""
+
+
 def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None:
     """An average ("the average weight") or a sum ("what do they weigh together") of a measure; the
     measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
@@ -697,11 +711,8 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
         avg = None  # "deeper than the average bookcase": a reference, not the answer
     if not (avg := avg or total):
         return None
-    attr = attribute_near(q, avg.end())
-    blank = _blank(q, [(c.span.start, c.span.end) for c in said])  # "Mark II" names no attribute
-    rest = re.sub(r"\b(\w{3,}?)s\b", r"\1", blank)
-    if not attr and (m := current().attributes.search(rest)):  # plural attribute words read as singular
-        attr = attribute_label(m.group(1))  # "On average, how large are the screens …"
+    attr = attribute_near(q, avg.end()) or attribute_said(q, said)  # "On average, how large are the screens …"
+    blank = _blank(q, [(c.span.start, c.span.end) for c in said])
     if not attr:  # "how much do they weigh together": the verb names the measure
         attr = next((a for pat, a in VERB_ATTRS if a != "price" and re.search(rf"\b(?:{pat})\b", blank)), "")
     trace.append(f"intent {'sum' if avg is total else 'average'} of {attr or '?'}")
@@ -741,6 +752,8 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         return Intent("compare", DATE_ATTRIBUTES[ts.event], ts.direction)
     if cmp and (len(names) >= 2 or re.search(r"\b(?:vs\.?|versus|compare)\b", low)):
         word, direction, attr = cmp
+        if not attr:  # "Which boosts higher, A or B?": a word of the catalog's attributes, said as a verb
+            attr = attribute_said(q, [*numerics, *names])
         trace.append(f"intent compare: {word!r} -> {direction} {attr or '?'}")
         return Intent("compare", attr, direction, word=word)
     if len(names) >= 2 and re.search(r"\b(?:vs\.?|versus|compare|or|which)\b", low):

@@ -22,7 +22,7 @@ from dualgraph.query.read.dates import TimeOrder, time_superlative
 from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
 from dualgraph.query.read.number_hints import attr_hint, verb_before
 from dualgraph.query.read.numbers import dimension_hint
-from dualgraph.query.read.parse import comparative, difference_asked, parse_question
+from dualgraph.query.read.parse import attribute_said, comparative, comparative_word, difference_asked, parse_question
 from dualgraph.query.read.relative import average_reference, relative_phrase
 
 __all__ = ["Reading", "counts_compared", "grouping_asked", "read_question", "subject_end"]
@@ -68,6 +68,8 @@ class Reading:
     """(direction, attribute) when the gap between two named products is asked."""
     comparative: tuple[Direction, str] | None = None
     """(direction, attribute) of a comparative outside the numeric clauses ("cheaper than")."""
+    comparative_word: str = ""
+    """The comparative word itself ("newer", "cheaper")."""
     asked_attribute: str = ""
     """The attribute asked of one product ("What is the price of X?" → price)."""
     named_unit: tuple[str, str] | None = None
@@ -82,6 +84,9 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
+    said_attribute: str = ""
+    """An attribute of the catalog said outside the names and numbers, as a plural or a verb too
+    ("which travels more": travel), for a comparison that names none with its comparative."""
     than_average: tuple[str, str, int, int] | None = None
     """(comparator, attribute, start, end) when products are compared with the mean of those in scope
     ("deeper than the average bookcase", "an above-average battery")."""
@@ -162,6 +167,7 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         time_order=time_superlative(question),
         difference=difference_asked(question),
         comparative=comparative(question, number_spans(parsed)),
+        comparative_word=comparative_word(question, number_spans(parsed)),
         asked_attribute=asked_attribute(question),
         named_unit=named_unit(question),
         dimensions=dimension_hint(question),
@@ -171,6 +177,7 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
         grouping=grouping_asked(question),
         than_average=average_reference(question, number_spans(parsed)),
+        said_attribute=attribute_said(question, [*parsed.entities, *parsed.constraints]),
     )
 
 
