@@ -667,10 +667,9 @@ def comparative(question: str, blocked: list[tuple[int, int]] | None = None) -> 
     return (cmp[1], cmp[2]) if cmp else None
 
 
-def comparative_word(question: str, blocked: list[tuple[int, int]] | None = None) -> str:
-    """The comparative word :func:`comparative` read ("newer", "cheaper"), else ""."""
-    cmp = _comparative(question, _blank(question, blocked or []))
-    return cmp[0] if cmp else ""
+def comparative_read(question: str, blocked: list[tuple[int, int]] | None = None) -> tuple[str, Direction, str] | None:
+    """(word, direction, attribute) of :func:`comparative`, with the comparative word as read ("newer")."""
+    return _comparative(question, _blank(question, blocked or []))
 
 
 def _unit_counted(q: str, a: int, b: int) -> bool:

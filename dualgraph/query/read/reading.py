@@ -22,7 +22,7 @@ from dualgraph.query.read.dates import TimeOrder, time_superlative
 from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
 from dualgraph.query.read.number_hints import attr_hint, verb_before
 from dualgraph.query.read.numbers import dimension_hint
-from dualgraph.query.read.parse import attribute_said, comparative, comparative_word, difference_asked, parse_question
+from dualgraph.query.read.parse import attribute_said, comparative_read, difference_asked, parse_question
 from dualgraph.query.read.relative import average_reference, relative_phrase
 
 __all__ = ["Reading", "counts_compared", "grouping_asked", "read_question", "subject_end"]
@@ -84,15 +84,18 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
-    said_attribute: str = ""
-    """An attribute of the catalog said outside the names and numbers, as a plural or a verb too
-    ("which travels more": travel), for a comparison that names none with its comparative."""
     than_average: tuple[str, str, int, int] | None = None
     """(comparator, attribute, start, end) when products are compared with the mean of those in scope
     ("deeper than the average bookcase", "an above-average battery")."""
     grouping: tuple[str, Direction | None] | None = None
     """(kind, direction) when it ranks or counts the catalogue's groupings, not products: ("brand",
     "max") for "Which brand has the most fridges?", ("line", None) for "How many different lines…"."""
+
+    @cached_property
+    def said_attribute(self) -> str:
+        """An attribute of the catalog said outside the names and numbers, as a plural or a verb too
+        ("which travels more": travel), for a comparison that names none with its comparative."""
+        return attribute_said(self.text, [*self.parsed.entities, *self.parsed.constraints])
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -161,13 +164,14 @@ def number_spans(parsed: ParsedQuestion) -> list[tuple[int, int]]:
 def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion | None = None) -> Reading:
     """Read ``question`` (``parsed``: its parse, when a batch already made it)."""
     parsed = parsed or parse_question(question, currency=currency)
+    cmp = comparative_read(question, number_spans(parsed))
     return Reading(
         question,
         parsed,
         time_order=time_superlative(question),
         difference=difference_asked(question),
-        comparative=comparative(question, number_spans(parsed)),
-        comparative_word=comparative_word(question, number_spans(parsed)),
+        comparative=cmp[1:] if cmp else None,
+        comparative_word=cmp[0] if cmp else "",
         asked_attribute=asked_attribute(question),
         named_unit=named_unit(question),
         dimensions=dimension_hint(question),
@@ -177,7 +181,6 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
         grouping=grouping_asked(question),
         than_average=average_reference(question, number_spans(parsed)),
-        said_attribute=attribute_said(question, [*parsed.entities, *parsed.constraints]),
     )
 
 
