@@ -23,11 +23,18 @@ from dualgraph.query.ground.entry_presence import present_entry, zero_entry
 from dualgraph.query.ground.name_match import _norm, _words, norm_tokens, synonyms, token_match
 from dualgraph.query.ground.numbers import NumberGrounder
 from dualgraph.query.ground.price_cut import cut_snippet, earlier_price_entry, says_price_cut
-from dualgraph.query.ground.text_features import TextFeatureMatcher, feature_constraint, lexical_score
+from dualgraph.query.ground.text_features import (
+    TextFeatureMatcher,
+    agreeing,
+    feature_constraint,
+    lexical_score,
+    stated_polarities,
+)
 from dualgraph.query.read.model import FeatureConstraint, NumericConstraint, ValueConstraint
 from dualgraph.skg import ontology as O
 from dualgraph.skg.coded_terms import split_code
 from dualgraph.skg.quantities import parse_quantity
+from dualgraph.tkg.merge import fold_plural
 
 __all__ = ["NOTHING_NAMES_IT", "FeatureGrounder"]
 
@@ -181,12 +188,10 @@ class FeatureGrounder(NumberGrounder):
         return out
 
     def feature(self, c: FeatureConstraint, trace: list[str], *, scope: AnyScope = None) -> Grounding:
-        if says_price_cut(c.phrase) and (was := earlier_price_entry(self.index.patterns)) is not None:
-            trace.append(
-                f"feature {c.phrase!r}: a price cut → the price now below {was.section} › {was.entry} "
-                f"({was.count} products state one)" + (", negated" if c.negated else "")
-            )
-            return Grounding(c, "price-cut", snippet=cut_snippet(was, negated=c.negated), pattern=was, confidence=0.8)
+        if (cut := self._price_cut(c, trace)) is not None:
+            return cut
+        if c.negated and (one_word := self._without_as_less(c, trace, scope)) is not None:
+            return one_word
         cands = self._feature_candidates(c.phrase)
         if not cands:  # the fused search, accepting only a strong name overlap
             said = _words(c.phrase)
@@ -260,6 +265,36 @@ class FeatureGrounder(NumberGrounder):
         if (named := self._value_of_named_entry(c, trace, scope)) is not None:
             return named
         return self.prose(c, c.context or c.phrase, c.negated, trace)
+
+    def _price_cut(self, c: FeatureConstraint, trace: list[str]) -> Grounding | None:
+        """ "on sale", "discounted": the price now below the earlier one, where the catalogue states both."""
+        if not says_price_cut(c.phrase) or (was := earlier_price_entry(self.index.patterns)) is None:
+            return None
+        trace.append(
+            f"feature {c.phrase!r}: a price cut → the price now below {was.section} › {was.entry} "
+            f"({was.count} products state one)" + (", negated" if c.negated else "")
+        )
+        return Grounding(c, "price-cut", snippet=cut_snippet(was, negated=c.negated), pattern=was, confidence=0.8)
+
+    def _without_as_less(self, c: FeatureConstraint, trace: list[str], scope: AnyScope) -> Grounding | None:
+        """ "without a freezer" where the catalogue says it in one word, "Freezerless" ("-less" is
+        English for "without": cordless, fanless, tubeless): the products stated to have that."""
+        words = c.phrase.lower().split()
+        if not words or not words[-1].isalpha() or len(words[-1]) < 3:
+            return None
+        less = " ".join([*words[:-1], fold_plural(words[-1]) + "less"])
+        found = [(s, p) for s, p in self._feature_candidates(less) if s >= 0.9]
+        if found:
+            s, p = found[0]
+            trace.append(f"feature {c.phrase!r} negated → {p.name!r}, the catalogue's word for it (hasFeature)")
+            return Grounding(c, "feature", snippet=p.sparql or "", pattern=p, confidence=0.5 + 0.45 * s)
+        said = FeatureConstraint(span=c.span, phrase=less, negated=False, only=c.only, context="")
+        v = self._value_grounding(said, less, "", False, [], quiet=True, scope=scope)
+        if v is None or not v.resolved or v.confidence < 0.7:
+            return None
+        trace.append(f"feature {c.phrase!r} negated → the value {less!r}, the catalogue's word for it")
+        v.source, v.kind = c, "feature-value"
+        return v
 
     def _over_loose(self, c: FeatureConstraint, loose: Pattern, trace: list[str], scope: AnyScope) -> Grounding | None:
         """What reads the phrase better than a feature that only holds some of its words or is near
@@ -428,6 +463,10 @@ class FeatureGrounder(NumberGrounder):
             # features that only ride along with the matches ("Notes" on the pages that mention an
             # S Pen) are a last resort, for a phrase nothing on the pages names or means
             matches = [m for m in matches if m.how != "cooccurrence"]
+        if len(matches) > 1:
+            # checked on the store: a neighbour in meaning stated the other way is another fact
+            matches, notes = agreeing(matches, stated_polarities(self.store, [m.iri for m in matches]))
+            trace.extend(f"{phrase!r}: {n}" for n in notes)
         if matches:
             how = {m.how for m in matches}
             conf = TEXT_FEATURE_CONFIDENCE[

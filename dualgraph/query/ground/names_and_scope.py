@@ -62,6 +62,9 @@ def ground_names(
             named.append(ge)
         else:
             ge = g.entity(e, trace)
+            if not ge.resolved and e.kind == "brand" and (gv := g.value_named(e, trace)) is not None:
+                scope.append(gv)  # read as a brand by its place ("r600a fridges"), a spec value says it
+                continue
             if ge.resolved and ge.products and not ge.snippet and not ge.name_filter:
                 # a maker word that names a range instead ("i7 processors"): its products, which
                 # the scope's blocks would not carry

@@ -32,7 +32,7 @@ from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.vocabulary import current
 from dualgraph.query.read.model import NumericConstraint, Span
 from dualgraph.skg import currencies
-from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity
+from dualgraph.skg.quantities import convert, normalise_unit, parse_quantity, unit_at
 
 __all__ = ["PRICE_WORDS", "attribute_label", "find_numeric", "inverse_dimensions", "spoken_unit", "unit_word"]
 
@@ -291,6 +291,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             and (code := _currency(c.group("cur")))
         ):
             unit, end = code, c.end()
+        elif unit is None and (long := _long_unit(q, end)) is not None:
+            unit, end = long
         elif unit is None and (u := _UNIT_AFTER.match(q, end)) and _unit_ok(q, u, mult):
             unit, end = _SPOKEN_UNITS.get(u.group("unit").lower(), u.group("unit")), u.end()
         elif unit is None and not mult and re.match(r"[^\W\d_]", q[end : end + 1]):
@@ -304,8 +306,24 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             continue  # a model or version number: "Aero 5", "Android 15"
         if not plus and q.startswith("+", end):
             plus, end = True, end + 1
+        if out and start < out[-1].end:
+            continue  # inside the unit just read: the "Ft 3" of "36 ft3" is no price in forints
         out.append(_Mention(start, end, value, unit, mult, plus))
     return sorted(out, key=lambda x: x.start)
+
+
+def _long_unit(q: str, end: int) -> tuple[str, int] | None:
+    """A unit of several words, or glued to a digit, right after a number ("36 cubic feet", "20 cu ft",
+    "400 kWh a year", "36 ft3"), which the one-word reader would cut short: (its symbol, its end)."""
+    found = unit_at(q, end)
+    if found is None:
+        return None
+    symbol, stop = found
+    text = q[end:stop].strip(" -")
+    if " " not in text and not any(ch.isdigit() for ch in text):
+        return None  # one plain word: the one-word reader's, which knows "20 in stock" is no length
+    known = normalise_unit(symbol)
+    return None if known is None or known[1] == "currency" else (symbol, stop)
 
 
 def _inch_noun(q: str, at: int) -> bool:
@@ -637,7 +655,7 @@ def _find_numeric(
                 continue
         if op == "=" and attr_m and attr_m.group(1).lower() == "budget":
             op = "<="  # "a budget of 30000" is a ceiling
-        attr = attr or _measure_of_cue(q[start:end].lower()) or _extent_after(q, end, used)
+        attr, end = _cue_attribute(q, start, end, attr, used)
         dim_unit = unit
         mult = m.mult or bool(high_m and high_m.mult)
         if dim_unit is None and (attr == "price" or (mult and not attr)):
@@ -700,8 +718,25 @@ def _counted_words(
 
 # a measure then the extent it is ("120 cm wide", "70 inches tall"): general English. "long" and
 # "high" are left out: "10 hours long" is a duration, "high" goes with anything ("high res")
-_EXTENTS = {"tall": "height", "wide": "width", "broad": "width", "deep": "depth", "thick": "thickness"}
+_EXTENTS = {
+    "tall": "height",
+    "wide": "width",
+    "broad": "width",
+    "across": "width",  # "1.2 metres across"
+    "deep": "depth",
+    "thick": "thickness",
+}
 _EXTENT_AFTER = re.compile(rf"\s+({'|'.join(_EXTENTS)})\b", re.I)
+
+
+def _cue_attribute(q: str, start: int, end: int, attr: str, used: list[tuple[int, int]]) -> tuple[str, int]:
+    """The attribute a number's cue names when no attribute word did ("cheaper than", "120 cm wide"),
+    and where the comparison ends (past an extent word: it is read with its number)."""
+    if attr or (attr := _measure_of_cue(q[start:end].lower())):
+        return attr, end
+    if attr := _extent_after(q, end, used):
+        return attr, used[-1][1]
+    return "", end
 
 
 def _extent_after(q: str, end: int, used: list[tuple[int, int]]) -> str:

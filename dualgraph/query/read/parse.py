@@ -845,6 +845,8 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
     dates = find_dates(q)  # first: "in March 2024" is no name, the "2023" of "since 2023" no price
     for d in dates:
         claims.take(d.span.start, d.span.end)
+        if d.event_span is not None:  # "went on sale in 2019" is a release, not a price cut
+            claims.take(d.event_span.start, d.event_span.end)
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)
