@@ -23,7 +23,7 @@ from dualgraph.query.ground.name_match import _words, word_forms
 from dualgraph.query.ground.price_cut import cut_amount_snippet, earlier_price_entry, says_price_cut
 from dualgraph.query.read.model import NumericConstraint
 from dualgraph.query.read.numbers import inverse_dimensions
-from dualgraph.skg.quantities import convert
+from dualgraph.skg.quantities import convert, normalise_unit
 
 __all__ = ["EQ_TOLERANCE", "NumberGrounder"]
 
@@ -420,6 +420,8 @@ class NumberGrounder(GrounderBase):
             return cut
         if not attribute or _words(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
+        if unit is None and (named := normalise_unit(attribute)) is not None and named[1] != "currency":
+            unit, prefer = named[0], prefer | {named[1]}  # "the highest MP count": what is measured in MP
         forms = word_forms(said)
         scores: dict[str, float] = {}  # each entry scored once: the ranking, the ties and the trace ask again
 
@@ -431,7 +433,9 @@ class NumberGrounder(GrounderBase):
         hits = self._search(attribute, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         hits += [
-            (p, 0.0) for p in self._by_kind.get("spec_numeric", []) if p.pattern_id not in seen and lexical(p) >= 0.5
+            (p, 0.0)
+            for p in self._by_kind.get("spec_numeric", [])
+            if p.pattern_id not in seen and (lexical(p) >= 0.5 or (unit is not None and _measured_in(p, unit)))
         ]
         if not hits:
             return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
@@ -444,7 +448,7 @@ class NumberGrounder(GrounderBase):
             hits,
             key=lambda h: (
                 -lexical(h[0]),
-                unit is not None and h[0].unit != unit,
+                unit is not None and not _measured_in(h[0], unit),
                 bool(prefer) and h[0].dimension not in prefer,
                 h[0].unit is None,
                 -h[1],
@@ -469,3 +473,9 @@ class NumberGrounder(GrounderBase):
             candidates=[(p.text, s) for p, s in ranked[:5]],
             confidence=0.85 if lex > 0 else 0.45,
         )
+
+
+def _measured_in(p: Pattern, unit: str) -> bool:
+    """Whether an entry holds amounts in ``unit``: by its values' unit, or by its name when that is the
+    unit spelled out ("Megapixels" holds bare numbers of MP)."""
+    return p.unit == unit or (normalise_unit(p.entry or "") or ("",))[0] == unit

@@ -19,7 +19,16 @@ from dualgraph.query.read.superlative import VERB_ATTRS
 from dualgraph.skg import currencies
 from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
 
-__all__ = ["asked_attribute", "asks_date", "asks_value", "blank_names", "named_unit", "rounding", "same_attribute"]
+__all__ = [
+    "asked_attribute",
+    "asks_date",
+    "asks_value",
+    "blank_names",
+    "named_unit",
+    "rounding",
+    "same_attribute",
+    "time_between",
+]
 
 
 _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;:?!]*)", re.I)
@@ -27,7 +36,9 @@ _UNIT_ASKED = re.compile(r"\b(?:in|as|how\s+many(?:\s+more)?)\s+([^\W\d_][^\s,.;
 _HEAD = re.compile(
     r"\s*(?:(?P<size>how\s+(?:big|large|long|heavy|fast|quick|high|tall|thick|thin|wide|bright|small"
     r"|light)\s+(?:is|are|was|were|does|do|did)\b)|(?P<how>how\s+much)"
-    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?|who(?:'s|\s+is|\s+was|\s+are))\b(?P<rest>.*)",
+    r"|what(?:'s|\s+is|\s+was|\s+are|\s+would\s+be)?|who(?:'s|\s+is|\s+was|\s+are)"
+    # a bare superlative phrase asks like "what is …": "Highest MP count among the X?"
+    r"|(?=(?:the\s+)?(?:[a-z]+est|most|least|max(?:imum)?|min(?:imum)?|peak)\b))\b(?P<rest>.*)",
     re.I | re.S,
 )
 _WHEN = re.compile(r"\s*(?:when|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are|did|does|will)\b", re.I)
@@ -103,7 +114,20 @@ def answer_unit_spans(question: str) -> list[tuple[int, int]]:
     (['US dollars', 'dollar'], [])
     """
     spans = [m.span(1) for m in _currency_asked().finditer(question)]
+    for m in _IN_UNIT.finditer(question):  # ", in GHz?", ", expressed in MWh", ", in centimetres, to one decimal"
+        found = unit_at(question, m.end())
+        if (
+            found is not None
+            and found[1] > m.end()
+            and _CLAUSE_END.match(question, found[1])
+            and (normalise_unit(found[0]) or ("", "currency"))[1] != "currency"  # money: _currency_asked
+        ):
+            spans.append((m.end(), found[1]))
     return spans + [m.span("near") for m in _ROUNDING.finditer(question) if m.group("near")]
+
+
+_IN_UNIT = re.compile(r"(?:,\s*|\s+)(?:(?:expressed|given|measured|answered)\s+)?in\s+(?=\S)", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[?.,;!]|$|to\s+the\b|rounded\b|please\b|approx|approximately\b|roughly\b)", re.I)
 
 
 @functools.cache
@@ -356,3 +380,17 @@ def rounding(question: str) -> int | None:
         return None if "." in step or (step != "1" and not re.fullmatch(r"10+", step)) else 1 - len(step)
     near = (m.group("near") or "").casefold()
     return _NEAREST.get(near, 0)
+
+
+_TIME_BETWEEN = re.compile(r"\bhow\s+(?:many\s+(years|months|weeks|days)|long)\b", re.I)
+
+
+def time_between(question: str) -> str:
+    """The unit a gap between two dates is asked in ("how many months after …": "months"; "how long
+    after …": "years").
+
+    >>> time_between("How many months after the A did the B come out?"), time_between("How long after A was B?")
+    ('months', 'years')
+    """
+    m = _TIME_BETWEEN.search(question)
+    return (m.group(1) or "years").lower() if m else "years"

@@ -93,7 +93,7 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
     if intent.kind in ("superlative", "compare"):
         return [w for w in left if not _COMPARATIVE.fullmatch(w)]
     if intent.kind == "average":
-        asked = {"average", "mean"} | {t for w in general_words("total_words") for t in w.split()}
+        asked = {"average", "mean", "avg"} | {t for w in general_words("total_words") for t in w.split()}
         return [w for w in left if w not in asked]
     return left
 

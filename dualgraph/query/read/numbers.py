@@ -270,6 +270,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         unit = _currency(m.group("pre")) if m.group("pre") else None
         if not unit and start and re.match(r"[\w.,]", q[start - 1]):
             continue  # inside a name or a number: "S25", "v2.1"
+        if not unit and re.search(r"(?<![\w-])[^\W\d_][\w]*-$", q[:start]):
+            continue  # the number of a model code after its letters and a hyphen: "i7-6900K", "E5-2699"
         if unit:
             start = m.start("pre")
         raw = m.group("num")
@@ -279,6 +281,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
         if k_token:
             if k_token == "K" and not unit and _k_qualifies(q, end):
                 continue  # "8K video" is a feature, not 8000
+            if value >= 1000 and not unit:
+                continue  # "6900K", "4790K": a model code; thousands are said "6.9 million", not "6900k"
             value *= 1e3
         elif m.group("mult"):
             value *= _MULT[m.group("mult").lower()]
@@ -304,6 +308,8 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             and w.group(1).lower() not in _CUE_WORDS
         ):
             continue  # a model or version number: "Aero 5", "Android 15"
+        if unit in ("x", "X") and value >= 1000 and not mult:
+            continue  # "7820X": a model code, no ratio of thousands
         if not plus and q.startswith("+", end):
             plus, end = True, end + 1
         if out and start < out[-1].end:

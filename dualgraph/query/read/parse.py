@@ -32,7 +32,8 @@ import re
 from dualgraph.lexicon.english import general_words, words_alternation
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
-from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, is_event_word, time_superlative
+from dualgraph.query.read.asked import answer_unit_spans
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, find_event, is_event_word, time_superlative
 from dualgraph.query.read.links import cut_measured, measured_by, versions
 from dualgraph.query.read.model import (
     Constraint,
@@ -79,6 +80,8 @@ Least Most Best First Last Cheapest""".split()
 )
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _MODEL_CODE = re.compile(r"[a-z]{1,3}\d[\w-]*")
+# a model code that is a name on its own, whatever its case: "i7-6900K", "e5-2699v4", "6900K"
+_CODE_NAME = re.compile(r"[a-z]{1,3}\d+-\d+[a-z0-9]*|\d{3,}[A-Z]{1,3}[a-z0-9]*", re.I)
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
     r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither|excluding|except(?:\s+for)?"
@@ -499,7 +502,14 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             out.append(EntityRef(_span(q, *cat.span()), cat.group(), "category"))
             claims.take(*cat.span())
             trace.append(f"category {cat.group()!r}")
-    # Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14").
+    out += _name_runs(q, claims, trace)
+    out.sort(key=lambda e: e.span.start)
+    return out
+
+
+def _name_runs(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
+    """Names: runs of capitalised or numbered words ("Galaxy Z Flip7", "iPhone 17 Pro", "Redmi Note 14")."""
+    out: list[EntityRef] = []
     run: list[re.Match[str]] = []
     parts = [
         m
@@ -528,7 +538,12 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                     and q[run[-1].end() : m.start()] == " "
                 )
                 or (
-                    (m.group()[0].isupper() or re.match(r"[a-z]+[A-Z]", m.group()) or (m.group()[0].isdigit() and run))
+                    (
+                        m.group()[0].isupper()
+                        or re.match(r"[a-z]+[A-Z]", m.group())
+                        or (m.group()[0].isdigit() and run)
+                        or _CODE_NAME.fullmatch(m.group())
+                    )
                     and m.group() not in _Q_WORDS
                     and (not run or q[run[-1].end() : m.start()] == " ")
                 )
@@ -543,11 +558,10 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
             [m]
             if m is not None
             and claims.free(*m.span())
-            and m.group()[0].isupper()
+            and (m.group()[0].isupper() or _CODE_NAME.fullmatch(m.group()))
             and (m.group() not in _Q_WORDS or (len(m.group()) == 1 and _RANGE_WORD.match(q, m.end())))
             else []
         )
-    out.sort(key=lambda e: e.span.start)
     return out
 
 
@@ -616,7 +630,10 @@ def _comparative(q: str, low: str) -> tuple[str, Direction, str] | None:
 _GAP = re.compile(
     r"\bhow\s+(?:much|many)\s+(?:(?P<unit>[^\W\d_][\w/]*)\s+)?(?=(?:more|less|fewer|bigger|larger|smaller|"
     r"cheaper|pricier|heavier|lighter|longer|shorter|higher|lower|faster|slower)\b)"
-    r"|\b(?:difference|gap)\s+(?:in|of)\s+(?P<of>[^,?]*?)\s+between\b|\b(?:difference|gap)\s+between\b",
+    r"|\b(?:difference|gap)\s+(?:in|of)\s+(?P<of>[^,?]*?)\s+between\b|\b(?:difference|gap)\s+between\b"
+    # the time between two products' dates: "how many years after the A did the B come out?"
+    r"|\bhow\s+(?:many\s+(?P<span>years|months|weeks|days)|long)\s+"
+    r"(?=(?:after|before|apart|later|earlier|between|separate|passed|elapsed)\b)",
     re.I,
 )
 
@@ -634,6 +651,8 @@ def difference_asked(q: str) -> tuple[Direction, str] | None:
     m = _GAP.search(q)
     if m is None:
         return None
+    if m.group("span") or m.group().lower().startswith("how long"):
+        return "max", DATE_ATTRIBUTES[find_event(q, m.end(), m.end())[0]]
     if m.group("of"):
         return "max", attribute_near(q, m.start("of")) or attribute_label(m.group("of"))
     low = q.lower()
@@ -705,7 +724,7 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
     by a verb of measure."""
     total = _total_words().search(low)
-    avg = re.search(r"\b(?:average|mean)\b", low)
+    avg = re.search(r"\b(?:average|mean|avg)\b", low)
     if avg and re.search(r"\b(?:than\s+(?:the\s+|an\s+)?|above[\s-]+|below[\s-]+)$", low[: avg.start()]):
         avg = None  # "deeper than the average bookcase": a reference, not the answer
     if not (avg := avg or total):
@@ -718,6 +737,26 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     return Intent("average", attr, total=avg is total)
 
 
+_COUNTED = re.compile(
+    # "count" the verb or the count of things, not a measure named "count" ("the highest MP count")
+    r"\bhow\s+many\b(?:\s+more\b)?\s*([^\W\d_][\w/]*)?|\bnumber\s+of\b|^\W*count\b|\bcount\s+(?:of|the|all|every)\b"
+)
+
+
+def _count_asked(q: str, low: str, names: int, trace: list[str]) -> bool:
+    """Whether the question asks how many products there are (``names``: how many it names)."""
+    counted = _COUNTED.search(low)
+    if counted and counted.group(1) and _unit_counted(q, counted.start(1), counted.end(1)):
+        # "How many grams does X weigh?", "how many mAh": a measure in that unit, not a count of products
+        trace.append(f"'how many {counted.group(1)}': a measure in {counted.group(1)}, not a count")
+    elif counted and names >= 2 and re.match(r"how\s+many\s+(?:more|fewer|less)\b", counted.group()):
+        trace.append("'how many more' of one named product than another: a gap, not a count")
+    elif counted:
+        trace.append("intent count")
+        return True
+    return False
+
+
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
@@ -726,12 +765,7 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     ts = time_superlative(q)
     if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
         ts = None
-    counted = re.search(r"\bhow\s+many\b(?:\s+more\b)?\s*([^\W\d_][\w/]*)?|\bnumber\s+of\b|\bcount\b", low)
-    if counted and counted.group(1) and _unit_counted(q, counted.start(1), counted.end(1)):
-        # "How many grams does X weigh?", "how many mAh": a measure in that unit, not a count of products
-        trace.append(f"'how many {counted.group(1)}': a measure in {counted.group(1)}, not a count")
-    elif counted:
-        trace.append("intent count")
+    if _count_asked(q, low, len(names), trace):
         return Intent("count")
     if re.search(
         r"\btell\s+me\s+(?:more\s+)?about\b|\bdescribe\b|\b(?:specs|specifications|details|features|"
@@ -847,6 +881,8 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
         claims.take(d.span.start, d.span.end)
         if d.event_span is not None:  # "went on sale in 2019" is a release, not a price cut
             claims.take(d.event_span.start, d.event_span.end)
+    for a, b in answer_unit_spans(q):  # "…, in GHz?": how the answer is given, not a condition
+        claims.take(a, b)
     features = _features(q, claims, [])
     values = _values(q, claims, trace)
     numerics, used = find_numeric(q, currency=currency, blocked=list(claims.spans), trace=trace)

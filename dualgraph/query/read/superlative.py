@@ -39,8 +39,12 @@ SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, impli
     (r"shallowest", "min", "depth"),
     (r"smallest", "min", "size"),
     (r"largest|biggest", "max", "size"),
-    (r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest", "max", ""),
-    (r"lowest|worst|slowest|shortest|least|fewest|oldest", "min", ""),
+    (
+        r"highest|best|fastest|quickest|speediest|longest|most\s+powerful|most|greatest|newest|latest|furthest|farthest",
+        "max",
+        "",
+    ),
+    (r"lowest|worst|slowest|shortest|least|fewest|oldest|closest|nearest", "min", ""),
     # "the top charging wattage", "peak brightness"; "top 3" is a count of products, read as k;
     # "top-freezer", "top-loading": a compound naming a part or a build, no superlative
     (r"maximum|peak|top(?![\s-]+(?:\d|two|three|four|five|six|seven|eight|nine|ten|rated|notch))(?!-\w)", "max", ""),

@@ -24,6 +24,7 @@ from dualgraph.lexicon.english import general_words, one_spelling
 from dualgraph.lexicon.patterns import Pattern
 from dualgraph.query.read.model import Span, ValueConstraint
 from dualgraph.skg import currencies
+from dualgraph.skg.quantities import normalise_unit
 
 __all__ = ["ValueSpellings", "spot_values"]
 
@@ -143,7 +144,12 @@ def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]
                 code = None if said.casefold() in _STOP else currencies.lookup(said)
                 if code in sp.money:
                     found = (words[j].start(), *sp.money[code])
-        if found is None and re.fullmatch(r"[A-Z]{2,4}", w) and len({n for n, _ in sp.initials.get(w, ())}) == 1:
+        if (
+            found is None
+            and re.fullmatch(r"[A-Z]{2,4}", w)
+            and len({n for n, _ in sp.initials.get(w, ())}) == 1
+            and normalise_unit(w) is None  # "MP" is megapixels, not "Multi Pattern"
+        ):
             name, i_list = next(iter(sp.initials[w]))
             found = (m.start(), name, sp.values[i_list])
         if found is None and (lists := sp.coded.get(w.casefold())):

@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import TYPE_CHECKING, Any
 
-from dualgraph.query.read.asked import asks_date, asks_value, rounding
-from dualgraph.query.read.dates import date_event
+from dualgraph.query.read.asked import asks_date, asks_value, rounding, time_between
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.sparql.value_answer import number, value_in_unit
 
 if TYPE_CHECKING:  # the compiler imports this module: its classes are only annotations here
@@ -102,6 +103,11 @@ def _read_gap(store, question: str, comp: Compiled, ans: Answer) -> None:
     if len(firsts) < 2 or firsts[0] is None or firsts[1] is None:
         ans.trace.append("the gap needs a value for both named products: one has none")
         ans.value = None
+        return
+    if comp.intent.attribute in DATE_ATTRIBUTES.values():  # dates as yyyymmdd: the time between them
+        unit = time_between(question)
+        ans.value, ans.unit = _time_apart(int(firsts[0]), int(firsts[1]), unit), unit
+        ans.trace.append(f"the question asks how long apart: {int(firsts[0])} and {int(firsts[1])}: {ans.value} {unit}")
         return
     gap = round(abs(firsts[0] - firsts[1]), 6)
     ans.value, ans.unit = value_in_unit(store, question, gap, comp.order_unit, "", None, ans.trace)
@@ -198,3 +204,15 @@ def top_with_ties(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
         else:
             break
     return out
+
+
+def _time_apart(a: int, b: int, unit: str) -> int:
+    """The time between two dates written yyyymmdd, in whole calendar ``unit``s (years and months as
+    the calendar counts them, "2008 to 2017" is 9 years; weeks and days as days pass)."""
+    (ya, ma, da), (yb, mb, db) = ((x // 10000, x // 100 % 100, x % 100) for x in (a, b))
+    if unit == "years":
+        return abs(ya - yb)
+    if unit == "months":
+        return abs((ya * 12 + ma) - (yb * 12 + mb))
+    days = abs((datetime.date(ya, ma or 1, da or 1) - datetime.date(yb, mb or 1, db or 1)).days)
+    return days // 7 if unit == "weeks" else days
