@@ -27,6 +27,11 @@ def compiler(tmp_path_factory):
         ("Which brand has more wheelsets, Arc or Dune?", "Arc"),
         ("Which section has more products over a grand, Wheels or Forks?", "Forks"),
         ("Which brand has fewer forks, Arc or Dune?", "Arc"),
+        # a comparative before the products' noun is no brand; "comparing A and B" offers both;
+        # a superlative with "on average" orders the groups by its own measure
+        ("Arc vs Dune: who makes the lighter forks on average?", "Arc"),
+        ("Comparing Arc and Dune, which brand's forks have the larger average weight?", "Dune"),
+        ("Of Arc and Dune, which brand's forks are heaviest on average?", "Dune"),
     ],
 )
 def test_the_group_that_wins(compiler, question, winner):
@@ -56,3 +61,16 @@ def test_groupings_ranked_or_counted(compiler, question, kind, want):
 def test_a_superlative_over_products_is_no_grouping(compiler):
     ans = compiler.answer("Which category has the most expensive wheelset?")
     assert ans.value == "Arc Carbon Wheelset", ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # one group set against the other with "than": yes when the first said wins
+        ("Are Dune forks heavier on average than Arc's?", "yes"),
+        ("Are Arc forks heavier on average than Dune's?", "no"),
+    ],
+)
+def test_a_group_set_against_another_answers_yes_or_no(compiler, question, want):
+    ans = compiler.answer(question)
+    assert ans.value == want, ans.trace

@@ -46,12 +46,13 @@ def compared_groups(
     """The intent and groups of a question comparing two or more groups of products, else None;
     ``scope`` holds the question's scope and value mentions.
 
-    The question must offer the groups as alternatives ("or", "vs") and compare: how many
+    The question must offer the groups as alternatives ("or", "vs") or set one against the other
+    ("Are Leica cameras heavier on average than Sony's?") and compare: how many
     (``counts_compared``: "more models", "more common") or how much of a measure (a comparative
     with an average, "whose … are lighter"). A measure named by a word for a grouping ("which
     brand's bikes are pricier") is no measure: the comparative's own attribute is read instead.
     """
-    if not reading.alternatives or intent.kind not in ("average", "compare", "list", "yesno"):
+    if not (reading.alternatives or reading.contrasted) or intent.kind not in ("average", "compare", "list", "yesno"):
         return None
     cmp = reading.comparative
     if intent.kind in ("list", "yesno") and not (reading.counts_compared or (cmp and cmp[1])):

@@ -23,6 +23,7 @@ __all__ = [
     "asked_attribute",
     "asks_date",
     "asks_value",
+    "asks_yes_no",
     "blank_names",
     "named_unit",
     "rounding",
@@ -394,3 +395,17 @@ def time_between(question: str) -> str:
     """
     m = _TIME_BETWEEN.search(question)
     return (m.group(1) or "years").lower() if m else "years"
+
+
+_YES_NO = re.compile(r"\s*(?:are|is|was|were|do|does|did|can|could|will|would|has|have|should)\b", re.I)
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether the question (after a leading clause) is put for a yes or a no ("Are Leica cameras
+    heavier on average than Sony's?", "Among bottom freezers, is …").
+
+    >>> asks_yes_no("Are Leica cameras heavier on average than Sony's?"), asks_yes_no("Which brand is heavier?")
+    (True, False)
+    """
+    lead = _LEAD_CLAUSE.match(question)
+    return bool(_YES_NO.match(question, lead.end() if lead else 0))

@@ -69,7 +69,7 @@ _TECH_TOKEN = re.compile(
 )
 _Q_WORDS = frozenset(
     """Which What How Does Do Is Are Can Has Have Will Would Could Should Tell Show List Give Find
-Compare Describe I Any Please The A An Among Between Of In For With Name Get Who Whose Whom Where When Why My Me It
+Compare Comparing Describe I Any Please The A An Among Between Of In For With Name Get Who Whose Whom Where When Why My Me It
 That This Than Or And Vs""".split()
 ) | frozenset(
     # function words opening a sentence or clause are capitalised by grammar, never names
@@ -81,7 +81,7 @@ Least Most Best First Last Cheapest""".split()
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _MODEL_CODE = re.compile(r"[a-z]{1,3}\d[\w-]*")
 # a model code that is a name on its own, whatever its case: "i7-6900K", "e5-2699v4", "6900K"
-_CODE_NAME = re.compile(r"[a-z]{1,3}\d+-\d+[a-z0-9]*|\d{3,}[A-Z]{1,3}[a-z0-9]*", re.I)
+_CODE_NAME = re.compile(r"(?i:[a-z]{1,3}\d+-\d+[a-z0-9]*)|\d{4,}[A-Z]{1,3}[a-z0-9]*")
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
     r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither|excluding|except(?:\s+for)?"
@@ -121,9 +121,10 @@ _COMPARATIVES: list[tuple[str, Direction, str]] = [
     (r"shallower", "min", "depth"),
     (r"smaller", "min", "size"),
     (r"larger|bigger", "max", "size"),
-    (r"better|higher|faster|quicker|speedier|longer|more|greater|stronger|brighter|newer", "max", ""),
-    (r"lower|worse|slower|shorter|less|fewer|older", "min", ""),
+    (r"better|higher|faster|quicker|speedier|longer|more|greater|stronger|brighter|newer|further|farther", "max", ""),
+    (r"lower|worse|slower|shorter|less|fewer|older|closer|nearer", "min", ""),
 ]
+_COMPARATIVE_WORD = re.compile("|".join(f"(?:{pat})" for pat, _, _ in _COMPARATIVES), re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
@@ -492,6 +493,8 @@ def _entities(q: str, claims: _Claims, trace: list[str]) -> list[EntityRef]:
                 and not current().attributes.fullmatch(prev.group(1))
                 and claims.free(*prev.span(1))
                 and not prev.group(1).endswith(("est", "ing", "able"))
+                and not (len(prev.group(1)) > 5 and prev.group(1).endswith("ed"))  # "the catalogued fridges"
+                and not _COMPARATIVE_WORD.fullmatch(prev.group(1))  # "the lighter cameras"
                 and not is_event_word(prev.group(1))
                 # "Core i7 processors": the model code of the name before it, not a maker
                 and not (_MODEL_CODE.fullmatch(prev.group(1)) and _after_name(q[: prev.start(1)]))
@@ -733,8 +736,19 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     blank = _blank(q, [(c.span.start, c.span.end) for c in said])
     if not attr:  # "how much do they weigh together": the verb names the measure
         attr = next((a for pat, a in VERB_ATTRS if a != "price" and re.search(rf"\b(?:{pat})\b", blank)), "")
+    if not attr and (cmp := _comparative(q, blank)) is not None:
+        attr = cmp[2]  # "Are Leica cameras heavier on average than Sony's?": the weight
+    sup = pick(q, low)  # "which brand's units are tallest on average": the order, and what it measures
+    if sup is not None and sup.attribute and (not attr or attr.casefold() in _grouping_words()):
+        attr = sup.attribute
     trace.append(f"intent {'sum' if avg is total else 'average'} of {attr or '?'}")
-    return Intent("average", attr, total=avg is total)
+    return Intent("average", attr, sup.direction if sup else None, total=avg is total)
+
+
+@functools.cache
+def _grouping_words() -> frozenset[str]:
+    """Words for a grouping of products ("brand", "range", "type"): no measure to average."""
+    return general_words("brand_words") | general_words("range_words") | general_words("section_words")
 
 
 _COUNTED = re.compile(

@@ -33,6 +33,8 @@ _LEAD = re.compile(
     r"|how\s+many|do\s+you\s+(?:have|sell)|i\s+(?:want|need))\b",
     re.I,
 )
+# alternatives offered: "A or B", "A vs B", "comparing A and B", "between A and B", "Of A, B and C, which …"
+_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus|compar(?:e|ed|ing)|between)\b|\bwhich\s+of\s+the\b|^\s*of\b", re.I)
 _OPENING = frozenset({"a", "an", "the", "any", "all", "some", "every"})
 
 
@@ -84,6 +86,9 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
+    contrasted: bool = False
+    """Whether it sets one thing against another with "than" outside its numeric clauses ("Are Leica
+    cameras heavier on average than Sony's?")."""
     than_average: tuple[str, str, int, int] | None = None
     """(comparator, attribute, start, end) when products are compared with the mean of those in scope
     ("deeper than the average bookcase", "an above-average battery")."""
@@ -178,7 +183,8 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         subject_end=subject_end(question),
         product_noun=bool(general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}),
         counts_compared=counts_compared(question),
-        alternatives=bool(re.search(r"\b(?:or|vs\.?|versus)\b", question, re.I)),
+        alternatives=bool(_ALTERNATIVES.search(question)),
+        contrasted=bool(re.search(r"\bthan\b", _blanked(question, number_spans(parsed)), re.I)),
         grouping=grouping_asked(question),
         than_average=average_reference(question, number_spans(parsed)),
     )
@@ -237,3 +243,10 @@ def counts_compared(question: str) -> bool:
         if any(w in general_words("product_nouns") or current().is_category(w) for w in words):
             return True
     return False
+
+
+def _blanked(question: str, spans: list[tuple[int, int]]) -> str:
+    """``question`` with the ``spans`` blanked out ("more than 8GB" is no contrast of two things)."""
+    for a, b in spans:
+        question = question[:a] + " " * (b - a) + question[b:]
+    return question

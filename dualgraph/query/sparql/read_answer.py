@@ -16,7 +16,7 @@ import datetime
 import re
 from typing import TYPE_CHECKING, Any
 
-from dualgraph.query.read.asked import asks_date, asks_value, rounding, time_between
+from dualgraph.query.read.asked import asks_date, asks_value, asks_yes_no, rounding, time_between
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.sparql.value_answer import number, value_in_unit
 
@@ -34,7 +34,7 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
     intent, rows = comp.intent, ans.rows
     names = distinct(r["name"]["value"] for r in rows if "name" in r)
     if intent.groups:
-        _read_groups(intent, rows, ans)
+        _read_groups(intent, rows, ans, yes_no=asks_yes_no(question))
         return
     if intent.by and intent.kind == "superlative":  # the brand (line, section) ranked first, ties kept
         top = rows[0]["count"]["value"] if rows else None
@@ -78,7 +78,7 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
             ans.trace.append(f"rounded as asked: {was} → {ans.value}")
 
 
-def _read_groups(intent, rows: list[dict[str, Any]], ans: Answer) -> None:
+def _read_groups(intent, rows: list[dict[str, Any]], ans: Answer, *, yes_no: bool = False) -> None:
     """The group that wins a comparison of groups: the largest (smallest) mean or count; none on a tie
     or when a group has no value to compare (a group with no product counts 0)."""
     key = "count" if intent.kind == "count" else "value"
@@ -93,6 +93,8 @@ def _read_groups(intent, rows: list[dict[str, Any]], ans: Answer) -> None:
     winners = [intent.groups[i] for i, v in found.items() if v == best]
     ans.value = winners[0] if len(winners) == 1 else None
     ans.answer_list = winners if len(winners) == 1 else []
+    if yes_no and best is not None:  # "Are Leica cameras heavier on average than Sony's?": the first said wins
+        ans.value, ans.answer_list = ("yes" if winners == list(intent.groups[:1]) else "no"), None
 
 
 def _read_gap(store, question: str, comp: Compiled, ans: Answer) -> None:
