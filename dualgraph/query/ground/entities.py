@@ -401,8 +401,8 @@ class EntityGrounder(GrounderBase):
         want = norm_tokens(e.phrase)
         scored = self._scored_names(want)
         if (
-            not scored
-            and (one := singular(want)) != want
+            not any(s >= 0.9 for s, _ in scored)
+            and (one := _singular_code(singular(want))) != want
             and (self._scored_names(one) or (e.kind == "unknown" and self._name_word(e, one, []) is not None))
         ):
             trace.append(f"entity {e.phrase!r}: read as the singular {' '.join(one)!r}")
@@ -470,3 +470,11 @@ def _kind_words(name: str) -> list[str]:
     """The tokens of a category name or phrase less the word joining its kinds: "Tables & desks"
     and "tables and desks" are one name."""
     return [t for t in norm_tokens(name) if t != "and"]
+
+
+def _singular_code(tokens: list[str]) -> list[str]:
+    """``tokens`` (as :func:`norm_tokens` splits them) with a model code's plural made singular ("i7s",
+    split "i" "7" "s" → "i" "7"): the English plural of a code."""
+    if len(tokens) >= 2 and tokens[-1] == "s" and tokens[-2].isdigit():
+        return tokens[:-1]
+    return tokens

@@ -528,6 +528,14 @@ class Compiler:
             # the answer is the named products that meet it (none, one or both)
             intent = out.intent = Intent("list")
             trace.append("intent compare → list: names and a condition but nothing to rank by; the named that meet it")
+        elif (
+            intent.kind == "compare"
+            and not (intent.difference or intent.direction or reading.alternatives)
+            and len(named_ok) < 2
+        ):
+            # "Heads up for builders: which i7s …": one of the two 'names' was a capitalised interjection
+            intent = out.intent = Intent("list")
+            trace.append("intent compare → list: fewer than two products named to compare, nothing to rank by")
         if intent.kind == "superlative" and date_event(intent.attribute) is not None and len(named_ok) >= 2:
             # "which came out first, the nova a1 or the nova b2": names the parser could not see
             intent = out.intent = Intent("compare", intent.attribute, intent.direction)

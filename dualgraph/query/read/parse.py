@@ -81,14 +81,14 @@ Least Most Best First Last Cheapest""".split()
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _MODEL_CODE = re.compile(r"[a-z]{1,3}\d[\w-]*")
 # a model code that is a name on its own, whatever its case: "i7-6900K", "e5-2699v4", "6900K"
-_CODE_NAME = re.compile(r"(?i:[a-z]{1,3}\d+-\d+[a-z0-9]*)|\d{4,}[A-Z]{1,3}[a-z0-9]*")
+_CODE_NAME = re.compile(r"(?i:[a-z]{1,3}\d+-\d+[a-z0-9]*)|\d{4,}[A-Z]{1,3}[a-z0-9]*|[a-z]\d{1,2}s")  # "i7s": a line
 _RANGE_WORD = re.compile(r"\s+(?:series|range|line-?up|line|family)\b", re.I)
 _NEG = re.compile(
     r"(?:\b(?:no|not|non|without|lacks?|lacking|missing|never|nor|neither|excluding|except(?:\s+for)?"
     r"|other\s+than)|n't|\bdo\s+not|\bdoes\s+not"
     r"|\bcannot)"
     r"(?:[\s-]+(?:support|supports|supporting|have|has|having|a|an|any|the|come\s+with|offer|include"
-    r"|with|take|accept|fit|hold|been|be))*[\s-]+$",
+    r"|with|take|accept|fit|hold|been|be|to))*[\s-]+$",  # "to": "say no to ECC memory"
     re.I,
 )
 _WITH = re.compile(
@@ -859,7 +859,28 @@ def parse_question(
     ([('<', 20000.0, 'INR')], True)
     """
     with use((vocabulary or current()).for_question(question)):
-        return _parse(question, currency)
+        return _parse(calm(question), currency)
+
+
+_SHOUTED = re.compile(r"\b[A-Z]{2,}(?:['’][A-Z]{1,2})?\b")
+_NOT_SHOUTED = frozenset({"it", "us", "am", "as", "in", "on", "at", "an"})  # "IT", "US", "AM", "IN": names too
+
+
+@functools.cache
+def _calm_words() -> frozenset[str]:
+    return (general_words("function_words") | general_words("negation_words")) - _NOT_SHOUTED
+
+
+def calm(question: str) -> str:
+    """``question`` with the grammar words shouted in capitals written plainly ("which DON'T support
+    SLI", "NOT supporting ECC"): emphasis, not a name. Same length, so every span stays put.
+
+    >>> calm("Nvidia cards that DON'T support SLI, NOT AMD")
+    "Nvidia cards that don't support SLI, not AMD"
+    """
+    return _SHOUTED.sub(
+        lambda m: m.group().lower() if m.group().lower().replace("’", "'") in _calm_words() else m.group(), question
+    )
 
 
 _LAST_NUMBER = re.compile(r"\d+(?:[.,]\d+)*(?!.*\d)", re.S)
