@@ -108,7 +108,7 @@ def needs_fallback(r: SourceResult, *, min_confidence: float = 0.6, empty_min_co
         return f"low confidence {r.confidence:.2f}"
     if r.empty and r.confidence < empty_min_confidence:
         return f"empty answer after a doubtful grounding (confidence {r.confidence:.2f})"
-    if r.intent in ("superlative", "compare", "average", "sum") and r.value is None:
+    if r.intent in ("superlative", "compare", "average", "sum", "median", "spread") and r.value is None:
         return f"{r.intent} without a winner"
     return None
 

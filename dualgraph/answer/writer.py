@@ -62,6 +62,10 @@ def template_text(
         return f"{prefix}On average {_number(value)}."
     if intent == "sum" and value is not None:
         return f"{prefix}In total {_number(value)}."
+    if intent == "median" and value is not None:
+        return f"{prefix}The median is {_number(value)}."
+    if intent == "spread" and value is not None:
+        return f"{prefix}The largest and the smallest are {_number(value)} apart."
     if intent == "yesno" and value in ("yes", "no"):
         return f"{prefix}{value.capitalize()}."
     if intent == "describe" and value is not None and value != names and value not in names:

@@ -108,3 +108,18 @@ def test_a_comparison_reads_an_attribute_said_as_a_verb_and_newer_as_a_date(tmp_
     assert ans.value == "Dune Fork", ans.trace
     ans = c.answer("Which is the newer frame, the Arc Fork or the Dune Fork?")
     assert ans.value == "Dune Fork", ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "want"),
+    [
+        # wheelsets cost 600, 950 and 2100; forks weigh 1.95, 2.60 and 2.05 kg
+        ("What is the median price of the wheelsets?", "median", 950),
+        ("What's the median weight of the forks, in grams?", "median", 2050),
+        ("How many dollars separate the most expensive and the cheapest fork?", "spread", 1200 - 700),
+        ("What's the difference in weight between the heaviest and the lightest wheelset, in grams?", "spread", 700),
+    ],
+)
+def test_the_median_and_the_spread_of_a_measure(compiler, question, kind, want):
+    ans = compiler.answer(question)
+    assert ans.intent == kind and ans.value == pytest.approx(want), ans.trace

@@ -223,8 +223,18 @@ class NumberGrounder(GrounderBase):
             for p in self._by_kind.get("spec_numeric", [])
             if p.pattern_id not in seen and self.lexical(attribute, p) >= 0.5
         ]
+        named = (
+            [] if not c.unit else [(p, 0.0) for p in self._by_kind.get("spec_numeric", []) if _named_by(p, c.dimension)]
+        )
         cands = []
-        for p, score in hits + extra:
+        for p, score in hits + extra + [x for x in named if x[0].pattern_id not in seen]:
+            if c.unit and p.unit is None and (unit := _named_by(p, c.dimension)):
+                # "5MP or more" and an entry named "Megapixels" holding bare numbers: in the unit its name says
+                lo = convert(c.value, c.unit, unit)
+                hi = convert(c.high, c.unit, unit) if c.high is not None else None
+                inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
+                cands.append(((max(self.lexical(attribute, p), 1.0), inside, score, p.count), p, lo, hi))
+                continue
             if c.unit:
                 if p.dimension != c.dimension or p.unit is None:
                     continue
@@ -479,3 +489,11 @@ def _measured_in(p: Pattern, unit: str) -> bool:
     """Whether an entry holds amounts in ``unit``: by its values' unit, or by its name when that is the
     unit spelled out ("Megapixels" holds bare numbers of MP)."""
     return p.unit == unit or (normalise_unit(p.entry or "") or ("",))[0] == unit
+
+
+def _named_by(p: Pattern, dimension: str | None) -> str | None:
+    """The unit an entry of bare numbers is named by ("Megapixels" → MP), when it measures ``dimension``."""
+    if p.unit is not None or not dimension:
+        return None
+    named = normalise_unit(p.entry or "")
+    return named[0] if named is not None and named[1] == dimension else None

@@ -1048,5 +1048,10 @@ def _read_by_gloss(reading: Any, groundings: list[Grounding], trace: list[str]) 
 
 
 def _answer_kind(intent: Intent) -> str:
-    """The kind of answer an intent gives: a sum for an average that totals, a choice for groups compared."""
-    return "compare" if intent.groups else "sum" if intent.total else intent.kind
+    """The kind of answer an intent gives: a sum for an average that totals, a median or a spread, a
+    choice for groups compared."""
+    if intent.groups:
+        return "compare"
+    if intent.kind == "average" and intent.statistic != "mean":
+        return intent.statistic
+    return "sum" if intent.total else intent.kind

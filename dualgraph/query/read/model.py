@@ -121,6 +121,10 @@ class Intent:
     """The comparative or superlative word that set ``direction`` ("faster", "lightest"), as read."""
     total: bool = False
     """An average that asks for the sum instead ("What do all the X weigh together?")."""
+    statistic: Literal["mean", "median", "spread"] = "mean"
+    """What an average reads of the values: their mean (or sum, ``total``), their median ("the median
+    height"), or their spread, the largest less the smallest ("how many cm separate the widest and
+    the narrowest")."""
     by: str = ""
     """What a superlative ranks or a count counts instead of products: "brand", "line" or "category"
     ("Which brand has the most fridges?", "How many different brands are the e-bikes from?")."""

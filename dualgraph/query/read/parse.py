@@ -52,6 +52,7 @@ from dualgraph.query.read.superlative import (
     VERB_ATTRS,
     attribute_before,
     attribute_near,
+    extremes,
     pick,
     plain_noun_phrase,
     tie_break,
@@ -726,8 +727,10 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     """An average ("the average weight") or a sum ("what do they weigh together") of a measure; the
     measure is named after the word that asks, elsewhere outside the names and numbers ``said``, or
     by a verb of measure."""
+    if (spread := _spread_asked(q, low, trace)) is not None:
+        return spread
     total = _total_words().search(low)
-    avg = re.search(r"\b(?:average|mean|avg)\b", low)
+    avg = re.search(r"\b(?:average|mean|avg|median)\b", low)
     if avg and re.search(r"\b(?:than\s+(?:the\s+|an\s+)?|above[\s-]+|below[\s-]+)$", low[: avg.start()]):
         avg = None  # "deeper than the average bookcase": a reference, not the answer
     if not (avg := avg or total):
@@ -741,8 +744,23 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
     sup = pick(q, low)  # "which brand's units are tallest on average": the order, and what it measures
     if sup is not None and sup.attribute and (not attr or attr.casefold() in _grouping_words()):
         attr = sup.attribute
-    trace.append(f"intent {'sum' if avg is total else 'average'} of {attr or '?'}")
-    return Intent("average", attr, sup.direction if sup else None, total=avg is total)
+    median = avg.group() == "median"
+    trace.append(f"intent {'sum' if avg is total else 'median' if median else 'average'} of {attr or '?'}")
+    return Intent(
+        "average", attr, sup.direction if sup else None, total=avg is total, statistic="median" if median else "mean"
+    )
+
+
+_SPREAD = re.compile(r"\b(?:how\s+(?:many|much)|difference|gap|range|spread|separates?|exceeds?|apart)\b")
+
+
+def _spread_asked(q: str, low: str, trace: list[str]) -> Intent | None:
+    """The spread of a measure, when a question asks how far apart its two ends are ("How many cm
+    separate the widest and the narrowest unit?", "the difference between the most and least expensive")."""
+    if not _SPREAD.search(low) or (ends := extremes(q, low)) is None or not ends.attribute:
+        return None
+    trace.append(f"intent spread of {ends.attribute}: the largest less the smallest")
+    return Intent("average", ends.attribute, statistic="spread")
 
 
 @functools.cache

@@ -22,7 +22,7 @@ from dualgraph.lexicon.vocabulary import current, general_words
 from dualgraph.query.read.model import Direction
 from dualgraph.query.read.numbers import attribute_label, unit_word
 
-__all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "pick", "tie_break"]
+__all__ = ["SUPERLATIVES", "Superlative", "attribute_near", "extremes", "pick", "tie_break"]
 
 SUPERLATIVES: list[tuple[str, Direction, str]] = [  # (pattern, direction, implied attribute)
     (r"most\s+expensive|priciest|costliest|dearest", "max", "price"),
@@ -206,4 +206,17 @@ def tie_break(q: str, low: str, primary: Superlative) -> tuple[Direction, str] |
         attr = "price" if _MONEY.match(q, s.end) else s.attribute
         if attr and attr != primary.attribute:
             return s.direction, attr
+    return None
+
+
+def extremes(q: str, low: str) -> Superlative | None:
+    """The measure's superlative when a question names both ends of one measure ("the widest and the
+    narrowest", "the most and the least expensive"): the one that names it; None otherwise."""
+    found = _all(q, low)
+    for a in found:
+        for b in found:
+            if a.direction == "max" and b.direction == "min" and (a.attribute == b.attribute or not b.attribute):
+                return a if a.attribute else b
+            if a.direction == "max" and b.direction == "min" and not a.attribute:
+                return b
     return None

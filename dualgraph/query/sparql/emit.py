@@ -147,10 +147,14 @@ def select_query(
             f"SELECT ?g (AVG(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
             f"  {{ SELECT ?g ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?g ?p }}\n}}\nGROUP BY ?g"
         )
+    if intent.kind == "average" and ordered and intent.statistic == "median":
+        # the values themselves, one per product: the median is read from them
+        return f"SELECT ?p (MAX(?val) AS ?value) WHERE {{\n  {body}\n}}\nGROUP BY ?p\nORDER BY ?value"
     if intent.kind == "average" and ordered:
-        # one value per product first (a product may carry several rows), then their mean (or sum)
+        # one value per product first (a product may carry several rows), then their mean, sum or spread
+        stat = "MAX(?pv) - MIN(?pv)" if intent.statistic == "spread" else "SUM(?pv)" if intent.total else "AVG(?pv)"
         return (
-            f"SELECT ({'SUM' if intent.total else 'AVG'}(?pv) AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
+            f"SELECT ({stat} AS ?value) (COUNT(?p) AS ?count) WHERE {{\n"
             f"  {{ SELECT ?p (MAX(?val) AS ?pv) WHERE {{\n  {body}\n  }} GROUP BY ?p }}\n}}"
         )
     if ordered:

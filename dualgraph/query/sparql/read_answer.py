@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import datetime
+import statistics
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +50,14 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
     elif intent.kind == "average":
         row = rows[0] if rows else {}
         n = int(row["count"]["value"]) if "count" in row else 0
+        if intent.statistic == "median":
+            values = [float(r["value"]["value"]) for r in rows if "value" in r]
+            row, n = ({"value": {"value": str(statistics.median(values))}}, len(values)) if values else ({}, 0)
         if n and "value" in row:
             mean = round(float(row["value"]["value"]), 4)
             ans.value, ans.unit = value_in_unit(store, question, mean, comp.order_unit, "", None, ans.trace)
-            ans.trace.append(f"{'sum' if intent.total else 'average'} over {n} products: {ans.value}")
+            what = "sum" if intent.total else "average" if intent.statistic == "mean" else intent.statistic
+            ans.trace.append(f"{what} over {n} products: {ans.value}")
         ans.answer_list = None
     elif intent.kind == "describe" and intent.lookup:  # "What is the sensor type of X?": its value(s)
         ans.answer_list = names
