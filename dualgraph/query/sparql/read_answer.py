@@ -13,8 +13,8 @@
 from __future__ import annotations
 
 import datetime
-import statistics
 import re
+import statistics
 from typing import TYPE_CHECKING, Any
 
 from dualgraph.query.read.asked import asks_date, asks_value, asks_yes_no, rounding, time_between
@@ -51,8 +51,8 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         row = rows[0] if rows else {}
         n = int(row["count"]["value"]) if "count" in row else 0
         if intent.statistic == "median":
-            values = [float(r["value"]["value"]) for r in rows if "value" in r]
-            row, n = ({"value": {"value": str(statistics.median(values))}}, len(values)) if values else ({}, 0)
+            measured = [float(r["value"]["value"]) for r in rows if "value" in r]
+            row, n = ({"value": {"value": str(statistics.median(measured))}}, len(measured)) if measured else ({}, 0)
         if n and "value" in row:
             mean = round(float(row["value"]["value"]), 4)
             ans.value, ans.unit = value_in_unit(store, question, mean, comp.order_unit, "", None, ans.trace)
