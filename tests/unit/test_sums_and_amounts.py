@@ -123,3 +123,16 @@ def test_a_comparison_reads_an_attribute_said_as_a_verb_and_newer_as_a_date(tmp_
 def test_the_median_and_the_spread_of_a_measure(compiler, question, kind, want):
     ans = compiler.answer(question)
     assert ans.intent == kind and ans.value == pytest.approx(want), ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # Dune: 600, 700, 1050 USD; forks weigh 1.95, 2.60 and 2.05 kg
+        ("What share of the Dune products cost more than a grand?", 100 / 3),
+        ("What percentage of the forks weigh more than two kilos? Give a percentage.", 200 / 3),
+    ],
+)
+def test_a_share_of_the_products_the_subject_names(compiler, question, want):
+    ans = compiler.answer(question)
+    assert ans.value == pytest.approx(want, abs=0.01), ans.trace

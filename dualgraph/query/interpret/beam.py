@@ -92,6 +92,8 @@ class Emission:
     count_ranges: bool = False
     subject_end: int = 0
     """Where the question's subject ends (see :func:`droppable`)."""
+    share_of: tuple[list[str], list[str]] | None = None
+    """The blocks and filters of the products a share is taken of (see :func:`select_query`)."""
 
     def where(self, rest: list[Grounding] | None = None) -> tuple[list[str], list[str]]:
         """The blocks and filters of the question's query with ``rest`` (default: the first reading's)."""
@@ -111,6 +113,7 @@ class Emission:
             ordered=self.ordered,
             tie_broken=self.tie_broken,
             count_ranges=self.count_ranges,
+            share_of=self.share_of,
         )
 
     def exists_query(self, rest: list[Grounding]) -> str:

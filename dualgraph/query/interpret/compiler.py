@@ -786,8 +786,19 @@ class Compiler:
         intent, ordered, tie_broken = w.out.intent, w.order is not None, w.then is not None
         if w.value_entry is not None and w.value_entry.entry_iri:
             w.blocks.append(f"VALUES ?e {{ <{w.value_entry.entry_iri}> }}")  # the one entry the lookup reads
+        share_of = None
+        if intent.share:  # the products the share is of: the scope and what the subject says of them
+            within = [gr for gr in w.rest if gr in w.scope or _ends_by(gr, w.reading.share_end)]
+            share_of = where_clauses(w.products, w.named, within)
+            w.out.trace.append(f"share of the products of {len(within)} mention(s) said before it is asked of")
         sparql = select_query(
-            intent, w.blocks, w.filters, ordered=ordered, tie_broken=tie_broken, count_ranges=self.count_ranges
+            intent,
+            w.blocks,
+            w.filters,
+            ordered=ordered,
+            tie_broken=tie_broken,
+            count_ranges=self.count_ranges,
+            share_of=share_of,
         )
         check_query(filled(sparql))
         w.out.sparql = sparql
@@ -802,6 +813,7 @@ class Compiler:
             tie_broken=tie_broken,
             count_ranges=self.count_ranges,
             subject_end=w.reading.subject_end,
+            share_of=share_of,
         )
 
     def _confide(self, w: _Work) -> None:
@@ -889,8 +901,8 @@ class Compiler:
         """The rows of ``comp``'s query read from :attr:`tables`, or None when it is for the store
         (no tables, a form they do not read, or a query changed after it was emitted)."""
         em = comp.emission
-        if self.tables is None or em is None or comp.sparql is None:
-            return None
+        if self.tables is None or em is None or comp.sparql is None or em.share_of is not None:
+            return None  # a share counts two sets of products: the store's query reads both
         blocks, filters = em.where()
         if em.query(blocks, filters) != comp.sparql:
             return None
@@ -1055,3 +1067,9 @@ def _answer_kind(intent: Intent) -> str:
     if intent.kind == "average" and intent.statistic != "mean":
         return intent.statistic
     return "sum" if intent.total else intent.kind
+
+
+def _ends_by(gr: Grounding, end: int) -> bool:
+    """Whether a mention's words end by ``end`` in the question."""
+    span = getattr(gr.source, "span", None)
+    return span is not None and span.end <= end

@@ -10,7 +10,7 @@ import functools
 import re
 
 from dualgraph.lexicon.earlier_price import PRICE_CUT
-from dualgraph.lexicon.english import words_alternation
+from dualgraph.lexicon.english import general_words, words_alternation
 from dualgraph.lexicon.synonyms import doer_nouns
 from dualgraph.lexicon.vocabulary import current, how_adjectives
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_event
@@ -28,6 +28,7 @@ __all__ = [
     "named_unit",
     "rounding",
     "same_attribute",
+    "share_subject_end",
     "time_between",
 ]
 
@@ -409,3 +410,27 @@ def asks_yes_no(question: str) -> bool:
     """
     lead = _LEAD_CLAUSE.match(question)
     return bool(_YES_NO.match(question, lead.end() if lead else 0))
+
+
+_SHARE_OF = re.compile(r"\b(?:share|proportion|percentage|fraction|percent|%)\s+of\s+", re.I)
+
+
+def share_subject_end(question: str) -> int:
+    """Where the products a share is taken of end: after the first noun for products ("What share of the
+    Galanz units meet …" → after "units"), else before the first grammar word; 0 when no share is asked.
+
+    >>> q = "What share of the compact Galanz units meet the criteria?"
+    >>> q[: share_subject_end(q)]
+    'What share of the compact Galanz units'
+    """
+    m = _SHARE_OF.search(question)
+    if m is None:
+        return 0
+    grammar = general_words("function_words")
+    for w in re.finditer(r"[\w'’-]+", question[m.end() :]):
+        word = w.group().casefold()
+        if current().product_nouns.fullmatch(word) or current().categories.fullmatch(word):
+            return m.end() + w.end()
+        if word in grammar and word not in ("the", "a", "an", "all", "its", "their"):
+            return m.end() + w.start()
+    return len(question)

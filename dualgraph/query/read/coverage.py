@@ -93,8 +93,12 @@ def unread_words(question: str, intent: Intent, covered: list[str]) -> list[str]
     if intent.kind in ("superlative", "compare"):
         return [w for w in left if not _COMPARATIVE.fullmatch(w)]
     if intent.kind == "average":
-        asked = {"average", "mean", "avg"} | {t for w in general_words("total_words") for t in w.split()}
-        return [w for w in left if w not in asked]
+        asked = {"average", "mean", "avg", "median"} | {t for w in general_words("total_words") for t in w.split()}
+        if intent.statistic == "spread":
+            asked |= {"difference", "gap", "range", "spread", "separate", "separates", "exceed", "exceeds", "apart"}
+        return [w for w in left if w not in asked and not (intent.statistic == "spread" and _COMPARATIVE.fullmatch(w))]
+    if intent.share:
+        return [w for w in left if w not in ("share", "proportion", "percentage", "fraction", "percent")]
     return left
 
 

@@ -121,6 +121,9 @@ class Intent:
     """The comparative or superlative word that set ``direction`` ("faster", "lightest"), as read."""
     total: bool = False
     """An average that asks for the sum instead ("What do all the X weigh together?")."""
+    share: bool = False
+    """A count asked as a share of the products the question's subject names ("What share of the
+    Galanz units meet the criteria?"): the answer is how many of those meet the rest, in percent."""
     statistic: Literal["mean", "median", "spread"] = "mean"
     """What an average reads of the values: their mean (or sum, ``total``), their median ("the median
     height"), or their spread, the largest less the smallest ("how many cm separate the widest and

@@ -550,7 +550,9 @@ def _one_unit(word: str) -> bool:
     "a K"), and not before the ordinal a time unit shares ("a second card")."""
     if len(word) < 3 or not word.islower() or word == "second":  # "a mAh rating" names no amount
         return False
-    return word in _MULT or normalise_unit(_SPOKEN_UNITS.get(word, word)) is not None
+    unit = normalise_unit(_SPOKEN_UNITS.get(word, word))
+    # "give a percentage": a ratio is asked for, never one per cent
+    return word in _MULT or (unit is not None and unit[1] not in ("ratio", "percent"))
 
 
 def _comparator(

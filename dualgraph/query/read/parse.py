@@ -769,6 +769,7 @@ def _grouping_words() -> frozenset[str]:
     return general_words("brand_words") | general_words("range_words") | general_words("section_words")
 
 
+_SHARE = re.compile(r"\b(?:what|which)\s+(?:share|proportion|percentage|fraction|percent|%)\s+of\b")
 _COUNTED = re.compile(
     # "count" the verb or the count of things, not a measure named "count" ("the highest MP count")
     r"\bhow\s+many\b(?:\s+more\b)?\s*([^\W\d_][\w/]*)?|\bnumber\s+of\b|^\W*count\b|\bcount\s+(?:of|the|all|every)\b"
@@ -797,6 +798,9 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
     ts = time_superlative(q)
     if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
         ts = None
+    if _SHARE.search(low):
+        trace.append("intent count, as a share of the subject's products")
+        return Intent("count", share=True)
     if _count_asked(q, low, len(names), trace):
         return Intent("count")
     if re.search(

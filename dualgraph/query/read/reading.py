@@ -16,7 +16,7 @@ from typing import Any
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.tokens import norm_tokens
 from dualgraph.lexicon.vocabulary import current
-from dualgraph.query.read.asked import asked_attribute, named_unit
+from dualgraph.query.read.asked import asked_attribute, named_unit, share_subject_end
 from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.read.dates import TimeOrder, time_superlative
 from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
@@ -86,6 +86,8 @@ class Reading:
     """Whether its comparative compares how many there are ("more CMOS models", "more common")."""
     alternatives: bool = False
     """Whether it offers alternatives to choose from ("Canon's or Nikon's", "PAX vs BESTÅ")."""
+    share_end: int = 0
+    """Where the products a share is taken of end in the question (see :func:`.asked.share_subject_end`)."""
     contrasted: bool = False
     """Whether it sets one thing against another with "than" outside its numeric clauses ("Are Leica
     cameras heavier on average than Sony's?")."""
@@ -184,6 +186,7 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         product_noun=bool(general_words("product_nouns") & {w.casefold() for w in re.findall(r"\w+", question)}),
         counts_compared=counts_compared(question),
         alternatives=bool(_ALTERNATIVES.search(question)),
+        share_end=share_subject_end(question),
         contrasted=bool(re.search(r"\bthan\b", _blanked(question, number_spans(parsed)), re.I)),
         grouping=grouping_asked(question),
         than_average=average_reference(question, number_spans(parsed)),

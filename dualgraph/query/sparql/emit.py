@@ -105,13 +105,31 @@ _GROUPING = {"brand": "skg:hasBrand", "line": "skg:inLine", "category": "skg:bel
 """The relation of a product to each grouping a question may rank or count (see ``Intent.by``)."""
 
 
+def _share_query(body: str, blocks: list[str], filters: list[str]) -> str:
+    """How many products ``body`` selects (``?count``) beside how many ``blocks`` and ``filters`` do
+    (``?all``): a share's two counts in one query."""
+    of = "\n  ".join(["?p a skgt:Product ; skg:hasName ?name .", *blocks, *(f"FILTER({f})" for f in filters)])
+    return (
+        f"SELECT ?count ?all WHERE {{\n  {{ SELECT (COUNT(DISTINCT ?p) AS ?count) WHERE {{\n  {body}\n  }} }}\n"
+        f"  {{ SELECT (COUNT(DISTINCT ?p) AS ?all) WHERE {{\n  {of}\n  }} }}\n}}"
+    )
+
+
 def select_query(
-    intent: Intent, blocks: list[str], filters: list[str], *, ordered: bool, tie_broken: bool, count_ranges: bool
+    intent: Intent,
+    blocks: list[str],
+    filters: list[str],
+    *,
+    ordered: bool,
+    tie_broken: bool,
+    count_ranges: bool,
+    share_of: tuple[list[str], list[str]] | None = None,
 ) -> str:
     """The query over products matching all ``blocks`` and ``filters`` that ``intent`` asks for.
 
     ``ordered``: ``blocks`` bind the ordering value ``?val`` (and ``?val2`` when ``tie_broken``);
-    ``count_ranges``: a count counts product ranges, not variants.
+    ``count_ranges``: a count counts product ranges, not variants; ``share_of``: the blocks and filters
+    of the products a share is taken of (``intent.share``): ``?all`` counts them beside ``?count``.
 
     >>> print(select_query(Intent("count"), ["?p skg:belongs ?c ."], [], ordered=False, tie_broken=False,
     ...                    count_ranges=False))
@@ -123,6 +141,8 @@ def select_query(
     where = ["?p a skgt:Product ; skg:hasName ?name ."] + blocks
     where += [f"FILTER({f})" for f in filters]
     body = "\n  ".join(where)
+    if intent.kind == "count" and intent.share and share_of is not None:
+        return _share_query(body, *share_of)
     if intent.kind == "count" and count_ranges:
         # a variant without a range counts as its own range
         return (

@@ -43,7 +43,11 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.value = ans.answer_list[0] if len(ans.answer_list) == 1 else None
         ans.trace.append(f"the {intent.by} first by products held: {ans.answer_list} ({top})")
         return
-    if intent.kind == "count":
+    if intent.kind == "count" and intent.share:
+        n, of = (int(rows[0][k]["value"]) if rows and k in rows[0] else 0 for k in ("count", "all"))
+        ans.value = round(100 * n / of, 4) if of else None
+        ans.trace.append(f"share: {n} of {of} products = {ans.value} %")
+    elif intent.kind == "count":
         ans.value = int(rows[0]["count"]["value"]) if rows else 0
     elif intent.kind in ("superlative", "compare"):
         _read_top(store, question, comp, ans)
