@@ -74,3 +74,9 @@ def test_a_superlative_over_products_is_no_grouping(compiler):
 def test_a_group_set_against_another_answers_yes_or_no(compiler, question, want):
     ans = compiler.answer(question)
     assert ans.value == want, ans.trace
+
+
+def test_a_comparative_said_with_more(compiler):
+    # "more cheap" is "cheaper" (as learners of English say it), not "more" of whatever comes first
+    ans = compiler.answer("Arc Trail Fork or Dune Air Fork, which is more cheap?")
+    assert ans.value == "Dune Air Fork", ans.trace
