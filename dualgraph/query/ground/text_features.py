@@ -322,15 +322,17 @@ lacks it (a product stated both ways is left out: it says nothing of agreement).
 
 def stated_polarities(store, iris: Iterable[str]) -> Polarities:
     """What the pages state of each feature in ``iris``, product by product (one query)."""
-    listed = ", ".join(f"<{i}>" for i in dict.fromkeys(iris))
+    listed = " ".join(f"<{i}>" for i in dict.fromkeys(iris))
     out: Polarities = {}
     if not listed:
         return out
-    q = f"""SELECT ?f ?p ?rel WHERE {{ ?p ?rel ?f . FILTER(?f IN ({listed}))
-        FILTER(?rel IN (<{HAS_TEXT_FEATURE}>, <{LACKS_TEXT_FEATURE}>)) }}"""
+    # the features bound first and each predicate named: an open predicate walked every quad (1.2 s a
+    # question on 1,600 heavy pages)
+    q = f"""SELECT ?f ?p ?has WHERE {{ VALUES ?f {{ {listed} }}
+        {{ ?p <{HAS_TEXT_FEATURE}> ?f . BIND(1 AS ?has) }} UNION {{ ?p <{LACKS_TEXT_FEATURE}> ?f . BIND(0 AS ?has) }} }}"""
     both: set[tuple[str, str]] = set()
     for b in store.select(q)["results"]["bindings"]:
-        f, p, has = b["f"]["value"], b["p"]["value"], b["rel"]["value"] == HAS_TEXT_FEATURE
+        f, p, has = b["f"]["value"], b["p"]["value"], b["has"]["value"] == "1"
         said = out.setdefault(f, {})
         if said.get(p, has) != has:
             both.add((f, p))
