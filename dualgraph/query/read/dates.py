@@ -480,7 +480,7 @@ def time_superlative(question: str) -> TimeOrder | None:
         adjacent = _event_adjacent(q, m.start(), m.end())
         if how == "event" and adjacent is None:
             continue
-        if taken and adjacent is not None and adjacent.start() >= m.end():
+        if taken and adjacent is not None and adjacent.start() >= m.end() and not q[m.end() : adjacent.start()].strip():
             continue  # "first went on sale before 2013": an adverb of the dated event, not an order
         if how == "noun" and adjacent is None and not ranks_years and not _names_a_product(q, m.end()):
             continue
