@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -488,12 +489,16 @@ class NumberGrounder(GrounderBase):
 def _measured_in(p: Pattern, unit: str) -> bool:
     """Whether an entry holds amounts in ``unit``: by its values' unit, or by its name when that is the
     unit spelled out ("Megapixels" holds bare numbers of MP)."""
-    return p.unit == unit or (normalise_unit(p.entry or "") or ("",))[0] == unit
+    return p.unit == unit or (p.unit is None and (_unit_named(p.entry or "") or ("",))[0] == unit)
 
 
 def _named_by(p: Pattern, dimension: str | None) -> str | None:
     """The unit an entry of bare numbers is named by ("Megapixels" → MP), when it measures ``dimension``."""
-    if p.unit is not None or not dimension:
-        return None
-    named = normalise_unit(p.entry or "")
+    named = _unit_named(p.entry or "") if p.unit is None and dimension else None
     return named[0] if named is not None and named[1] == dimension else None
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit_named(entry: str) -> tuple[str, str, float] | None:
+    """The unit an entry's whole name spells, read once per name (every numeric question asks of every entry)."""
+    return normalise_unit(entry)

@@ -187,7 +187,10 @@ def read_question(question: str, *, currency: str | None, parsed: ParsedQuestion
         counts_compared=counts_compared(question),
         alternatives=bool(_ALTERNATIVES.search(question)),
         share_end=share_subject_end(question),
-        contrasted=bool(re.search(r"\bthan\b", _blanked(question, number_spans(parsed)), re.I)),
+        contrasted=any(
+            not any(a <= m.start() < b for a, b in number_spans(parsed))
+            for m in re.finditer(r"\bthan\b", question, re.I)
+        ),
         grouping=grouping_asked(question),
         than_average=average_reference(question, number_spans(parsed)),
     )
@@ -246,10 +249,3 @@ def counts_compared(question: str) -> bool:
         if any(w in general_words("product_nouns") or current().is_category(w) for w in words):
             return True
     return False
-
-
-def _blanked(question: str, spans: list[tuple[int, int]]) -> str:
-    """``question`` with the ``spans`` blanked out ("more than 8GB" is no contrast of two things)."""
-    for a, b in spans:
-        question = question[:a] + " " * (b - a) + question[b:]
-    return question

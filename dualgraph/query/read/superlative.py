@@ -213,10 +213,8 @@ def extremes(q: str, low: str) -> Superlative | None:
     """The measure's superlative when a question names both ends of one measure ("the widest and the
     narrowest", "the most and the least expensive"): the one that names it; None otherwise."""
     found = _all(q, low)
-    for a in found:
-        for b in found:
-            if a.direction == "max" and b.direction == "min" and (a.attribute == b.attribute or not b.attribute):
+    for a in (s for s in found if s.direction == "max"):
+        for b in (s for s in found if s.direction == "min"):
+            if not a.attribute or not b.attribute or a.attribute == b.attribute:
                 return a if a.attribute else b
-            if a.direction == "max" and b.direction == "min" and not a.attribute:
-                return b
     return None
