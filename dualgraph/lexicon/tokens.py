@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["arabic", "joined_run", "norm_tokens", "token_match"]
+__all__ = ["arabic", "joined_run", "norm_tokens", "squashed", "token_match"]
 
 _MODEL_TAIL = frozenset(
     """pro max ultra plus mini lite fe edge neo prime note fold flip fit se s x r e
@@ -47,7 +47,8 @@ def _roman(n: int) -> str:
 _ROMAN = {_roman(n): str(n) for n in range(2, 40) if len(_roman(n)) > 1}
 
 
-def _norm(text: str) -> str:
+def squashed(text: str) -> str:
+    """``text``'s tokens run together: one spelling for "EOS-5D", "eos 5d" and "EOS5D"."""
     return "".join(norm_tokens(text))
 
 

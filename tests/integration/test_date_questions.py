@@ -5,6 +5,8 @@ The catalog writes dates the way shops and spec sheets do; each question is read
 compiler does (``emit.where_clauses`` / ``select_query``), then run.
 """
 
+from types import SimpleNamespace
+
 import pytest
 
 from dualgraph.config import IndexConfig, TkgConfig
@@ -210,11 +212,7 @@ def test_fallback_when_the_catalog_lacks_the_event(store, entries):
 
 
 def test_date_grounder_asks_the_store_once(store):
-    class Bare(DateGrounder):
-        def __init__(self, store):  # the date part needs no pattern index
-            self.store = store
-
-    g = Bare(store)
+    g = DateGrounder(SimpleNamespace(store=store))  # the date part reads no pattern index
     c = find_dates("phones released in 2023")[0]
     assert g.date(c, []).resolved and g.date_order("", []).resolved
     assert g.dated_entries is g.dated_entries

@@ -4,7 +4,7 @@ words tied to the spec values they stand beside (no word list of a product domai
 from dualgraph.lexicon.mining import prose_synonyms, variants
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import CatalogLexicon
-from dualgraph.query.ground.name_match import _lexical
+from dualgraph.query.ground.name_match import lexical_score
 
 
 def num(entry, label=None, count=10, section="Specs", unit="MP", dimension="resolution_mp"):
@@ -43,7 +43,7 @@ def lexicon(patterns, **kw):
 
 
 def best(attribute, patterns, lex):
-    return max(patterns, key=lambda p: _lexical(attribute, p, lex))
+    return max(patterns, key=lambda p: lexical_score(attribute, p, lex))
 
 
 def test_a_bare_attribute_and_the_main_one_mean_the_principal():
@@ -54,7 +54,7 @@ def test_a_bare_attribute_and_the_main_one_mean_the_principal():
     assert best("primary camera", cams, lex) is REAR
     assert best("front camera", cams, lex) is FRONT
     # without the catalog's variants the bare word cannot choose (all three name "camera resolution")
-    assert len({round(_lexical("camera resolution", p), 6) for p in [FRONT, REAR]}) == 1
+    assert len({round(lexical_score("camera resolution", p), 6) for p in [FRONT, REAR]}) == 1
 
 
 def test_variants_do_not_decide_what_the_question_does_not_name():
@@ -64,7 +64,7 @@ def test_variants_do_not_decide_what_the_question_does_not_name():
     )
     lex = lexicon([ram, inbuilt])
     # "storage" names neither label nor the entry they share: the principal gets no edge
-    assert _lexical("storage", ram, lex) == _lexical("storage", inbuilt, lex)
+    assert lexical_score("storage", ram, lex) == lexical_score("storage", inbuilt, lex)
 
 
 FACTS = {p: [("MP", 32.0, frozenset({"front"})), ("MP", 50.0, frozenset({"rear"}))] for p in "abcdefg"}
@@ -106,7 +106,7 @@ def test_the_only_quantity_of_its_kind_in_a_section_is_named_by_the_section():
     lex = lexicon([cap, size, rate])
     assert lex.variants.alone == {cap.pattern_id}
     # "battery" names Battery › Capacity fully: the section holds no other quantity
-    assert _lexical("battery", cap, lex) > _lexical("battery", cap)
-    assert _lexical("battery", cap, lex) >= 0.99
+    assert lexical_score("battery", cap, lex) > lexical_score("battery", cap)
+    assert lexical_score("battery", cap, lex) >= 0.99
     # "display" names a section of two quantities: which one is still open
-    assert _lexical("display", rate, lex) == _lexical("display", rate)
+    assert lexical_score("display", rate, lex) == lexical_score("display", rate)

@@ -37,10 +37,10 @@ def _in_store(store: OxigraphStore, phrase: str) -> list[str]:
 
 def test_the_same_entities_as_the_stores_contains(tmp_path):
     store = _store(tmp_path, NAMES)
-    grounder = SimpleNamespace(store=store, _entity_names=None)
+    grounder = FeatureGrounder(SimpleNamespace(store=store), SimpleNamespace())
     for phrase in ("speaker", "Stereo Speakers", "écran", "oled", "charging", "nothing here", "e"):
-        assert FeatureGrounder.mentioned_entities(grounder, phrase) == _in_store(store, phrase), phrase
-    assert FeatureGrounder.mentioned_entities(grounder, "speaker") == [
+        assert grounder.mentioned_entities(phrase) == _in_store(store, phrase), phrase
+    assert grounder.mentioned_entities("speaker") == [
         "http://example.org/e0",
         "http://example.org/e1",
         "http://example.org/e5",
@@ -50,5 +50,5 @@ def test_the_same_entities_as_the_stores_contains(tmp_path):
 def test_more_names_than_the_cap_stop_at_one_past_it(tmp_path, monkeypatch):
     monkeypatch.setattr(features, "PROSE_ENTITY_CAP", 3)
     store = _store(tmp_path, [f"speaker {i}" for i in range(10)])
-    grounder = SimpleNamespace(store=store, _entity_names=None)
-    assert len(FeatureGrounder.mentioned_entities(grounder, "speaker")) == 4
+    grounder = FeatureGrounder(SimpleNamespace(store=store), SimpleNamespace())
+    assert len(grounder.mentioned_entities("speaker")) == 4

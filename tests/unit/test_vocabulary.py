@@ -179,7 +179,7 @@ def test_words_that_product_names_write_before_a_category_noun_are_a_name_phrase
 
 
 def test_a_name_phrase_grounds_on_the_kind_names_state_after_their_first_word():
-    from types import MethodType, SimpleNamespace
+    from types import SimpleNamespace
 
     import pyoxigraph
 
@@ -194,14 +194,11 @@ def test_a_name_phrase_grounds_on_the_kind_names_state_after_their_first_word():
         "MOSS 2-seat bench, outdoor",
         "MOSS 2 seat bench",
     ]
-    stub = SimpleNamespace(
-        _by_kind={"product": [Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)]},
-        _product_kinds=None,  # worked out on the first kind asked, then kept (EntityGrounder._kind_names)
-    )
-    stub._kind_names = MethodType(EntityGrounder._kind_names, stub)
+    products = [Pattern(f"p{i}", "product", "", "", name=n) for i, n in enumerate(names)]
+    grounder = EntityGrounder(SimpleNamespace(by_kind={"product": products}))
     trace: list[str] = []
     for phrase, want in [("corner benches", names[:2]), ("2-seat benches", names[4:])]:
-        g = EntityGrounder._name_kind(stub, EntityRef(Span(6, 6 + len(phrase), phrase), phrase, "phrase"), trace)
+        g = grounder._name_kind(EntityRef(Span(6, 6 + len(phrase), phrase), phrase, "phrase"), trace)
         assert g is not None and g.name_filter and [n for n, _ in g.candidates] == want, trace
         # the filter the store runs selects the same names (Oxigraph's regular expressions)
         store = pyoxigraph.Store()
@@ -210,8 +207,8 @@ def test_a_name_phrase_grounds_on_the_kind_names_state_after_their_first_word():
             f"FILTER({g.name_filter}) }}"
         )
         assert sorted(str(r["name"].value) for r in rows) == sorted(want)
-    assert EntityGrounder._name_kind(stub, EntityRef(Span(0, 10, "bench-beds"), "bench-beds", "phrase"), []) is None
+    assert grounder._name_kind(EntityRef(Span(0, 10, "bench-beds"), "bench-beds", "phrase"), []) is None
 
     # a category word that is a part of its category's name: the names whose kind ends in it
-    _, hits = EntityGrounder._kind_names(stub, ["benches"], whole=False)
+    _, hits = grounder._kind_names(["benches"], whole=False)
     assert hits == [names[0], names[1], names[4], names[5]]  # not the bench-bed, not the cover

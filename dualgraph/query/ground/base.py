@@ -1,5 +1,5 @@
 """What every part of the grounder shares: the :class:`Grounding` result, the failure it reports
-when nothing fits, and :class:`GrounderBase`, the grounder's view of one graph (its patterns by
+when nothing fits, and :class:`GroundingContext`, the grounder's view of one graph (its patterns by
 kind, the catalog's currencies, the pattern search).
 """
 
@@ -20,10 +20,10 @@ from dualgraph.lexicon.value_names import ValueNames
 from dualgraph.query.caps import CapHit
 from dualgraph.query.ground.entry_choice import LazyScope, Scope, holders, use_holders
 from dualgraph.query.ground.extents import extent_patterns
-from dualgraph.query.ground.name_match import _lexical
+from dualgraph.query.ground.name_match import lexical_score
 from dualgraph.query.ground.text_features import TextFeature
 
-__all__ = ["MIN_CONFIDENCE", "GrounderBase", "Grounding", "member_of"]
+__all__ = ["MIN_CONFIDENCE", "Grounding", "GroundingContext", "member_of"]
 
 AnyScope = Scope | LazyScope | None
 MIN_CONFIDENCE = 0.35
@@ -31,7 +31,7 @@ MIN_CONFIDENCE = 0.35
 _SEARCH_K = 25
 
 
-def _lit(text: str) -> str:
+def literal(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
@@ -84,14 +84,15 @@ class Grounding:
     date entry of "in 2020"): read, so not reported as left unread."""
 
 
-def _fail(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:
+def unresolved(source: Any, kind: str, note: str, trace: list[str]) -> Grounding:
     trace.append(f"unresolved {kind}: {note}")
     return Grounding(source, kind, resolved=False, confidence=0.0, note=note)
 
 
-class GrounderBase:
-    """The state every grounding step reads: ``store`` for catalog facts (currencies, product
-    names), ``patterns`` for what can be asked, grouped by kind once."""
+class GroundingContext:
+    """The state every part of the grounder reads: ``store`` for catalog facts (currencies, product
+    names), ``patterns`` for what can be asked, grouped by kind once. One context is shared by the
+    parts (numbers, features, entities, dates), which hold it rather than inherit from it."""
 
     def __init__(
         self,
@@ -108,17 +109,17 @@ class GrounderBase:
         use_holders(store, getattr(patterns, "holders", None))
         self.value_names: ValueNames | None = getattr(patterns, "value_names", None)
         self.prose_synonyms = dict(prose_synonyms or {})
-        self._phrase_vectors: dict[str, np.ndarray] = {}
+        self.phrase_vectors: dict[str, np.ndarray] = {}
         self.index = patterns
         self.currency = currency
         self._currencies: list[tuple[str, int]] | None = None
-        self._held_values: dict[tuple[str, ...], dict[str, int]] = {}  # value words -> entries holding them
-        self._by_kind: dict[str, list[Pattern]] = {}
+        self.held_values: dict[tuple[str, ...], dict[str, int]] = {}  # value words -> entries holding them
+        self.by_kind: dict[str, list[Pattern]] = {}
         for p in patterns.patterns:
-            self._by_kind.setdefault(p.kind, []).append(p)
+            self.by_kind.setdefault(p.kind, []).append(p)
         # the axes of sizes stored as one three-part value ("93.5 x 56 x 20 mm"): one pattern per axis
-        self._by_kind.setdefault("spec_numeric", []).extend(extent_patterns(store))
-        self.total_products = len(self._by_kind.get("product", []))
+        self.by_kind.setdefault("spec_numeric", []).extend(extent_patterns(store))
+        self.total_products = len(self.by_kind.get("product", []))
 
     _lexicon: CatalogLexicon | None = None
 
@@ -143,16 +144,13 @@ class GrounderBase:
         with, and the products holding each entry. A cold embedding cache then costs the engine's
         start, not the first questions' answers."""
         self.lexicon.prepare()
-        features = getattr(self, "text_features", None)
-        if callable(features):
-            features().prepare()
         embedder = getattr(self.index, "embedder", None)
-        names = [t for t in dict.fromkeys(p.name or "" for p in self._by_kind.get("category", [])) if t]
-        missing = [t for t in names if t not in self._phrase_vectors]
+        names = [t for t in dict.fromkeys(p.name or "" for p in self.by_kind.get("category", [])) if t]
+        missing = [t for t in names if t not in self.phrase_vectors]
         if embedder is not None and missing:
             v = embedder.embed(missing, stage="query")
             v = v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
-            self._phrase_vectors.update(zip(missing, v, strict=True))
+            self.phrase_vectors.update(zip(missing, v, strict=True))
         holders(self.store, [])
 
     def phrase_cosines(self, phrase: str, names: list[str]) -> list[float]:
@@ -161,7 +159,7 @@ class GrounderBase:
         if embedder is None or not names:
             return [0.0] * len(names)
         # catalog names come back question after question: each is embedded once per grounder
-        cache = self._phrase_vectors
+        cache = self.phrase_vectors
         missing = [t for t in dict.fromkeys([phrase, *names]) if t not in cache]
         if missing:
             if len(cache) > 20_000:  # the questions' phrases would grow it without bound in bulk runs
@@ -174,15 +172,15 @@ class GrounderBase:
     def lexical(self, attribute: str, p: Pattern, also: frozenset[str] = frozenset()) -> float:
         """How well ``attribute`` names ``p``'s entry (see :func:`~dualgraph.query.ground.name_match._lexical`);
         ``also``: the question's other words, in their forms."""
-        return _lexical(attribute, p, self.lexicon, also)
+        return lexical_score(attribute, p, self.lexicon, also)
 
     def patterns_of(self, *kinds: str) -> list[Pattern]:
         """The patterns of these kinds ("spec_numeric", "spec_value", …), the size axes included."""
-        return [p for k in kinds for p in self._by_kind.get(k, [])]
+        return [p for k in kinds for p in self.by_kind.get(k, [])]
 
     def named_patterns(self) -> list[Pattern]:
         """Range and product patterns (names a question may spell out)."""
-        return self._by_kind.get("range", []) + self._by_kind.get("product", [])
+        return self.by_kind.get("range", []) + self.by_kind.get("product", [])
 
     # -- catalog facts --
 
@@ -194,7 +192,7 @@ class GrounderBase:
             self._currencies = sorted(rows, key=lambda r: (-r[1], r[0]))
         return self._currencies
 
-    def _search(self, text: str, kinds: list[str], k: int = _SEARCH_K) -> list[tuple[Pattern, float]]:
+    def search(self, text: str, kinds: list[str], k: int = _SEARCH_K) -> list[tuple[Pattern, float]]:
         if not text.strip():
             return []
         return self.index.search([text], k=k, kinds=kinds)[0]

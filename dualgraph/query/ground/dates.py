@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from dualgraph.query.ground.base import GrounderBase, Grounding, _fail, _lit
+from dualgraph.query.ground.base import Grounding, GroundingContext, literal, unresolved
 from dualgraph.query.read.dates import DateConstraint
 
 __all__ = [
@@ -168,7 +168,7 @@ def _branch(tier: _Tier, earlier: list[str]) -> str:
         iris = " ".join(f"<{e}>" for e in tier.entries)
         return f"VALUES {{s}}_e {{ {iris} }} ?p skg:hasSpec {{s}} . {{s}} skg:inEntry {{s}}_e ; skg:hasDate {{s}}_d ."
     if tier.status is not None:
-        parts = ["?p skg:hasSpec {s} . {s} skg:hasDate {s}_d . {s}_d skg:hasDateStatus " + _lit(tier.status) + " ."]
+        parts = ["?p skg:hasSpec {s} . {s} skg:hasDate {s}_d . {s}_d skg:hasDateStatus " + literal(tier.status) + " ."]
     else:
         iris = " ".join(f"<{e}>" for e in tier.entries)
         parts = [
@@ -176,9 +176,9 @@ def _branch(tier: _Tier, earlier: list[str]) -> str:
             "FILTER NOT EXISTS { {s}_d skg:hasDateStatus {s}_x }",
         ]
     if len(earlier) == 1:  # the product has no date of a better tier
-        parts.append(f"FILTER NOT EXISTS {{ ?p skg:hasSpec/skg:hasDate/skg:hasDateStatus {_lit(earlier[0])} }}")
+        parts.append(f"FILTER NOT EXISTS {{ ?p skg:hasSpec/skg:hasDate/skg:hasDateStatus {literal(earlier[0])} }}")
     elif earlier:
-        among = ", ".join(_lit(s) for s in earlier)
+        among = ", ".join(literal(s) for s in earlier)
         parts.append(
             f"FILTER NOT EXISTS {{ ?p skg:hasSpec/skg:hasDate/skg:hasDateStatus {{s}}_y . FILTER({{s}}_y IN ({among})) }}"
         )
@@ -286,7 +286,7 @@ def ground_date(c: DateConstraint, entries: list[DateEntry], trace: list[str]) -
     covers = [word] if plan is not None else []
     plan = plan or choose_dates(entries, c.event)
     if plan is None:
-        return _fail(c, "date", "the catalog holds no dates", trace)
+        return unresolved(c, "date", "the catalog holds no dates", trace)
     snippet = _date_node(plan) + "\n{s}_d skg:hasDateStart {v} ; skg:hasDateEnd {v}_end ."
     said = f"{word!r} names its entry" if covers else c.event or "no event named"
     trace.append(f"date {c.span.text!r} ({said}, {c.op} {c.start}..{c.end}) → {_describe(plan, entries)}")
@@ -300,7 +300,7 @@ def date_attribute(entries: list[DateEntry], event: str, trace: list[str], sourc
     plan reads, as the number ``yyyymmdd`` (the compiler aggregates ``MAX``/``MIN`` per product)."""
     plan = choose_dates(entries, event)
     if plan is None:
-        return _fail(source, "attribute", "the catalog holds no dates to order by", trace)
+        return unresolved(source, "attribute", "the catalog holds no dates to order by", trace)
     snippet = (
         _date_node(plan) + "\n{s}_d skg:hasDateStart {v}_day ."
         " BIND(YEAR({v}_day) * 10000 + MONTH({v}_day) * 100 + DAY({v}_day) AS {v})"
@@ -309,12 +309,15 @@ def date_attribute(entries: list[DateEntry], event: str, trace: list[str], sourc
     return Grounding(source, "attribute", snippet=snippet, confidence=plan.confidence, note=plan.note)
 
 
-class DateGrounder(GrounderBase):
+class DateGrounder:
     """Grounds time conditions and orderings by date; the catalog's dated entries are asked once."""
+
+    def __init__(self, ctx: GroundingContext) -> None:
+        self.ctx = ctx
 
     @functools.cached_property
     def dated_entries(self) -> list[DateEntry]:
-        return date_entries(self.store)
+        return date_entries(self.ctx.store)
 
     def date(self, c: DateConstraint, trace: list[str]) -> Grounding:
         return ground_date(c, self.dated_entries, trace)

@@ -20,8 +20,8 @@ from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import name_phrase_tokens
-from dualgraph.query.ground.base import MIN_CONFIDENCE, GrounderBase, Grounding, _fail, _lit, member_of
-from dualgraph.query.ground.name_match import _heads, _norm, norm_tokens, token_match
+from dualgraph.query.ground.base import MIN_CONFIDENCE, Grounding, GroundingContext, literal, member_of, unresolved
+from dualgraph.query.ground.name_match import name_heads, norm_tokens, squashed, token_match
 from dualgraph.query.read.model import EntityRef
 
 __all__ = ["EntityGrounder"]
@@ -101,11 +101,14 @@ def _joins_kinds(name: str) -> bool:
 
 
 def _regex_filter(rx: str) -> str:
-    return f'REGEX(STR(?name), {_lit(rx)}, "i")'
+    return f'REGEX(STR(?name), {literal(rx)}, "i")'
 
 
-class EntityGrounder(GrounderBase):
+class EntityGrounder:
     """Grounds entity mentions on the catalog's product, range and category names."""
+
+    def __init__(self, ctx: GroundingContext) -> None:
+        self.ctx = ctx
 
     _scopes: dict[tuple[str, str], list[tuple[str, str, int]]] | None = None
 
@@ -114,7 +117,7 @@ class EntityGrounder(GrounderBase):
         the plural of it): ``(iri, name, products)``. Empty where the catalog facts were not derived."""
         if self._scopes is None:
             table: dict[tuple[str, str], list[tuple[str, str, int]]] = {}
-            for b in self.store.select(_Q_SCOPES)["results"]["bindings"]:
+            for b in self.ctx.store.select(_Q_SCOPES)["results"]["bindings"]:
                 key = (b["k"]["value"], _key(norm_tokens(b["name"]["value"])))
                 table.setdefault(key, []).append((b["x"]["value"], b["name"]["value"], int(b["c"]["value"])))
             self._scopes = table
@@ -194,7 +197,7 @@ class EntityGrounder(GrounderBase):
         if self._product_kinds is None:
             # each product name's kind and its tokens, once per grounder: they were worked out again
             # for every name on every question that named a kind (16 % of answering on 1,600 products)
-            named = [" ".join(kind_words(p.name or "", stop)) for p in self._by_kind.get("product", [])]
+            named = [" ".join(kind_words(p.name or "", stop)) for p in self.ctx.by_kind.get("product", [])]
             self._product_kinds = [(kind, name_phrase_tokens(kind)) for kind in named]
         for want in (tokens, singular(tokens)):
             kinds: dict[str, None] = {}
@@ -207,7 +210,7 @@ class EntityGrounder(GrounderBase):
             alts = "|".join(r"\s+".join(re.escape(w) for w in k.split()) for k in sorted(kinds))
             rx = rf"^\S+\s+(?:{alts})(?:\s*[,(/]|\s+(?:{ends})\b|$)"
             match = re.compile(rx, re.I).search
-            hits = [p.name or "" for p in self._by_kind.get("product", []) if match(p.name or "")]
+            hits = [p.name or "" for p in self.ctx.by_kind.get("product", []) if match(p.name or "")]
             if len(hits) >= 2:
                 return rx, hits
         return None
@@ -223,31 +226,31 @@ class EntityGrounder(GrounderBase):
         if (line := self._brand_line(e, tokens, trace)) is not None:
             return line
         brand = e.phrase.casefold().strip()
-        n = sum(1 for p in self._by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
+        n = sum(1 for p in self.ctx.by_kind.get("product", []) if (p.name or "").casefold().startswith(brand))
         if not n:
             # a range, a product line word inside names ("Pixel phones"), or a category is the next best thing
             g = self._named(EntityRef(e.span, e.phrase, "unknown"), trace)
             if g.resolved:
                 return g
-            return _fail(e, "brand", f"no product name starts with {brand!r}", trace)
+            return unresolved(e, "brand", f"no product name starts with {brand!r}", trace)
         trace.append(f"brand {e.phrase!r} → product names starting with it ({n} products)")
-        return Grounding(e, "brand", name_filter=f"STRSTARTS(LCASE(STR(?name)), {_lit(brand)})", confidence=0.85)
+        return Grounding(e, "brand", name_filter=f"STRSTARTS(LCASE(STR(?name)), {literal(brand)})", confidence=0.85)
 
     def _category(self, e: EntityRef, trace: list[str]) -> Grounding:
         word = _kind_words(e.phrase)
         stems = {_stem(w) for w in word if w not in ("smart", "mobile")} or set(word)
-        glued = _stem(_norm(e.phrase))
+        glued = _stem(squashed(e.phrase))
         glued_names = [
             p
-            for p in self._by_kind.get("category", [])
+            for p in self.ctx.by_kind.get("category", [])
             if len(word) > 1 and glued in {_stem(t) for t in _kind_words(p.name or "")}
         ]
         if glued_names:
             stems = {glued}  # "e-bikes" is the catalog's one word "Ebikes", not any kind of bike
         hits = []
-        for p in self._by_kind.get("category", []):
+        for p in self.ctx.by_kind.get("category", []):
             toks = {_stem(t) for t in _kind_words(p.name or "")}
-            joined = _norm(p.name or "")
+            joined = squashed(p.name or "")
             if stems & toks or any(s and s in joined for s in stems):
                 hits.append(p)
         # one spelling for singular and plural on both sides: "downhill bike" is "Downhill Bikes"
@@ -280,7 +283,7 @@ class EntityGrounder(GrounderBase):
             )
             return Grounding(e, "category", confidence=0.85, note="whole catalog", alternatives=[part])
         covered = max(p.count for p in hits)
-        if self.total_products and covered >= self.total_products:
+        if self.ctx.total_products and covered >= self.ctx.total_products:
             trace.append(f"category {e.phrase!r} → {hits[0].name!r} covers the whole catalog: no restriction")
             return Grounding(e, "category", resolved=True, confidence=0.9, note="whole catalog")
         trace.append(f"category {e.phrase!r} → {[p.name for p in hits]}")
@@ -318,7 +321,7 @@ class EntityGrounder(GrounderBase):
         compound: "bike" in "Ebikes") hold :data:`SALES_NOUN_SHARE` of the catalog's category
         memberships: the word then names what the catalog sells ("bikes" in a shop of Trail,
         Enduro, Downhill, XC Bikes and Ebikes), not a part of it."""
-        cats = self._by_kind.get("category", [])
+        cats = self.ctx.by_kind.get("category", [])
         total = sum(p.count for p in cats)
         if not total or not stems:
             return False
@@ -335,12 +338,12 @@ class EntityGrounder(GrounderBase):
         Phones"), one holding it inside a longer word only where MiniLM puts it within
         :data:`CATEGORY_MARGIN` of the closest of those: "Smartphones" (0.86 against 0.90) is a kind
         of phone, "Headphones" (0.61) and "Earphones" (0.69) are things of their own."""
-        headed = [p for p in hits if any(s and s in h for s in stems for h in _heads(p.name or ""))]
-        whole = [p for p in headed if any(s == _stem(h) for s in stems for h in _heads(p.name or ""))]
+        headed = [p for p in hits if any(s and s in h for s in stems for h in name_heads(p.name or ""))]
+        whole = [p for p in headed if any(s == _stem(h) for s in stems for h in name_heads(p.name or ""))]
         inside = [p for p in headed if p not in whole]
         if not whole or not inside:
             return headed
-        cos = self.phrase_cosines(phrase, [p.name or "" for p in headed])
+        cos = self.ctx.phrase_cosines(phrase, [p.name or "" for p in headed])
         best = max(c for p, c in zip(headed, cos, strict=True) if p in whole)
         return [p for p, c in zip(headed, cos, strict=True) if p in whole or c >= best - CATEGORY_MARGIN]
 
@@ -348,8 +351,8 @@ class EntityGrounder(GrounderBase):
         """Categories whose name means ``phrase`` by MiniLM ("handsets" ~ "Mobile Phones" 0.65,
         "televisions" ~ "TVs" 0.95): the closest at :data:`CATEGORY_COSINE` or more, and any within
         :data:`CATEGORY_MARGIN` of it."""
-        cats = self._by_kind.get("category", [])
-        cos = self.phrase_cosines(phrase, [p.name or "" for p in cats])
+        cats = self.ctx.by_kind.get("category", [])
+        cos = self.ctx.phrase_cosines(phrase, [p.name or "" for p in cats])
         best = max(cos, default=0.0)
         if best < CATEGORY_COSINE:
             return []
@@ -362,7 +365,7 @@ class EntityGrounder(GrounderBase):
             return None
         hits = [
             p
-            for p in self._by_kind.get("product", [])
+            for p in self.ctx.by_kind.get("product", [])
             if any(
                 t[i : i + len(want)] == want for t in [norm_tokens(p.name or "")] for i in range(len(t) - len(want) + 1)
             )
@@ -385,7 +388,7 @@ class EntityGrounder(GrounderBase):
     def _scored_names(self, want: list[str]) -> list[tuple[float, Pattern]]:
         scored: list[tuple[float, Pattern]] = []
         for kind, base in (("range", 1.0), ("product", 0.98)):
-            for p in self._by_kind.get(kind, []):
+            for p in self.ctx.by_kind.get(kind, []):
                 name = norm_tokens(p.name or "")
                 if name == want:
                     scored.append((base, p))
@@ -395,7 +398,7 @@ class EntityGrounder(GrounderBase):
 
     def _brand_prefix(self, want: list[str]) -> int:
         """How many product names start with the tokens ``want`` (a brand, when two or more)."""
-        return sum(1 for p in self._by_kind.get("product", []) if norm_tokens(p.name or "")[: len(want)] == want)
+        return sum(1 for p in self.ctx.by_kind.get("product", []) if norm_tokens(p.name or "")[: len(want)] == want)
 
     def _named(self, e: EntityRef, trace: list[str]) -> Grounding:
         want = norm_tokens(e.phrase)
@@ -431,20 +434,20 @@ class EntityGrounder(GrounderBase):
         if not scored and want and want[-1] in line_words() and (g := self._brand_line(e, want, trace)):
             return g  # "Acme Terra series": a brand and its line
         if not scored:  # fuzzy: the fused search, accepted when most of the name's tokens agree
-            for p, _ in self._search(e.phrase, ["range", "product"], k=10):
+            for p, _ in self.ctx.search(e.phrase, ["range", "product"], k=10):
                 name = set(norm_tokens(p.name or ""))
                 share = len(set(want) & name) / max(1, len(set(want)))
                 if share >= 0.75:
                     scored.append((0.5 * share, p))
         if not scored:
-            return _fail(e, "entity", f"no product or range named like {e.phrase!r}", trace)
+            return unresolved(e, "entity", f"no product or range named like {e.phrase!r}", trace)
         top = max(s for s, _ in scored)
         best = [p for s, p in scored if s == top]
         ranges = sorted({_node(p) for p in best if p.kind == "range"})
         products = sorted({_node(p) for p in best if p.kind == "product"})
         if ranges:
             products = []
-            res = self.store.select(
+            res = self.ctx.store.select(
                 "SELECT DISTINCT ?p WHERE { VALUES ?r { "
                 + " ".join(f"<{r}>" for r in ranges)
                 + " } ?p skg:variantOf ?r }"

@@ -17,10 +17,10 @@ from dualgraph.lexicon.english import one_spelling
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.tokens import joined_run
 from dualgraph.query.caps import PROSE_ENTITIES, TWIN_ENTRIES, CapHit
-from dualgraph.query.ground.base import AnyScope, Grounding, _fail, _lit
+from dualgraph.query.ground.base import AnyScope, Grounding, GroundingContext, literal, unresolved
 from dualgraph.query.ground.entry_choice import keep_in_scope, none_in_scope
 from dualgraph.query.ground.entry_presence import present_entry, zero_entry
-from dualgraph.query.ground.name_match import _norm, _words, norm_tokens, synonyms, token_match
+from dualgraph.query.ground.name_match import norm_tokens, squashed, synonyms, token_match, word_set
 from dualgraph.query.ground.numbers import NumberGrounder
 from dualgraph.query.ground.price_cut import cut_snippet, earlier_price_entry, says_price_cut
 from dualgraph.query.ground.text_features import (
@@ -144,16 +144,16 @@ def _names_phrase(value: dict, want: str, wtok: list[str], spelled: str) -> bool
     (``spelled``: the phrase's tokens through :func:`~dualgraph.lexicon.english.one_spelling`)."""
     name = value["name"]
     return (
-        _norm(name) == want
+        squashed(name) == want
         or token_match(wtok, norm_tokens(name))
         or _aliased(value, want)
-        or _norm(one_spelling(name)) == spelled
+        or squashed(one_spelling(name)) == spelled
     )
 
 
 def _aliased(value: dict, want: str) -> bool:
     """``want`` (normalised) is one of the page names the aligner linked to this listed value."""
-    return any(_norm(a) == want for a in value.get("aliases", ()))
+    return any(squashed(a) == want for a in value.get("aliases", ()))
 
 
 FEATURE_PHRASE_COSINE = 0.55
@@ -162,14 +162,17 @@ phrases (all-MiniLM-L6-v2): "microSD card" ~ "Memory Card Support" 0.58, ~ "SIM 
 "Memory Card Support" 0.62, ~ "SIM card" 0.53."""
 
 
-class FeatureGrounder(NumberGrounder):
-    """Grounds features, spec values and prose mentions; a number-grounder underneath, because a
+class FeatureGrounder:
+    """Grounds features, spec values and prose mentions. It holds the number grounder, because a
     feature phrase that holds a measurement ("3.5 mm headphone jack") is grounded as that number."""
+
+    def __init__(self, ctx: GroundingContext, numbers: NumberGrounder) -> None:
+        self.ctx, self.numbers = ctx, numbers
 
     def _feature_candidates(self, phrase: str) -> list[tuple[float, Pattern]]:
         want = norm_tokens(phrase)
         out = []
-        for p in self._by_kind.get("feature", []):
+        for p in self.ctx.by_kind.get("feature", []):
             name = norm_tokens(p.name or "")
             if name == want:
                 s = 1.0
@@ -177,7 +180,7 @@ class FeatureGrounder(NumberGrounder):
                 s = 0.9  # "5G" ↔ "5G Support"
             elif token_match(want, name):
                 s = 0.8
-            elif _norm(phrase) and _norm(phrase) == _norm(p.name or ""):
+            elif squashed(phrase) and squashed(phrase) == squashed(p.name or ""):
                 s = 0.95
             elif any(norm_tokens(a) == want for a in p.aliases):
                 s = ALIAS_SCORE  # the pages' own name for it, linked by the trained aligner
@@ -194,10 +197,10 @@ class FeatureGrounder(NumberGrounder):
             return one_word
         cands = self._feature_candidates(c.phrase)
         if not cands:  # the fused search, accepting only a strong name overlap
-            said = _words(c.phrase)
+            said = word_set(c.phrase)
             partial = []
-            for p, _ in self._search(c.phrase, ["feature"], k=5):
-                overlap = (said | {s for w in said for s in synonyms(w, self.lexicon)}) & _words(p.name or "")
+            for p, _ in self.ctx.search(c.phrase, ["feature"], k=5):
+                overlap = (said | {s for w in said for s in synonyms(w, self.ctx.lexicon)}) & word_set(p.name or "")
                 if overlap and len(overlap) >= len(said) * 0.6:
                     cands.append((0.6, p))
                 elif overlap:
@@ -205,7 +208,7 @@ class FeatureGrounder(NumberGrounder):
             if not cands and partial:
                 # a shared word and the whole phrases close by MiniLM: "microSD card" ~ "Memory Card
                 # Support" (0.58), not "SIM card" (0.47)
-                cos = self.phrase_cosines(c.phrase, [p.name or "" for p in partial])
+                cos = self.ctx.phrase_cosines(c.phrase, [p.name or "" for p in partial])
                 best = max(range(len(partial)), key=lambda i: cos[i])
                 if cos[best] >= FEATURE_PHRASE_COSINE:
                     cands.append((0.55, partial[best]))
@@ -249,14 +252,14 @@ class FeatureGrounder(NumberGrounder):
             trace.append(f"feature {c.phrase!r} → no feature node; a spec value instead")
             v.kind = "feature-value"
             return self._or_prose(v, c, trace, sure=v.confidence >= 0.9)
-        if (z := zero_entry(self.index.patterns, c)) is not None:
+        if (z := zero_entry(self.ctx.index.patterns, c)) is not None:
             trace.append(
                 f"feature {c.phrase!r} negated → {z.section} › {z.entry} stated as zero ({z.count} products state it)"
             )
             return Grounding(c, "feature-entry", snippet=f"{z.sparql} FILTER({{v}} = 0)", pattern=z, confidence=0.75)
         if not c.negated and (n := self._measured_feature(c, trace, scope)) is not None:
             return n
-        if (e := present_entry(self.index.patterns, c)) is not None:
+        if (e := present_entry(self.ctx.index.patterns, c)) is not None:
             trace.append(
                 f"feature {c.phrase!r} → no feature node or value; products with an entry "
                 f"{e.section} › {e.entry} have it ({e.count} products)"
@@ -268,7 +271,7 @@ class FeatureGrounder(NumberGrounder):
 
     def _price_cut(self, c: FeatureConstraint, trace: list[str]) -> Grounding | None:
         """ "on sale", "discounted": the price now below the earlier one, where the catalogue states both."""
-        if not says_price_cut(c.phrase) or (was := earlier_price_entry(self.index.patterns)) is None:
+        if not says_price_cut(c.phrase) or (was := earlier_price_entry(self.ctx.index.patterns)) is None:
             return None
         trace.append(
             f"feature {c.phrase!r}: a price cut → the price now below {was.section} › {was.entry} "
@@ -327,7 +330,7 @@ class FeatureGrounder(NumberGrounder):
             g = self._value_grounding(c, value, entry, c.negated, said, quiet=True, scope=scope)
             if g is None or not g.resolved or g.pattern is None:
                 continue
-            named = self.lexical(entry, g.pattern)
+            named = self.ctx.lexical(entry, g.pattern)
             # a value listed exactly, under an entry the words name; or a word inside values the entry
             # lists ("pentaprism" in "Optical (pentaprism)") under an entry the words name outright
             inside = named >= 1.0 and _listed_inside(value, g.pattern)
@@ -351,8 +354,8 @@ class FeatureGrounder(NumberGrounder):
             return None
         num = NumericConstraint(c.span, "=", q.value, unit=q.unit, dimension=q.dimension, attribute=words)
         sub: list[str] = []
-        g = self.numeric(num, sub, scope=scope)
-        if not g.resolved or g.pattern is None or self.lexical(words, g.pattern) <= 0:
+        g = self.numbers.numeric(num, sub, scope=scope)
+        if not g.resolved or g.pattern is None or self.ctx.lexical(words, g.pattern) <= 0:
             return None
         trace.extend(sub)
         trace.append(f"feature {c.phrase!r} → no feature node or value; the measurement it names instead")
@@ -364,7 +367,7 @@ class FeatureGrounder(NumberGrounder):
         generations of the same thing, which "4G only" rules out; grouped by name, since a catalog
         can state one code as several features (a tag-list value and a coded term)."""
         groups: dict[int, list[Pattern]] = {}
-        for p in self._by_kind.get("feature", []):
+        for p in self.ctx.by_kind.get("feature", []):
             code = split_code(p.name or "")
             if code and code[1] == letters and code[0] > n and p.lacks_sparql:
                 groups.setdefault(code[0], []).append(p)
@@ -411,11 +414,11 @@ class FeatureGrounder(NumberGrounder):
         if p is None:
             return None
         if p.kind == "spec_value":  # only what was linked to the values the phrase names
-            want, wtok = _norm(c.phrase), norm_tokens(c.phrase)
+            want, wtok = squashed(c.phrase), norm_tokens(c.phrase)
             named = [
                 v
                 for v in p.values
-                if _norm(v["name"]) == want or token_match(wtok, norm_tokens(v["name"])) or _aliased(v, want)
+                if squashed(v["name"]) == want or token_match(wtok, norm_tokens(v["name"])) or _aliased(v, want)
             ]
             linked = [i for v in named for i in v.get("aligned", ())]
         else:
@@ -434,12 +437,12 @@ class FeatureGrounder(NumberGrounder):
     def text_features(self) -> TextFeatureMatcher:
         """The prose features the pages state (has / lacks), matched by name, MiniLM and co-occurrence."""
         if self._text_features is None:
-            embedder = getattr(self.index, "embedder", None)
+            embedder = getattr(self.ctx.index, "embedder", None)
             embed = (lambda texts: embedder.embed(texts, stage="query")) if embedder is not None else None
-            if self.stated_features is not None:
-                self._text_features = TextFeatureMatcher(self.stated_features, embed=embed)
+            if self.ctx.stated_features is not None:
+                self._text_features = TextFeatureMatcher(self.ctx.stated_features, embed=embed)
             else:
-                self._text_features = TextFeatureMatcher.from_store(self.store, embed=embed)
+                self._text_features = TextFeatureMatcher.from_store(self.ctx.store, embed=embed)
         return self._text_features
 
     def prose(
@@ -465,7 +468,7 @@ class FeatureGrounder(NumberGrounder):
             matches = [m for m in matches if m.how != "cooccurrence"]
         if len(matches) > 1:
             # checked on the store: a neighbour in meaning stated the other way is another fact
-            matches, notes = agreeing(matches, stated_polarities(self.store, [m.iri for m in matches]))
+            matches, notes = agreeing(matches, stated_polarities(self.ctx.store, [m.iri for m in matches]))
             trace.extend(f"{phrase!r}: {n}" for n in notes)
         if matches:
             how = {m.how for m in matches}
@@ -546,7 +549,7 @@ class FeatureGrounder(NumberGrounder):
         (about 20 ms a phrase on 1,600 products with full data sheets)."""
         if self._entity_names is None:
             entity = "skgt:" + O.TEXT_ENTITY.removeprefix(O.SKGT)
-            res = self.store.select(f"SELECT ?s ?v WHERE {{ ?s a {entity} ; skg:hasName ?v }}")
+            res = self.ctx.store.select(f"SELECT ?s ?v WHERE {{ ?s a {entity} ; skg:hasName ?v }}")
             self._entity_names = [(b["v"]["value"].lower(), b["s"]["value"]) for b in res["results"]["bindings"]]
         needle = phrase.casefold()
         found: set[str] = set()
@@ -569,7 +572,7 @@ class FeatureGrounder(NumberGrounder):
         if m is None:
             return None
         if self._version_labels is None:
-            res = self.store.select('SELECT DISTINCT ?l WHERE { ?q skg:hasDimension "version" ; skg:hasLabel ?l }')
+            res = self.ctx.store.select('SELECT DISTINCT ?l WHERE { ?q skg:hasDimension "version" ; skg:hasLabel ?l }')
             self._version_labels = frozenset(b["l"]["value"] for b in res["results"]["bindings"])
         label = " ".join(norm_tokens(m.group(1)))
         if label not in self._version_labels:
@@ -582,7 +585,7 @@ class FeatureGrounder(NumberGrounder):
             c,
             "version",
             snippet=f"?p skg:hasSpec {{s}} . {{s}} skg:hasQuantity {{s}}_q . {{s}}_q skg:hasDimension "
-            f'"version" ; skg:hasLabel {_lit(label)} ; skg:hasNumericValue {{v}} .',
+            f'"version" ; skg:hasLabel {literal(label)} ; skg:hasNumericValue {{v}} .',
             filters=filters,
             confidence=0.85,
         )
@@ -598,7 +601,7 @@ class FeatureGrounder(NumberGrounder):
             return g
         if g is None or not g.resolved:
             if c.negated:
-                return g or _fail(c, "value", f"no value {c.phrase!r}", trace)
+                return g or unresolved(c, "value", f"no value {c.phrase!r}", trace)
             return self.prose(c, c.phrase, False, trace)
         return g
 
@@ -621,15 +624,15 @@ class FeatureGrounder(NumberGrounder):
         if not tokens:
             return {}
         key = tuple(tokens)
-        cache = self._held_values
+        cache = self.ctx.held_values
         if key not in cache:
             rx = _words_regex(tokens)
-            if self.value_names is not None:  # the index's table: each distinct name tested once
-                cache[key] = self.value_names.entries_holding(rx)
+            if self.ctx.value_names is not None:  # the index's table: each distinct name tested once
+                cache[key] = self.ctx.value_names.entries_holding(rx)
                 return cache[key]
-            res = self.store.select(
+            res = self.ctx.store.select(
                 "SELECT ?e (COUNT(DISTINCT ?p) AS ?n) WHERE { ?v a skgt:Value ; skg:hasName ?vn . "
-                f"FILTER(REGEX(LCASE(STR(?vn)), {_lit(rx)})) ?s skg:hasValue ?v ; skg:inEntry ?e . ?p skg:hasSpec ?s }} "
+                f"FILTER(REGEX(LCASE(STR(?vn)), {literal(rx)})) ?s skg:hasValue ?v ; skg:inEntry ?e . ?p skg:hasSpec ?s }} "
                 "GROUP BY ?e"
             )
             cache[key] = {b["e"]["value"]: int(b["n"]["value"]) for b in res["results"]["bindings"]}
@@ -639,21 +642,21 @@ class FeatureGrounder(NumberGrounder):
         """The entries whose values name the phrase, as ((2 exact / 1 partial, lexical fit of the
         attribute, search score, products), pattern, the exact values); the store is asked when no
         listed value names it."""
-        want, wtok = _norm(phrase), norm_tokens(phrase)
-        spelled = _norm(one_spelling(phrase))  # "aluminum" is the listed "Aluminium"
-        ranks = {p.pattern_id: s for p, s in self._search(f"{phrase} {attribute}".strip(), ["spec_value"])}
+        want, wtok = squashed(phrase), norm_tokens(phrase)
+        spelled = squashed(one_spelling(phrase))  # "aluminum" is the listed "Aluminium"
+        ranks = {p.pattern_id: s for p, s in self.ctx.search(f"{phrase} {attribute}".strip(), ["spec_value"])}
         cands = []
-        for p in self._by_kind.get("spec_value", []):
+        for p in self.ctx.by_kind.get("spec_value", []):
             exact = [
                 v
                 for v in p.values
-                if _norm(v["name"]) == want or _aliased(v, want) or _norm(one_spelling(v["name"])) == spelled
+                if squashed(v["name"]) == want or _aliased(v, want) or squashed(one_spelling(v["name"])) == spelled
             ]
             partial = [v for v in p.values if v not in exact and token_match(wtok, norm_tokens(v["name"]))]
             if not exact and not partial and p.pattern_id not in ranks:
                 continue
             level = 2 if exact else 1 if partial else 0
-            cands.append(((level, self.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
+            cands.append(((level, self.ctx.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), p.count), p, exact))
         cands = [x for x in cands if x[0][0] > 0]
         if none_in_scope(cands, scope):
             # "Snapdragon" listed under one shop's "Processor family", while the brand asked about
@@ -664,8 +667,8 @@ class FeatureGrounder(NumberGrounder):
             # beyond an entry's most common values: ask the store which entries hold a value naming it
             held = self._entries_holding(wtok)
             cands = [
-                ((1, self.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), held[p.entry_iri]), p, [])
-                for p in self._by_kind.get("spec_value", []) + self._by_kind.get("entry", [])
+                ((1, self.ctx.lexical(attribute, p), ranks.get(p.pattern_id, 0.0), held[p.entry_iri]), p, [])
+                for p in self.ctx.by_kind.get("spec_value", []) + self.ctx.by_kind.get("entry", [])
                 if p.entry_iri in held
             ]
             if cands:
@@ -683,7 +686,7 @@ class FeatureGrounder(NumberGrounder):
         scope: AnyScope = None,
         only: bool = False,
     ) -> Grounding | None:
-        want, wtok = _norm(phrase), norm_tokens(phrase)
+        want, wtok = squashed(phrase), norm_tokens(phrase)
         if not want:
             return None
         cands = self._value_candidates(phrase, attribute, trace, scope=scope)
@@ -696,10 +699,10 @@ class FeatureGrounder(NumberGrounder):
         (level, lex, _, _), p, _ = cands[0]
         # the words as the question spells them, and as the listed values join or split them
         # ("CompactFlash" where the catalog writes "Compact Flash")
-        spelled = _norm(one_spelling(phrase))
+        spelled = squashed(one_spelling(phrase))
         runs = [wtok] + [r for x in cands for v in x[1].values if (r := joined_run(wtok, norm_tokens(v["name"])))]
         rx = "|".join(f"({_words_regex(list(r))})" for r in dict.fromkeys(tuple(r) for r in runs))
-        match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {_lit(rx)}))"
+        match = f"{{v}} skg:hasName {{v}}_n . FILTER(REGEX(LCASE(STR({{v}}_n)), {literal(rx)}))"
 
         def body_of(pat) -> str:
             iris = _phrase_iris(pat, want, wtok, spelled)
@@ -773,7 +776,7 @@ def _only(body: str, p: Pattern, iris: list[str] | None, rx: str) -> str:
     if iris is not None:
         test = f"FILTER({{v}}o NOT IN ({', '.join(f'<{i}>' for i in iris)}))"
     else:
-        test = f"{{v}}o skg:hasName {{v}}o_n . FILTER(!REGEX(LCASE(STR({{v}}o_n)), {_lit(rx)}))"
+        test = f"{{v}}o skg:hasName {{v}}o_n . FILTER(!REGEX(LCASE(STR({{v}}o_n)), {literal(rx)}))"
     return f"{body} MINUS {{ {other} {test} }}"
 
 

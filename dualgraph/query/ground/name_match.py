@@ -21,9 +21,9 @@ from collections.abc import Iterable
 
 from dualgraph.lexicon.pattern import Pattern
 from dualgraph.lexicon.synonyms import CatalogLexicon, general_synonyms, principal_words
-from dualgraph.lexicon.tokens import _norm, _tokens, norm_tokens, token_match  # noqa: F401 - importers read them here
+from dualgraph.lexicon.tokens import norm_tokens, squashed, token_match
 
-__all__ = ["norm_tokens", "token_match", "word_forms"]
+__all__ = ["lexical_score", "name_heads", "norm_tokens", "squashed", "token_match", "word_forms", "word_set"]
 
 _STOP = frozenset("a an the of with and or in on for to by at is are has have than more less".split())
 
@@ -40,7 +40,7 @@ def _forms(w: str) -> set[str]:
 
 
 def word_forms(words: Iterable[str]) -> frozenset[str]:
-    """Every form (:func:`_forms`) of folded ``words``, as :func:`_lexical` reads its ``also``.
+    """Every form (:func:`_forms`) of folded ``words``, as :func:`lexical_score` reads its ``also``.
 
     >>> sorted(word_forms(["uses", "energy"]))
     ['energy', 'use', 'uses']
@@ -48,7 +48,7 @@ def word_forms(words: Iterable[str]) -> frozenset[str]:
     return frozenset(f for w in words for f in _forms(w))
 
 
-def _words(text: str) -> set[str]:
+def word_set(text: str) -> set[str]:
     """Content words with their other forms (:func:`_forms`)."""
     return set(_word_forms(text))
 
@@ -56,7 +56,7 @@ def _words(text: str) -> set[str]:
 @functools.lru_cache(maxsize=50_000)
 def _word_forms(text: str) -> frozenset[str]:
     out: set[str] = set()
-    for w in _tokens(text):
+    for w in norm_tokens(text):
         if w not in _STOP:
             out |= _forms(w)
     return frozenset(out)
@@ -69,21 +69,21 @@ def synonyms(word: str, lexicon: CatalogLexicon | None = None) -> list[str]:
     return out + [w for w in lexicon.synonyms(word) if w not in out] if lexicon is not None else out
 
 
-def _lexical(
+def lexical_score(
     attribute: str, p: Pattern, lexicon: CatalogLexicon | None = None, also: frozenset[str] = frozenset()
 ) -> float:
     """Share of the attribute's words (or their synonyms in ``lexicon``, read from the catalog) found in
     the pattern's entry/section names; ``also``: the forms (:func:`word_forms`) of the question's other
     words, which an entry's extra words may be ("uses the least energy": Annual Energy *Use*)."""
     said = [w for w in dict.fromkeys(norm_tokens(attribute)) if w not in _STOP]
-    attr = _words(attribute)
+    attr = word_set(attribute)
     if not said:
         return 0.0
 
     def syn(w: str) -> list[str]:
         return synonyms(w, lexicon)
 
-    names = _words(" ".join(x for x in (p.section, p.entry, p.name) if x))
+    names = word_set(" ".join(x for x in (p.section, p.entry, p.name) if x))
     principal = lexicon is not None and p.pattern_id in lexicon.variants.principal
     hit = 0.0
     for w in said:
@@ -95,7 +95,7 @@ def _lexical(
             hit += 0.6  # "the main camera": the variant most products state, whatever the catalog calls it
     if not hit:
         return 0.0  # names nothing the question said: no penalty can rank it among the unnamed
-    entry = _words(p.entry or p.name or "")
+    entry = word_set(p.entry or p.name or "")
     # the entry itself (not only its section) names it, directly or by a synonym: "screen" → Display › Size
     named = attr & entry or any(s in entry for w in said for s in syn(w))
     bonus = 0.1 if named else 0.0
@@ -116,6 +116,6 @@ def _lexical(
     return min(1.0, hit / len(said)) + bonus - 0.05 * unasked - min(0.1, 0.02 * extra)
 
 
-def _heads(name: str) -> list[str]:
+def name_heads(name: str) -> list[str]:
     """The last word of each part of a category name ("TV Mounts & Stands" → mounts, stands)."""
     return [w[-1] for part in re.split(r"[/&,]|\band\b", name.casefold()) if (w := norm_tokens(part))]

@@ -71,7 +71,7 @@ def ground_names(
                 named.append(ge)
                 continue
             scope.append(ge)
-    return named, _united_categories(scope, trace, store=getattr(g, "store", None)), constraints
+    return named, _united_categories(scope, trace, store=g.context.store), constraints
 
 
 def _joined_categories(question: str, entities: list[EntityRef], trace: list[str]) -> list[EntityRef]:

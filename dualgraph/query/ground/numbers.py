@@ -18,9 +18,9 @@ from typing import Any
 
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import Pattern
-from dualgraph.query.ground.base import AnyScope, GrounderBase, Grounding, _fail, _lit
+from dualgraph.query.ground.base import AnyScope, Grounding, GroundingContext, literal, unresolved
 from dualgraph.query.ground.entry_choice import LazyScope, holders, keep_in_scope, same_named, widen
-from dualgraph.query.ground.name_match import _words, word_forms
+from dualgraph.query.ground.name_match import word_forms, word_set
 from dualgraph.query.ground.price_cut import cut_amount_snippet, earlier_price_entry, says_price_cut
 from dualgraph.query.read.model import NumericConstraint
 from dualgraph.query.read.numbers import inverse_dimensions
@@ -138,12 +138,15 @@ def _ops(op: str, value: float, high: float | None) -> list[str]:
     return [f"{{v}} {op} {_num(value)}"]
 
 
-class NumberGrounder(GrounderBase):
+class NumberGrounder:
     """Grounds prices, numeric constraints and the attribute a superlative or comparison orders by."""
+
+    def __init__(self, ctx: GroundingContext) -> None:
+        self.ctx = ctx
 
     def _apart(self, p: Pattern, chosen: list[Pattern]) -> bool:
         """Whether ``p``'s entry shares (almost) no product with the entries ``chosen``."""
-        held = holders(self.store, [(x.entry_iri or "", None) for x in [p, *chosen]])
+        held = holders(self.ctx.store, [(x.entry_iri or "", None) for x in [p, *chosen]])
         mine = held[(p.entry_iri or "", None)]
         for q in chosen:
             theirs = held[(q.entry_iri or "", None)]
@@ -154,16 +157,16 @@ class NumberGrounder(GrounderBase):
 
     def is_price(self, c: NumericConstraint) -> bool:
         # price words name the price only for money or bare numbers, never for "5000 mAh"
-        return c.dimension == "currency" or (c.dimension is None and bool(_words(c.attribute) & _PRICE_WORDS))
+        return c.dimension == "currency" or (c.dimension is None and bool(word_set(c.attribute) & _PRICE_WORDS))
 
     def _scope_currency(self, scope: AnyScope) -> str | None:
         """The currency most products in the question's scope are priced in ("the cheapest tablet"
         where tablets are priced in USD and phones in INR), or None without a scope."""
-        if not isinstance(scope, LazyScope) or len(self.currencies()) < 2:
+        if not isinstance(scope, LazyScope) or len(self.ctx.currencies()) < 2:
             return None
         mine = scope.products()
         if self._priced_in is None:
-            res = self.store.select("SELECT ?p ?c WHERE { ?p skg:hasCurrency ?c }")
+            res = self.ctx.store.select("SELECT ?p ?c WHERE { ?p skg:hasCurrency ?c }")
             self._priced_in = {b["p"]["value"]: b["c"]["value"] for b in res["results"]["bindings"]}
         counts: dict[str, int] = {}
         for p in mine:
@@ -177,33 +180,33 @@ class NumberGrounder(GrounderBase):
     def _has_offers(self) -> bool:
         """Whether the catalog keeps prices per market (``skg:hasOffer``); asked once."""
         if self._offers is None:
-            self._offers = bool(self.store.ask("ASK { ?p skg:hasOffer ?o }"))
+            self._offers = bool(self.ctx.store.ask("ASK { ?p skg:hasOffer ?o }"))
         return self._offers
 
     def price(self, source: Any, trace: list[str], unit: str | None = None, *, scope: AnyScope = None) -> Grounding:
         """The price literal in ``unit`` (else the configured currency, else the one the products in
         scope are priced in, else the catalog's main one)."""
-        known = dict(self.currencies())
+        known = dict(self.ctx.currencies())
         cur = (
             unit
-            or self.currency
+            or self.ctx.currency
             or self._scope_currency(scope)
-            or (self.currencies()[0][0] if self.currencies() else None)
+            or (self.ctx.currencies()[0][0] if self.ctx.currencies() else None)
         )
         if cur is None or cur not in known:
-            have = ", ".join(c for c, _ in self.currencies()) or "none"
-            return _fail(
+            have = ", ".join(c for c, _ in self.ctx.currencies()) or "none"
+            return unresolved(
                 source,
                 "price",
                 f"no prices in {cur or 'any currency'} (catalog prices in: {have}); not converting between currencies",
                 trace,
             )
         trace.append(f"price → skg:hasPrice in {cur} ({known[cur]} products priced)")
-        snippet = f"?p skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} ."
+        snippet = f"?p skg:hasPrice {{v}} ; skg:hasCurrency {literal(cur)} ."
         if self._has_offers():
             # a product sold in several markets holds a price per market: amount and currency must
             # come from the same offer, or a EUR amount could pass for a GBP one
-            snippet = f"?p skg:hasOffer {{v}}_offer . {{v}}_offer skg:hasPrice {{v}} ; skg:hasCurrency {_lit(cur)} ."
+            snippet = f"?p skg:hasOffer {{v}}_offer . {{v}}_offer skg:hasPrice {{v}} ; skg:hasCurrency {literal(cur)} ."
         return Grounding(
             source,
             "price",
@@ -216,16 +219,18 @@ class NumberGrounder(GrounderBase):
         """Each entry that can hold the number, as ((lexical, number inside its values, search score,
         products), pattern, low, high), the number converted into the entry's unit."""
         query = " ".join(x for x in (attribute, c.unit or "") if x) or c.span.text
-        hits = self._search(query, ["spec_numeric"])
+        hits = self.ctx.search(query, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         # Lexical candidates the search may have missed (exact entry names always count).
         extra = [
             (p, 0.0)
-            for p in self._by_kind.get("spec_numeric", [])
-            if p.pattern_id not in seen and self.lexical(attribute, p) >= 0.5
+            for p in self.ctx.by_kind.get("spec_numeric", [])
+            if p.pattern_id not in seen and self.ctx.lexical(attribute, p) >= 0.5
         ]
         named = (
-            [] if not c.unit else [(p, 0.0) for p in self._by_kind.get("spec_numeric", []) if _named_by(p, c.dimension)]
+            []
+            if not c.unit
+            else [(p, 0.0) for p in self.ctx.by_kind.get("spec_numeric", []) if _named_by(p, c.dimension)]
         )
         cands = []
         for p, score in hits + extra + [x for x in named if x[0].pattern_id not in seen]:
@@ -234,7 +239,7 @@ class NumberGrounder(GrounderBase):
                 lo = convert(c.value, c.unit, unit)
                 hi = convert(c.high, c.unit, unit) if c.high is not None else None
                 inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
-                cands.append(((max(self.lexical(attribute, p), 1.0), inside, score, p.count), p, lo, hi))
+                cands.append(((max(self.ctx.lexical(attribute, p), 1.0), inside, score, p.count), p, lo, hi))
                 continue
             if c.unit:
                 if p.dimension != c.dimension or p.unit is None:
@@ -248,7 +253,7 @@ class NumberGrounder(GrounderBase):
                 if p.unit is not None or (c.dimension == "count" and p.dimension not in (None, "count")):
                     continue  # "4 HDMI inputs" counts ports: not the HDMI version
                 lo, hi = c.value, c.high
-            lex = self.lexical(attribute, p)
+            lex = self.ctx.lexical(attribute, p)
             inside = p.min is not None and p.max is not None and p.min <= lo <= p.max
             cands.append(((lex, inside, score, p.count), p, lo, hi))
         return cands
@@ -291,11 +296,11 @@ class NumberGrounder(GrounderBase):
         """The catalogue's earlier price where ``attribute`` names it ("original price"), or the
         cut from it to the price now ("price cut", "discount"); None where it names neither or the
         catalogue records no earlier price (:mod:`~dualgraph.query.ground.price_cut`)."""
-        words = _words(attribute)
+        words = word_set(attribute)
         cut = says_price_cut(attribute)
         if not cut and not (words & general_words("price_before_words") and words & _PRICE_WORDS):
             return None
-        if (was := earlier_price_entry(self._by_kind.get("spec_numeric", []))) is None:
+        if (was := earlier_price_entry(self.ctx.by_kind.get("spec_numeric", []))) is None:
             return None
         what = "the cut from it to the price now" if cut else "that price"
         trace.append(f"attribute {attribute!r} → the earlier price {was.section} › {was.entry}: {what}")
@@ -313,7 +318,7 @@ class NumberGrounder(GrounderBase):
             return g
         attribute = c.attribute or hint
         cands = self._numeric_candidates(c, attribute)
-        if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.currencies():
+        if not c.unit and not attribute and not any(x[0][1] for x in cands) and self.ctx.currencies():
             # a bare number that fits no unitless entry: read it as a price, as the parser's currency rule would
             g = self.price(c, trace, scope=scope)
             if g.resolved:
@@ -321,7 +326,7 @@ class NumberGrounder(GrounderBase):
                 g.filters, g.confidence = _ops(c.op, c.value, c.high), 0.5
                 return g
         if not cands:
-            return _fail(
+            return unresolved(
                 c,
                 "numeric",
                 f"no numeric pattern of dimension {c.dimension or 'unitless'} for {attribute or c.span.text!r}",
@@ -429,7 +434,7 @@ class NumberGrounder(GrounderBase):
         Annual Energy *Use*, not ENERGY STAR Unique ID)."""
         if (cut := self._earlier_price(source, attribute, trace)) is not None:
             return cut
-        if not attribute or _words(attribute) & _PRICE_WORDS:
+        if not attribute or word_set(attribute) & _PRICE_WORDS:
             return self.price(source, trace, scope=scope)
         if unit is None and (named := normalise_unit(attribute)) is not None and named[1] != "currency":
             unit, prefer = named[0], prefer | {named[1]}  # "the highest MP count": what is measured in MP
@@ -438,18 +443,18 @@ class NumberGrounder(GrounderBase):
 
         def lexical(p: Pattern) -> float:
             if p.pattern_id not in scores:
-                scores[p.pattern_id] = self.lexical(attribute, p, forms)
+                scores[p.pattern_id] = self.ctx.lexical(attribute, p, forms)
             return scores[p.pattern_id]
 
-        hits = self._search(attribute, ["spec_numeric"])
+        hits = self.ctx.search(attribute, ["spec_numeric"])
         seen = {p.pattern_id for p, _ in hits}
         hits += [
             (p, 0.0)
-            for p in self._by_kind.get("spec_numeric", [])
+            for p in self.ctx.by_kind.get("spec_numeric", [])
             if p.pattern_id not in seen and (lexical(p) >= 0.5 or (unit is not None and _measured_in(p, unit)))
         ]
         if not hits:
-            return _fail(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
+            return unresolved(source, "attribute", f"no numeric pattern for {attribute!r}", trace)
         hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
         if dropped:
             trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
