@@ -18,21 +18,29 @@ from collections.abc import Iterable
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.tokens import arabic, norm_tokens, token_match
 
-__all__ = ["brand_words", "name_index", "singular", "spot_brands", "spot_names"]
+__all__ = ["brand_words", "first_words", "name_index", "singular", "spot_brands", "spot_names"]
 
 # English words that are also brand names somewhere; lower case they are the word, not the brand.
 # Category words are added by the caller (CatalogSpotter), from the catalog.
 _NOT_BRAND = general_words("function_words") | general_words("not_brand_words") | general_words("measure_nouns")
 
 
-def brand_words(product_names: Iterable[str]) -> dict[str, int]:
-    """First word of each product name (as written, case-folded) → how many products start with it."""
+def first_words(product_names: Iterable[str], *, case: bool = False) -> dict[str, int]:
+    """First word of each product name (case-folded, or as written with ``case``) → how many
+    products start with it."""
     counts: Counter[str] = Counter()
     for name in product_names:
-        first = name.split(maxsplit=1)[0].casefold() if name.strip() else ""
+        first = name.split(maxsplit=1)[0] if name.strip() else ""
+        first = first if case else first.casefold()
         if re.fullmatch(r"[^\W\d_][\w-]*", first):
             counts[first] += 1
-    return {w: n for w, n in counts.items() if n >= 2}
+    return dict(counts)
+
+
+def brand_words(product_names: Iterable[str]) -> dict[str, int]:
+    """The first words (see :func:`first_words`) that start two product names or more: a maker's or
+    a range's word, where one name alone may start with any word."""
+    return {w: n for w, n in first_words(product_names).items() if n >= 2}
 
 
 def spot_brands(

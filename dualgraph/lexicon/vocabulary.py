@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from dualgraph.lexicon.catalog_names import brand_words, category_heads, singular
+from dualgraph.lexicon.catalog_names import brand_words, category_heads, first_words, singular
 from dualgraph.lexicon.earlier_price import cut_nouns, earlier_price_entry
 from dualgraph.lexicon.english import general_words, how_adjectives
 from dualgraph.lexicon.spelling import Spellings, candidates, respell
@@ -161,6 +161,7 @@ class QuestionVocabulary:
         brands: Iterable[str] = (),
         lines: Iterable[str] = (),
         name_phrases: Iterable[str] = (),
+        name_starts: Iterable[str] = (),
         embed: Callable[[list[str]], Any] | None = None,
     ) -> None:
         self._category_names = sorted({c for c in categories if c.strip()})
@@ -174,6 +175,10 @@ class QuestionVocabulary:
         self.brands = frozenset(b.casefold() for b in brands)
         # words that start product names or follow the maker ("Google Pixel"): a name, whatever else
         self.name_words = self.brands | frozenset(w.casefold() for w in lines)
+        # the first word of any product name, one product's included ("TUFFING Loft bed frame"), as
+        # the name writes it: said so, it is that name's word, not a technical term the catalog does
+        # not list ("DH" is no "Dh bike parts")
+        self.name_starts = frozenset(name_starts)
         self.name_phrases = frozenset(" ".join(name_phrase_tokens(p)) for p in name_phrases)
         self._embed = embed
         self._word_vectors: dict[str, np.ndarray] = {}
@@ -302,6 +307,7 @@ class QuestionVocabulary:
             lines=common_name_words,
             name_phrases=_name_phrases(products, cat_words),
             brands=brands,
+            name_starts=first_words(products, case=True),
             embed=embed,
         )
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from dualgraph.lexicon.catalog_names import singular
 from dualgraph.lexicon.english import general_words
@@ -127,18 +128,46 @@ class EntityGrounder:
         return []
 
     def _line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:
-        """A product line named ("iPhones", "Galaxy S", "pixel") → every product in it."""
+        """A product line named ("iPhones", "Galaxy S", "pixel") → every product in it; unless the
+        words are a kind that more names state than the lines hold (see :meth:`_kind_over_lines`)."""
         hits = self.catalog_scope("line", tokens)
         if not hits:
             return None
         n = sum(c for _, _, c in hits)
-        trace.append(f"{e.phrase!r} → product line {[name for _, name, _ in hits]} ({n} products)")
-        return Grounding(
+        line = Grounding(
             e,
             "line",
             snippet=member_of("skg:inLine", [x for x, _, _ in hits]),
             confidence=0.9,
             candidates=[(name, 0.9) for _, name, _ in hits],
+        )
+        if (kind := self._kind_over_lines(e, tokens, n, line, trace)) is not None:
+            return kind
+        trace.append(f"{e.phrase!r} → product line {[name for _, name, _ in hits]} ({n} products)")
+        return line
+
+    def _kind_over_lines(
+        self, e: EntityRef, tokens: list[str], in_lines: int, line: Grounding, trace: list[str]
+    ) -> Grounding | None:
+        """The words of a line's name said without its maker ("tv bench") name a kind when more
+        product names state that kind than the lines named so hold ("MOSJÖ TV bench" is in no
+        line): every product of the kind, the lines kept as the runner-up reading. Lines that
+        name a kind of their own ("Galaxy S": no name states it as its kind) stay lines."""
+        found = self._kind_names(tokens, whole=True)
+        if found is None or len(found[1]) <= in_lines:
+            return None
+        rx, hits = found
+        trace.append(
+            f"{e.phrase!r}: a kind {len(hits)} product names state, more than the {in_lines} products of "
+            f"the lines named so {[n for n, _ in line.candidates]}: the kind, the lines as the runner-up"
+        )
+        return Grounding(
+            e,
+            "name-word",
+            name_filter=_regex_filter(rx),
+            confidence=0.85,
+            candidates=[(n, 0.85) for n in hits[:5]],
+            alternatives=[replace(line, note="the product lines named so")],
         )
 
     def _brand_line(self, e: EntityRef, tokens: list[str], trace: list[str]) -> Grounding | None:

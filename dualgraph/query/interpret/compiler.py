@@ -77,6 +77,7 @@ from dualgraph.query.interpret import BeamConfig, Emission, reconsider
 from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.interpret.groups import Groups, compared_groups, either_scope
+from dualgraph.query.interpret.sides import compared_sides
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.read.model import (
     DateConstraint,
@@ -555,12 +556,13 @@ class Compiler:
             out.intent = Intent("superlative", asked, "max", lookup=True)
             trace.append(f"intent list → value lookup: the {asked!r} of one named product")
 
-    @staticmethod
-    def _compare_groups(w: _Work) -> None:
+    def _compare_groups(self, w: _Work) -> None:
         """A comparison of groups ("Canon's or Nikon's"): the groups' scope mentions stop restricting
         the query, which reads every group at once (see :mod:`~dualgraph.query.interpret.groups`)."""
         values = [gr for gr in w.groundings[len(w.named) + len(w.scope) :] if gr.kind in ("value", "feature-value")]
-        if w.named_ok or (found := compared_groups(w.reading, w.out.intent, w.scope + values, w.out.trace)) is None:
+        if w.named_ok or self._one_product_a_side(w):
+            return
+        if (found := compared_groups(w.reading, w.out.intent, w.scope + values, w.out.trace)) is None:
             return
         w.out.intent, w.groups = found
         for gr in w.groups.used:
@@ -664,6 +666,9 @@ class Compiler:
             else:
                 w.penalty *= 0.5
         bad = [ge for ge in named if not ge.resolved and not w.reading.opens_sentence(ge.source)]
+        n_scope = len(w.scope)
+        if intent.kind == "compare" and not bad and len(w.products) < 2:
+            self._sides(w)
         if needs_named and (bad or not w.products):
             what = ", ".join(repr(ge.source.phrase) for ge in bad) or "no product named"
             return self._fail(out, f"could not find the product(s): {what}")
@@ -679,7 +684,7 @@ class Compiler:
             + [word for gr in w.groundings if gr.resolved for word in gr.covers]
             + out.covered_extra
         )
-        w.rest = w.scope + w.groundings[len(named) + len(w.scope) :]
+        w.rest = w.scope + w.groundings[len(named) + n_scope :]
         for gr in w.rest:
             if not gr.resolved and gr.kind not in ("category", "relative"):
                 w.penalty *= 0.5
@@ -698,6 +703,32 @@ class Compiler:
             w.filters.append(rel_filter)
             w.confs.append(w.rel[1].confidence)
         return True
+
+    def _one_product_a_side(self, w: _Work) -> bool:
+        """Whether a comparison's alternatives are one product each ("brimnes tv bench or hemnes tv
+        bench"): products compared, not groups by their mean."""
+        intent, cmp = w.out.intent, w.reading.comparative
+        asks = intent.kind == "compare" or (intent.kind == "list" and w.reading.alternatives and cmp is not None)
+        if not asks or sum(1 for gr in w.scope if gr.kind in ("brand", "line")) < 2:
+            return False
+        kinds = [ge for ge in w.named if ge.resolved and not ge.products]
+        if compared_sides(self.store, kinds, w.scope, [], cap=1) is None:
+            return False
+        if intent.kind == "list" and cmp is not None:  # "odda tv bench or halva tv bench, which is taller?"
+            w.out.intent = Intent("compare", cmp[1], cmp[0], word=w.reading.comparative_word)
+            w.out.trace.append(f"intent compare: one product a side, {cmp[0]} {cmp[1] or '?'}")
+        return True
+
+    def _sides(self, w: _Work) -> None:
+        """A comparison between makers' words and a shared kind ("brimnes tv bench and hemnes tv
+        bench"): each side's products become the products named, when the store finds each side
+        (see :mod:`~dualgraph.query.interpret.sides`)."""
+        kinds = [ge for ge in w.named if ge.resolved and not ge.products]
+        found = compared_sides(self.store, kinds, w.scope, w.out.trace)
+        if found is None:
+            return
+        groups, w.scope = found
+        w.products = list(dict.fromkeys([*w.products, *(p for g in groups for p in g)]))
 
     @staticmethod
     def _fail(out: Compiled, error: str) -> bool:

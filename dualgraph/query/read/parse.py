@@ -206,6 +206,7 @@ def _features(q: str, claims: _Claims, trace: list[str]) -> list[FeatureConstrai
             and not current().categories.fullmatch(word)
             and word not in _Q_WORDS
             and word.casefold() not in current().brands  # "HP desktops": a maker, not a term
+            and word not in current().name_starts  # "TUFFING" of "TUFFING Loft bed frame": a name's word
             and not re.fullmatch(r"(?:GB|TB|MB|US|UK|MP|Hz)", word)
             and not currencies.table().candidates(word)  # "SAR 1500", "SR 2,000": an amount
             and not any(a <= m.start() < b for a, b, _ in current().value_families(q))

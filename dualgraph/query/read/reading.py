@@ -33,8 +33,11 @@ _LEAD = re.compile(
     r"|how\s+many|do\s+you\s+(?:have|sell)|i\s+(?:want|need))\b",
     re.I,
 )
-# alternatives offered: "A or B", "A vs B", "comparing A and B", "between A and B", "Of A, B and C, which …"
-_ALTERNATIVES = re.compile(r"\b(?:or|vs\.?|versus|compar(?:e|ed|ing)|between)\b|\bwhich\s+of\s+the\b|^\s*of\b", re.I)
+# alternatives offered: "A or B", "A vs B", "comparing A and B", "between A and B", "Of A, B and C, which …",
+# "A and B, which one …"
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|vs\.?|versus|compar(?:e|ed|ing)|between)\b|\bwhich\s+(?:of\s+the|one)\b|^\s*of\b", re.I
+)
 _OPENING = frozenset({"a", "an", "the", "any", "all", "some", "every"})
 
 
