@@ -448,6 +448,10 @@ class EntityGrounder:
         ):
             # a word every name of a brand starts with ("Xiaomi") is the brand, not the ranges containing it
             return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
+        if e.kind == "unknown" and not any(s >= 0.98 for s, _ in scored) and self.catalog_scope("brand", want):
+            # a maker the catalogue's brand facts name exactly ("Orange"), where names put a year or a
+            # size first: the brand, not every name that holds the word ("… Black/Orange")
+            return self._brand(EntityRef(e.span, " ".join(want), "brand"), trace)
         exact = [p for s, p in scored if p.kind == "product" and norm_tokens(p.name or "") == want]
         if not any(s >= 0.98 for s, _ in scored) and (line := self._line(e, want, trace)) is not None:
             return line  # a line spelled whole ("Galaxy S", "iPhones") is all of it, not the names fuzzily like it

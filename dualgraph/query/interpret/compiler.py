@@ -864,6 +864,7 @@ class Compiler:
             )
         order_named = (
             bool(intent.attribute or intent.by)
+            or w.reading.money_asked
             or w.order is None
             or any(gr.kind == "numeric" and gr.resolved for gr in groundings)
         )

@@ -20,11 +20,13 @@ from dualgraph.skg import currencies
 from dualgraph.skg.quantities import normalise_unit, unit_at, unit_symbol
 
 __all__ = [
+    "approximate",
     "asked_attribute",
     "asks_date",
     "asks_value",
     "asks_yes_no",
     "blank_names",
+    "money_asked",
     "named_unit",
     "rounding",
     "same_attribute",
@@ -129,14 +131,24 @@ def answer_unit_spans(question: str) -> list[tuple[int, int]]:
 
 
 _IN_UNIT = re.compile(r"(?:,\s*|\s+)(?:(?:expressed|given|measured|answered)\s+)?in\s+(?=\S)", re.I)
-_CLAUSE_END = re.compile(r"\s*(?:[?.,;!]|$|to\s+the\b|rounded\b|please\b|approx|approximately\b|roughly\b)", re.I)
+_CLAUSE_END = re.compile(r"\s*(?:[?.,;!(]|$|to\s+the\b|rounded\b|please\b|approx|approximately\b|roughly\b)", re.I)
+
+
+def money_asked(question: str) -> bool:
+    """Whether the question asks its number in a currency ("What does an Orange go for on average,
+    in dollars (rounded)?"): an amount of money is the measure asked, said or not.
+
+    >>> money_asked("What does an Orange go for on average here, in dollars (rounded)?"), money_asked("priced in euros?")
+    (True, False)
+    """
+    return _currency_asked().search(question) is not None
 
 
 @functools.cache
 def _currency_asked() -> re.Pattern[str]:
     alts = "|".join(re.escape(s).replace(r"\ ", r"\s+") for s in currencies.table().spellings() if len(s) > 1)
     return re.compile(
-        rf",\s*in\s+((?:{alts}))(?=\s*(?:[?.,;!]|$|to\s+the\b|rounded\b))",
+        rf",\s*in\s+((?:{alts}))(?=\s*(?:[?.,;!(]|$|to\s+the\b|rounded\b))",
         re.I,
     )
 
@@ -357,9 +369,13 @@ _NEAREST = {
 _ROUNDING = re.compile(
     r"\b(?:to|at)\s+(?:the\s+)?(?:nearest|closest)\s+(?:(?:whole\s+)?(?P<near>[^\W\d_]+)|(?P<step>\d+(?:\.\d+)?))"
     r"|(?:\b(?:to|at|with)\s+(?P<a>a)|\b(?P<places>one|two|three|\d))\s+decimal(?:\s+places?|s)?\b"
-    r"|\b(?:rounded|round(?:\s+it)?)\s+(?:off\s+|up\s+|down\s+)?(?:to\s+)?(?:a\s+)?whole(?:\s+number)?\b",
+    r"|\b(?:rounded|round(?:\s+it)?)\s+(?:off\s+|up\s+|down\s+)?(?:to\s+)?(?:a\s+)?whole(?:\s+number)?\b"
+    r"|\b(?P<plain>round(?:ed)?(?:\s+(?:off|up|down))?(?=\s*(?:[).,;!?]|$|pls\b|please\b))|round\s+(?:number|figure))\b",
     re.I,
 )
+# "approx.", "roughly": a number the asker wants short, not to the last decimal; "about 500 g" is a
+# condition, so a word before a number is none of these
+_APPROXIMATE = re.compile(r"\b(?:approx(?:imately)?|roughly|ballpark)\b(?!\.?\s*[$€£₹]?\s*\d)", re.I)
 
 
 def rounding(question: str) -> int | None:
@@ -369,12 +385,15 @@ def rounding(question: str) -> int | None:
 
     >>> [rounding(q) for q in ("What is the average weight, to the nearest gram?", "… to one decimal place?",
     ...  "… rounded to the nearest hundred?", "… to the nearest 0.5 kg?", "What is the average weight?",
-    ...  "to the nearest tenth of a second", "… rounded to a whole number", "… in inches? Two decimals is fine.")]
-    [0, 1, -2, None, None, 1, 0, 2]
+    ...  "to the nearest tenth of a second", "… rounded to a whole number", "… in inches? Two decimals is fine.",
+    ...  "… in dollars (rounded)?", "how many inch wide? round number pls")]
+    [0, 1, -2, None, None, 1, 0, 2, 0, 0]
     """
     m = _ROUNDING.search(question)
     if m is None:
         return None
+    if m.group("plain"):  # "(rounded)", "round number pls": a whole number
+        return 0
     if m.group("places") or m.group("a"):  # "to one decimal place", "Two decimals is fine"
         return _PLACES[(m.group("places") or m.group("a")).casefold()]
     if m.group("step"):
@@ -382,6 +401,17 @@ def rounding(question: str) -> int | None:
         return None if "." in step or (step != "1" and not re.fullmatch(r"10+", step)) else 1 - len(step)
     near = (m.group("near") or "").casefold()
     return _NEAREST.get(near, 0)
+
+
+def approximate(question: str) -> bool:
+    """Whether the question wants its number approximately ("in ounces approx.?", "roughly how
+    heavy"), with no rounding said (see :func:`rounding`).
+
+    >>> [approximate(q) for q in ("avg weight, in ounces approx.?", "roughly how heavy is it?",
+    ...  "cameras of approx. 500 g", "what is the average weight?")]
+    [True, True, False, False]
+    """
+    return bool(_APPROXIMATE.search(question))
 
 
 _TIME_BETWEEN = re.compile(r"\bhow\s+(?:many\s+(years|months|weeks|days)|long)\b", re.I)

@@ -16,7 +16,7 @@ from typing import Any
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.tokens import norm_tokens
 from dualgraph.lexicon.vocabulary import current
-from dualgraph.query.read.asked import asked_attribute, named_unit, share_subject_end
+from dualgraph.query.read.asked import asked_attribute, money_asked, named_unit, share_subject_end
 from dualgraph.query.read.coverage import coverage_caps, unread_factor, unread_words
 from dualgraph.query.read.dates import TimeOrder, time_superlative
 from dualgraph.query.read.model import Direction, EntityRef, Intent, NumericConstraint, ParsedQuestion
@@ -106,6 +106,11 @@ class Reading:
         """An attribute of the catalog said outside the names and numbers, as a plural or a verb too
         ("which travels more": travel), for a comparison that names none with its comparative."""
         return attribute_said(self.text, [*self.parsed.entities, *self.parsed.constraints])
+
+    @cached_property
+    def money_asked(self) -> bool:
+        """Whether it asks its number in a currency (", in dollars"): the measure is money."""
+        return money_asked(self.text)
 
     @cached_property
     def words(self) -> frozenset[str]:

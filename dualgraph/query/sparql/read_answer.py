@@ -13,11 +13,12 @@
 from __future__ import annotations
 
 import datetime
+import math
 import re
 import statistics
 from typing import TYPE_CHECKING, Any
 
-from dualgraph.query.read.asked import asks_date, asks_value, asks_yes_no, rounding, time_between
+from dualgraph.query.read.asked import approximate, asks_date, asks_value, asks_yes_no, rounding, time_between
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
 from dualgraph.query.sparql.value_answer import number, value_in_unit
 
@@ -85,6 +86,24 @@ def read_answer(store, question: str, comp: Compiled, ans: Answer) -> None:
         ans.value = round(was, places) if places > 0 else int(round(was, places))
         if ans.value != was:
             ans.trace.append(f"rounded as asked: {was} → {ans.value}")
+    elif isinstance(ans.value, float) and approximate(question):
+        was = ans.value
+        ans.value = short(was)
+        if ans.value != was:
+            ans.trace.append(f"an approximate number asked: {was} → {ans.value}")
+
+
+def short(x: float) -> int | float:
+    """``x`` to three significant figures, and never to less than a whole number: what "about" a
+    measured number means (12.5696 → 12.6, 0.04567 → 0.0457, 2343.4 → 2343).
+
+    >>> short(12.5696), short(0.04567), short(2343.4), short(356.34)
+    (12.6, 0.0457, 2343, 356)
+    """
+    if x == 0 or abs(x) >= 100:
+        return round(x)
+    places = 2 - math.floor(math.log10(abs(x)))
+    return round(x, places)
 
 
 def _read_groups(intent, rows: list[dict[str, Any]], ans: Answer, *, yes_no: bool = False) -> None:
