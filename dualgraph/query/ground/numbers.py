@@ -458,6 +458,10 @@ class NumberGrounder:
         hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
         if dropped:
             trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
+        if labels := [h for h in hits if _labels(h[0], attribute)]:
+            if len(labels) < len(hits):  # an identifier's numbers label products, they measure nothing
+                hits = [h for h in hits if h not in labels]
+                trace.append(f"{len(labels)} identifier entries left out: {[h[0].entry for h in labels][:3]}")
         # equally named: the unit the question names ("in mAh"), then a measured quantity (with a unit)
         # is what "bigger"/"most" compares, before a count
         ranked = sorted(
@@ -489,6 +493,13 @@ class NumberGrounder:
             candidates=[(p.text, s) for p, s in ranked[:5]],
             confidence=0.85 if lex > 0 else 0.45,
         )
+
+
+def _labels(p: Pattern, attribute: str) -> bool:
+    """Whether an entry identifies products rather than measures them ("ENERGY STAR Unique ID",
+    "Serial number"; ``identifier_words``), and the attribute asked does not say so itself."""
+    said = general_words("identifier_words")
+    return bool(word_set(p.entry or "") & said) and not word_set(attribute) & said
 
 
 def _measured_in(p: Pattern, unit: str) -> bool:
