@@ -458,10 +458,10 @@ class NumberGrounder:
         hits, dropped = keep_in_scope(hits, scope, pattern_of=lambda h: h[0])
         if dropped:
             trace.append(f"{dropped} candidate entries left out: none of the products in scope has them")
-        if labels := [h for h in hits if _labels(h[0], attribute)]:
-            if len(labels) < len(hits):  # an identifier's numbers label products, they measure nothing
-                hits = [h for h in hits if h not in labels]
-                trace.append(f"{len(labels)} identifier entries left out: {[h[0].entry for h in labels][:3]}")
+        labels = [h for h in hits if _labels(h[0], attribute)]
+        if labels and len(labels) < len(hits):  # an identifier's numbers label products, they measure nothing
+            hits = [h for h in hits if h not in labels]
+            trace.append(f"{len(labels)} identifier entries left out: {[h[0].entry for h in labels][:3]}")
         # equally named: the unit the question names ("in mAh"), then a measured quantity (with a unit)
         # is what "bigger"/"most" compares, before a count
         ranked = sorted(
