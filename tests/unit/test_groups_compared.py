@@ -27,6 +27,10 @@ def compiler(tmp_path_factory):
         ("Which brand has more wheelsets, Arc or Dune?", "Arc"),
         ("Which section has more products over a grand, Wheels or Forks?", "Forks"),
         ("Which brand has fewer forks, Arc or Dune?", "Arc"),
+        # any plural noun of things before a condition counts them: Dune has two parts under $1000 (Arc
+        # one, dearer: on the mean price Arc would win)
+        ("Who sells more parts under $1000, Arc or Dune?", "Dune"),
+        ("Arc or Dune: which one has more offerings under $1000?", "Dune"),
         # a comparative before the products' noun is no brand; "comparing A and B" offers both;
         # a superlative with "on average" orders the groups by its own measure
         ("Arc vs Dune: who makes the lighter forks on average?", "Arc"),

@@ -256,4 +256,29 @@ def counts_compared(question: str) -> bool:
             return True
         if any(w in general_words("product_nouns") or current().is_category(w) for w in words):
             return True
+        if _things_counted(words[0], question[m.start(1) + len(words[0]) :]):
+            return True
     return False
+
+
+def _things_counted(word: str, after: str) -> bool:
+    """Whether a word after "more"/"fewer" is a plural noun of things, not a measure: "more chips
+    with Hyper-Threading", "fewer listings in Germany"; not "more cores" or "more threads" (what the
+    catalog measures), nor "more expensive" (no plural), and said before a condition or the end.
+
+    >>> _things_counted("chips", " with Hyper-Threading?"), _things_counted("cores", " than the X?")
+    (True, False)
+    """
+    plural = len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith(("ss", "us"))
+    vocabulary = current()
+    return (
+        plural
+        and word not in vocabulary.attribute_words
+        and word not in vocabulary.feature_words
+        and re.match(
+            r"\s*(?:with|without|that|which|in|on|among|here|listed|over|under|below|above|from|for|than|[?,;:.]|$)",
+            after,
+            re.I,
+        )
+        is not None
+    )
