@@ -266,7 +266,7 @@ def _things_counted(word: str, after: str) -> bool:
     with Hyper-Threading", "fewer listings in Germany"; not "more cores" or "more threads" (what the
     catalog measures), nor "more expensive" (no plural), and said before a condition or the end.
 
-    >>> _things_counted("chips", " with Hyper-Threading?"), _things_counted("cores", " than the X?")
+    >>> _things_counted("chips", " with Hyper-Threading?"), _things_counted("expensive", " than the X?")
     (True, False)
     """
     plural = len(word) > 3 and word.isalpha() and word.endswith("s") and not word.endswith(("ss", "us"))
