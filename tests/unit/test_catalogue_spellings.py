@@ -90,3 +90,22 @@ def test_going_on_sale_dates_a_release(compiler):
 def test_a_word_in_a_brands_place_may_be_a_value(compiler):
     ans = compiler.answer("How many r600a coolers are there?")
     assert ans.value == 3, ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # a coded value said with other spacing, or digit by digit, is that value ("R-600a")
+        ("Which coolers use r 600 a?", ["Frost Tall", "Polar Max", "Polar One"]),
+        ("um which coolers use r six hundred a as the refrigerant", ["Frost Tall", "Polar Max", "Polar One"]),
+        ("which coolers run on r one three four a", ["Frost Mini", "Frost Wide", "Polar Duo"]),
+        # numbers spelled out, a year in two halves, a year shortened, a number taken back
+        ("which coolers are wider than one hundred and twenty centimetres", ["Frost Wide", "Polar Max"]),
+        ("um which coolers came on the market in twenty twenty one", ["Frost Mini", "Frost Wide"]),
+        ("Which coolers went on sale in '21?", ["Frost Mini", "Frost Wide"]),
+        ("coolers wider than seventy no wait wider than one hundred centimetres", ["Frost Wide", "Polar Max"]),
+    ],
+)
+def test_said_otherwise(compiler, question, want):
+    got, ans = _names(compiler, question)
+    assert got == want, ans.trace

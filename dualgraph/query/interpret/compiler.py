@@ -93,6 +93,7 @@ from dualgraph.query.read.numbers import PRICE_WORDS, dimension_hint, inverse_di
 from dualgraph.query.read.parse import parse_question
 from dualgraph.query.read.reading import Reading, read_question
 from dualgraph.query.read.relative import average_blocks, relative_blocks
+from dualgraph.query.read.spoken import said
 from dualgraph.query.sparql.emit import order_block, select_query, where_clauses
 from dualgraph.query.sparql.product_tables import tables_for
 from dualgraph.query.sparql.read_answer import read_answer
@@ -384,7 +385,7 @@ class Compiler:
         self.vocabulary.prefetch(questions)  # the words each question's own vocabulary embeds
         self._parsed.clear()  # a question the last batch routed to the text never compiled
         texts: list[str] = []
-        for q in questions:
+        for q in map(said, questions):
             try:
                 with self._reading(q):
                     parsed = parse_question(q, currency=self.currency)
@@ -416,8 +417,13 @@ class Compiler:
     # -- compile ----------------------------------------------------------------------------
 
     def compile(self, question: str) -> Compiled:
-        with self._reading(question):
-            return self._compile(question)
+        """Compile ``question`` as read with its numbers written as digits (:func:`said`)."""
+        text = said(question)
+        with self._reading(text):
+            out = self._compile(text)
+        if text != question:
+            out.trace.insert(0, f"numbers written as digits: {text!r}")
+        return out
 
     def _compile(self, question: str) -> Compiled:
         reading = read_question(question, currency=self.currency, parsed=self._parsed.pop(question, None))
@@ -887,6 +893,7 @@ class Compiler:
     def answer(self, question: str, *, compiled: Compiled | None = None) -> Answer:
         """Compile (unless ``compiled`` is this question's :meth:`compile` result, not yet
         answered: it is consumed) and run the query."""
+        question = said(question)  # as compile reads it: the spans of the reading are this text's
         try:
             comp = compiled if compiled is not None and compiled.question == question else self.compile(question)
         except Exception as e:  # a bug or a refused query must not take the caller down

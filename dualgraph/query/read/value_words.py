@@ -78,9 +78,15 @@ class ValueSpellings:
         self.money: dict[str, tuple[str, Pattern]] = {}  # ISO code -> (value name, its most held list)
         self.initials: dict[str, set[tuple[str, int]]] = {}  # "UK" -> {("United Kingdom", list index)}
         self.coded: dict[str, list[Pattern]] = {}  # "650b" -> the lists with a value holding that word
+        # a coded value whole, its letters and digits run together ("R-441A" → "r441a"): said with
+        # other spacing ("r 441 a", "R441A") it is still that value
+        self.squashed: dict[str, tuple[str, Pattern]] = {}
         for i, p in enumerate(self.values):
             for v in p.values:
                 name = v["name"]
+                key = _squash(name)
+                if len(key) >= 4 and re.search(r"\d", key) and re.search(r"[^\W\d_]", key):
+                    self.squashed.setdefault(key, (name, p))
                 if (code := currencies.lookup(name, hint=())) is not None:
                     self.money.setdefault(code, (name, p))
                 for short in _initials(name):
@@ -152,6 +158,8 @@ def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]
         ):
             name, i_list = next(iter(sp.initials[w]))
             found = (m.start(), name, sp.values[i_list])
+        if found is None and (run := _squashed_run(question, words, i, sp)) is not None:
+            found, m = run
         if found is None and (lists := sp.coded.get(w.casefold())):
             link = next((p for p in lists if any(_names_entry(x.group(), p) for x in words[i + 1 : i + 3])), None)
             if link is not None:
@@ -161,6 +169,24 @@ def _coded_words(question: str, sp: ValueSpellings, taken: list[tuple[int, int]]
             span = Span(start, m.end(), question[start : m.end()])
             out.append(ValueConstraint(span, name, p.entry or "", _negated(question, start)))
     return out
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def _squashed_run(
+    question: str, words: list[re.Match[str]], i: int, sp: ValueSpellings
+) -> tuple[tuple[int, str, Pattern], re.Match[str]] | None:
+    """A coded value said with other spacing from word ``i`` on, two to four words apart only by
+    spaces or hyphens ("r 441 a" for "R-441A"): (start, the value, its list) and the last word."""
+    for n in (4, 3, 2):
+        run = words[i : i + n]
+        if len(run) < n or any(question[a.end() : b.start()].strip(" -") for a, b in zip(run, run[1:])):
+            continue
+        if hit := sp.squashed.get(_squash("".join(x.group() for x in run))):
+            return (run[0].start(), hit[0], hit[1]), run[-1]
+    return None
 
 
 def _spaced(text: str) -> str:
