@@ -9,6 +9,7 @@ opening a sentence ("Gaming matters most …") that names nothing is no unresolv
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from dualgraph.query.ground.base import member_of
@@ -30,6 +31,10 @@ def ground_names(
     named: list[Grounding] = []
     scope: list[Grounding] = []
     for e in _joined_categories(question, entities, trace):
+        if e.negated:
+            if (left_out := _left_out(g, e, trace)) is not None:
+                scope.append(left_out)
+            continue
         if e.kind in NAMED:
             after = [
                 c
@@ -72,6 +77,26 @@ def ground_names(
                 continue
             scope.append(ge)
     return named, _united_categories(scope, trace, store=g.context.store), constraints
+
+
+def _left_out(g: Grounder, e: EntityRef, trace: list[str]) -> Grounding | None:
+    """A name the question leaves out ("anything but Sony"): the products must not be that brand,
+    line or product. ``None`` when the name grounds to nothing (it was read, and nothing is it)."""
+    ge = g.entity(replace(e, negated=False), trace)
+    if not ge.resolved:
+        return None
+    if ge.products and not ge.snippet and not ge.name_filter:
+        listed = ", ".join(f"<{p}>" for p in ge.products)
+        out = Grounding(e, "left-out", snippet=f"FILTER(?p NOT IN ({listed}))", confidence=ge.confidence)
+    elif ge.name_filter and not ge.snippet:
+        out = Grounding(e, "left-out", name_filter=f"!({ge.name_filter})", confidence=ge.confidence)
+    elif ge.snippet:
+        body = ge.snippet + (f" FILTER({ge.name_filter})" if ge.name_filter else "")
+        out = Grounding(e, "left-out", snippet=f"FILTER NOT EXISTS {{ {body} }}", confidence=ge.confidence)
+    else:
+        return None
+    trace.append(f"{e.phrase!r} left out: products that are not it")
+    return out
 
 
 def _joined_categories(question: str, entities: list[EntityRef], trace: list[str]) -> list[EntityRef]:

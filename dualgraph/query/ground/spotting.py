@@ -22,6 +22,7 @@ from dualgraph.lexicon.catalog_names import (
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.patterns import Pattern
 from dualgraph.query.read.asked import answer_unit_spans
+from dualgraph.query.read.exclusions import excluded_names
 from dualgraph.query.read.links import carry_negation, mark_only
 from dualgraph.query.read.model import Constraint, EntityRef, FeatureConstraint, Span
 from dualgraph.query.read.parse import LEFT_OUT
@@ -119,6 +120,7 @@ class CatalogSpotter:
             entities.append(EntityRef(Span(a, b, q[a:b]), q[a:b], "brand"))
             trace.append(f"catalog brand {q[a:b]!r} found in the question")
         entities.sort(key=lambda e: e.span.start)
+        entities = excluded_names(q, entities, trace)  # "anything but sony": a brand found here is left out too
         # plain words that are values of a value list, next to a word naming its entry ("wall mounts");
         # they may sit inside a category mention, never be a word of a category name
         # a lone coded word the parser took for a name ("GDDR5") may be a listed value said with its

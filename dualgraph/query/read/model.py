@@ -72,6 +72,8 @@ class EntityRef:
     phrase: str
     kind: Literal["product", "range", "brand", "category", "phrase", "unknown"] = "unknown"
     """``phrase``: words two product names or more hold in a row ("corner sofas"), a name filter."""
+    negated: bool = False
+    """Left out by the question ("anything but Sony", "Canon apart"): the products must not be it."""
 
 
 @dataclass(slots=True)

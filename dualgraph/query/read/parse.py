@@ -34,6 +34,7 @@ from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.query.read.asked import answer_unit_spans
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, find_event, is_event_word, time_superlative
+from dualgraph.query.read.exclusions import excluded_names
 from dualgraph.query.read.links import cut_measured, measured_by, versions
 from dualgraph.query.read.model import (
     Constraint,
@@ -795,7 +796,7 @@ def _count_asked(q: str, low: str, names: int, trace: list[str]) -> bool:
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
-    names = [e for e in entities if e.kind in ("product", "range", "phrase", "unknown")]
+    names = [e for e in entities if e.kind in ("product", "range", "phrase", "unknown") and not e.negated]
     # newest/oldest/"came out first": an ordering by date; "newer than X" with one name is a relative condition
     ts = time_superlative(q)
     if ts is not None and len(names) < 2 and re.match(r"\s+than\b", q[ts.span.end :]):
@@ -961,7 +962,7 @@ def _parse(q: str, currency: str | None) -> ParsedQuestion:
     trace.extend(
         f"feature {f.phrase!r}" + (" negated" if f.negated else "") + (" only" if f.only else "") for f in features
     )
-    entities = _entities(q, claims, trace)
+    entities = excluded_names(q, _entities(q, claims, trace), trace)
     features = _conjuncts(q, features + _with_phrases(q, claims, trace), trace)
     intent = _intent(q, entities, numerics, trace)
     features = _not_the_ranked(q, intent, features, trace)
