@@ -109,3 +109,19 @@ def test_a_word_in_a_brands_place_may_be_a_value(compiler):
 def test_said_otherwise(compiler, question, want):
     got, ans = _names(compiler, question)
     assert got == want, ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # an amount restated in brackets in another unit is one condition; "Yes or no." asks for one
+        ("Is there any cooler wider than 70 cm (27.6 in) that went on sale before 2020? Yes or no.", "yes"),
+        ("Is there any cooler wider than 1 m (39.4 in) that went on sale before 2020? Yes or no.", "no"),
+        # an opening filler says nothing: the question is still put for a yes or a no
+        ("um does any polar cooler use r 134 a", "yes"),
+        ("hey does any frost cooler hold 30 cubic feet (850 l) or more", "yes"),
+    ],
+)
+def test_yes_or_no_said_otherwise(compiler, question, want):
+    ans = compiler.answer(question)
+    assert ans.value == want, ans.trace

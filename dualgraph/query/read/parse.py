@@ -78,7 +78,7 @@ That This Than Or And Vs""".split()
     """Across Amongst From To At On By Within Without Under Over Above Below If Given Considering Except
 Including Excluding Besides Also Only Just Out Looking Searching Need Want Say Suppose Count Number Rank Sort
 Return Search Recommend Suggest Help Filter Select Pick Neither Either Top Bottom Every Each All Some No
-Least Most Best First Last Cheapest""".split()
+Least Most Best First Last Cheapest Yes""".split()
 )
 _NAME_PART = re.compile(r"[A-Za-z0-9][\w+]*(?:-[\w+]+|\.\d+)*|\+")  # "A10-70", "Note 10.1"
 _MODEL_CODE = re.compile(r"[a-z]{1,3}\d[\w-]*")
@@ -793,6 +793,9 @@ def _count_asked(q: str, low: str, names: int, trace: list[str]) -> bool:
     return False
 
 
+_YES_OR_NO = re.compile(r"\byes\s*(?:or|/)\s*no\b", re.I)
+
+
 def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint], trace: list[str]) -> Intent:
     # "at least 8GB" is no superlative, "more than 120Hz" no comparison
     low = _blank(q, [(n.span.start, n.span.end) for n in numerics])
@@ -865,6 +868,9 @@ def _intent(q: str, entities: list[EntityRef], numerics: list[NumericConstraint]
         r"\s*(?:is|are)\s+there\b", low
     ):
         trace.append("intent yesno")
+        return Intent("yesno")
+    if _YES_OR_NO.search(low):  # "Is there any camera over 2 lb …? Yes or no."
+        trace.append("intent yesno: a yes or a no asked for")
         return Intent("yesno")
     trace.append("intent list")
     return Intent("list")

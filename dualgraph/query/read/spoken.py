@@ -4,7 +4,8 @@ A question dictated to an assistant, or typed in a hurry, spells its numbers ("s
 fifty kilowatt hours", "five point five cubic feet"), says a year in two halves ("twenty
 thirteen"), a code digit by digit ("r four four one a"), shortens a year ("announced in '24",
 "'07–'09") or corrects itself ("thirty six no forty inches", "under thirty no wait under thirty
-five"). The reader's number rules read digits; :func:`said` writes these as digits first, so every
+five"), after a word that says nothing ("um", "hey", "so"). The reader's number rules read
+digits; :func:`said` writes these as digits first, and drops the opening filler, so every
 later rule reads them as it reads any number. General English only: no catalogue's words.
 
 What is left alone, because the reader reads it better as it is: a number word of twelve or less
@@ -19,6 +20,8 @@ import re
 
 from text_to_num import alpha2digit
 
+from dualgraph.skg.quantities import normalise_unit
+
 __all__ = ["said"]
 
 _UNITS = (
@@ -31,6 +34,14 @@ _DIGITS = {w: str(i) for i, w in enumerate(_UNITS[:10])} | {"oh": "0"}
 _WORD = rf"(?:{'|'.join(_UNITS + _TENS + list(_SCALES))}|oh|point)"
 # a run of number words joined by spaces, hyphens or "and" (never starting or ending with "and")
 _RUN = re.compile(rf"\b{_WORD}(?:(?:[\s-]+|\s+and\s+){_WORD})*\b", re.I)
+# words a speaker opens with that say nothing of the question ("um does any …", "hey which …")
+_FILLERS = re.compile(r"^\s*(?:(?:u+m+|u+h+|e+r+m*|h+m+|hey|ok(?:ay)?|so|well|oh|like)\b[\s,.!-]*)+", re.I)
+_UNIT = r"(?:[^\W\d_][\w./²³]*|\"|″)"
+_RESTATED = re.compile(
+    rf"(?P<said>\d[\d,.]*\s?(?P<u1>{_UNIT}(?:\s{_UNIT}){{0,2}}))\s*\(\s*(?:about|approx\.?|approximately|roughly|around|circa|"
+    rf"ca\.|~|≈|i\.e\.,?|or)?\s*\d[\d,.]*\s?(?P<u2>{_UNIT})\.?\s*\)",
+    re.I,
+)
 _SHORT_YEAR = re.compile(r"(?<![\w'’])['’](\d{2})(?![\w'’])")
 _CORRECTION = re.compile(
     r"(?P<said>(?<![\w.])\d+(?:\.\d+)?(?:\s+[^\W\d_]+){0,2}?)\s*,?\s+"
@@ -46,7 +57,7 @@ def said(question: str) -> str:
     >>> said("which fridges use over seven hundred fifty kilowatt hours a year")
     'which fridges use over 750 kilowatt hours a year'
     >>> said("um which fridges got certified back in twenty thirteen or earlier")
-    'um which fridges got certified back in 2013 or earlier'
+    'which fridges got certified back in 2013 or earlier'
     >>> said("which fridge uses r four four one a as the refrigerant")
     'which fridge uses r 441 a as the refrigerant'
     >>> said("Find every camera announced in '24; models from '07–'09 too")
@@ -57,10 +68,23 @@ def said(question: str) -> str:
     'two grand, a third less, under a hundred bucks, one camera, thousands of them'
     >>> said("at least five point five cubic feet, the twenty twenty one criteria, twenty one models")
     'at least 5.5 cubic feet, the 2021 criteria, 21 models'
+    >>> said("cameras at 1,000 g (about 35.3 oz) or more"), said("over 2 lb (907.2 g) before 2010")
+    ('cameras at 1,000 g or more', 'over 2 lb before 2010')
+    >>> said("4K (3840 px wide or more)"), said("a 6 in (rear) screen")
+    ('4K (3840 px wide or more)', 'a 6 in (rear) screen')
+    >>> said("um does any frigidaire have wifi"), said("Hey, so which one is lighter?")
+    ('does any frigidaire have wifi', 'which one is lighter?')
     """
-    text = _RUN.sub(_number, question)
+    text = _RUN.sub(_number, _FILLERS.sub("", question, count=1))
     text = _SHORT_YEAR.sub(lambda m: _century(int(m.group(1))), text)
-    return _corrected(text)
+    return _corrected(_RESTATED.sub(_once, text))
+
+
+def _once(m: re.Match[str]) -> str:
+    """An amount with the same amount again in brackets in another unit ("2 lb (907.2 g)", "500 g
+    (roughly 17.6 oz)"): the amount once; brackets that say something else stay."""
+    first, second = normalise_unit(m.group("u1")), normalise_unit(m.group("u2"))
+    return m.group("said") if first and second and first[1] == second[1] else m.group()
 
 
 def _number(m: re.Match[str]) -> str:
