@@ -195,8 +195,10 @@ def asks_value(question: str, attribute: str = "") -> bool:
     ...  ("What is the price of the cheapest tablet?", "price"), ("What is the weight of the cheapest one?", "price"),
     ...  ("How much does the phone with the biggest battery cost?", "battery"),
     ...  ("How many grams does the lightest phone weigh?", "weight"),
-    ...  ("What is the smallest TV screen size, in inches?", "screen size"))]
-    [True, False, True, True, False, True, False, False, True, True]
+    ...  ("What is the smallest TV screen size, in inches?", "screen size"),
+    ...  ("What's the heaviest camera in the catalogue weigh? Answer in grams.", "weight"),
+    ...  ("What does the heaviest Pentax weigh in ounces?", "weight"), ("Which camera does weigh the most?", "weight"))]
+    [True, False, True, True, False, True, False, False, True, True, True, True, False]
     """
     attribute = attribute or "price"
     lead = _LEAD_CLAUSE.match(question)  # "Among zenith phones, what is …"
@@ -212,6 +214,11 @@ def asks_value(question: str, attribute: str = "") -> bool:
     rest = m.group("rest")
     if re.match(r"\s*(?:does|do|did|would|will)\b.*\b(?:cost|costs|sell\s+for|retail\s+for)\b", rest, re.I | re.S):
         return same_attribute("price", attribute)  # "What does the cheapest tablet cost?"
+    for verbs, measured in VERB_ATTRS:  # "What does the heaviest Pentax weigh?", "What's the biggest one hold?"
+        if re.search(rf"\b(?:{verbs})\s*(?:in\s+[^\W\d_]+\s*)?(?:[?.!,;]|$)", rest, re.I) and not re.match(
+            r"\s*(?:which|one|ones)\b", rest, re.I
+        ):
+            return same_attribute(measured, attribute)
     if m.group("how"):
         named = current().attributes.match(rest.strip())
         if named:  # "how much RAM does …"
