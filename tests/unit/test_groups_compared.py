@@ -84,3 +84,37 @@ def test_a_comparative_said_with_more(compiler):
     # "more cheap" is "cheaper" (as learners of English say it), not "more" of whatever comes first
     ans = compiler.answer("Arc Trail Fork or Dune Air Fork, which is more cheap?")
     assert ans.value == "Dune Air Fork", ans.trace
+
+
+# features offered as alternatives are groups too: Wi-Fi speakers weigh 1.0 and 1.4 kg on average
+# 1.2 kg, NFC ones 0.5 and 0.7 kg
+SPEAKERS = [
+    ("Aura Home", "Yes", "No", "1.0 kg"),
+    ("Aura Max", "Yes", "No", "1.4 kg"),
+    ("Bolt Go", "No", "Yes", "0.5 kg"),
+    ("Bolt Mini", "No", "Yes", "0.7 kg"),
+]
+
+
+def _speaker(name: str, wifi: str, bluetooth: str, weight: str):
+    from dualgraph.corpus.model import Variant
+
+    specs = (("Connectivity:Wi-Fi", wifi), ("Connectivity:NFC", bluetooth), ("Body:Weight", weight))
+    return Variant(name=name, prod_range=name, categories=("Speakers",), specs=(*specs, ("Price", "99 USD")))
+
+
+@pytest.fixture(scope="module")
+def speakers(tmp_path_factory):
+    return compile_catalog([_speaker(*row) for row in SPEAKERS], tmp_path_factory.mktemp("speakers"), currency="USD")
+
+
+@pytest.mark.parametrize(
+    ("question", "winner"),
+    [
+        ("Wi-Fi speakers versus NFC speakers: which are heavier on average?", "Wi-Fi"),
+        ("Which are lighter on average, the ones with Wi-Fi or the ones with NFC?", "NFC"),
+    ],
+)
+def test_features_offered_as_alternatives_are_groups(speakers, question, winner):
+    ans = speakers.answer(question)
+    assert ans.intent == "compare" and ans.value == winner, ans.trace

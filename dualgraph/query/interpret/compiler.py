@@ -565,7 +565,8 @@ class Compiler:
     def _compare_groups(self, w: _Work) -> None:
         """A comparison of groups ("Canon's or Nikon's"): the groups' scope mentions stop restricting
         the query, which reads every group at once (see :mod:`~dualgraph.query.interpret.groups`)."""
-        values = [gr for gr in w.groundings[len(w.named) + len(w.scope) :] if gr.kind in ("value", "feature-value")]
+        kinds = ("value", "feature-value", "feature", "text-feature")
+        values = [gr for gr in w.groundings[len(w.named) + len(w.scope) :] if gr.kind in kinds]
         if w.named_ok or self._one_product_a_side(w):
             return
         if (found := compared_groups(w.reading, w.out.intent, w.scope + values, w.out.trace)) is None:

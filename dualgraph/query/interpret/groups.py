@@ -13,8 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from dualgraph.lexicon.catalog_names import singular
 from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import fill
+from dualgraph.lexicon.tokens import norm_tokens
 from dualgraph.query.ground.base import Grounding
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.reading import Reading
@@ -58,6 +60,8 @@ def compared_groups(
     if intent.kind in ("list", "yesno") and not (reading.counts_compared or (cmp and cmp[1])):
         return None
     names, patterns, used = _groups(scope)
+    if len(names) < 2:
+        names, patterns, used = _feature_groups(reading, scope)
     if not 2 <= len(names) <= _MAX_GROUPS:
         return None
     groups = Groups(names, patterns, used)
@@ -151,6 +155,45 @@ def _groups(scope: list[Grounding]) -> tuple[list[str], list[str], list[Groundin
             if not any(u is top for u in used):
                 used.append(top)
     return names, patterns, used
+
+
+_FEATURE_KINDS = ("feature", "text-feature")
+
+
+def _feature_groups(reading: Reading, scope: list[Grounding]) -> tuple[list[str], list[str], list[Grounding]]:
+    """Features offered as alternatives, one group each ("bottom freezers versus top freezers",
+    "the ones with Wi-Fi or the ones with Bluetooth"): said side by side, joined by "or", "vs" or a
+    comma; a negated feature is a condition, never a group."""
+    feats = [gr for gr in scope if gr.kind in _FEATURE_KINDS and gr.resolved and gr.snippet and _span(gr) is not None]
+    feats = [gr for gr in feats if not getattr(gr.source, "negated", False)]
+    run: list[Grounding] = []
+    for gr in feats:
+        if run and not _JOINS.fullmatch(_between_words(reading, _span(run[-1]).end, _span(gr).start)):
+            if len(run) >= 2:
+                break
+            run = []
+        run.append(gr)
+    if len(run) < 2:
+        return [], [], []
+    names = [_feature_name(gr) for gr in run]
+    return names, [_pattern(gr, f"?gf{i}") for i, gr in enumerate(run)], run
+
+
+def _feature_name(gr: Grounding) -> str:
+    """A feature group's name: the catalogue's own name for it where that is the words said, in
+    the singular or plural ("bottom freezers" → "Bottom Freezer"), else the words said."""
+    said = re.sub(r"['’]s?$", "", _span(gr).text.strip())
+    want = singular(norm_tokens(said))
+    own = next((name for name, _ in gr.candidates if singular(norm_tokens(name)) == want), None)
+    return own or said
+
+
+def _between_words(reading: Reading, start: int, end: int) -> str:
+    """The words between two mentions, less the ones that only point at the products ("the ones
+    with"): what joins the two alternatives."""
+    between = re.sub(r"\b(?:the\s+)?(?:ones?\s+)?(?:with|that\s+have)\s*$", "", reading.between(start, end), flags=re.I)
+    # the noun both are said of, after the first ("Wi-Fi speakers versus NFC speakers")
+    return re.sub(r"^\s*[^\W\d_]+(?=\s+(?:or|vs\.?|versus|and)\b)", "", between, flags=re.I)
 
 
 def _slug(text: str) -> str:
