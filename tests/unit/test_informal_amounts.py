@@ -52,3 +52,16 @@ def test_informal_amounts(question, want):
 )
 def test_grouped_thousands(question, want):
     assert [a for a in amounts(question) if a[1] != 15.0] == want
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # energy units spelled out are the units of the table, not a power in kilowatts
+        ("Which fridges use over 750 kilowatt hours a year?", [(">", 750.0, "kWh/yr")]),
+        ("What do the Bosch units use in total, in megawatt hours?", []),
+        ("Which batteries store at least 2 kilowatt-hours?", [(">=", 2000.0, "Wh")]),
+    ],
+)
+def test_energy_spelled_out(question, want):
+    assert amounts(question) == want

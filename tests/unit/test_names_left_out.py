@@ -10,17 +10,17 @@ from dualgraph.corpus.model import Variant
 from tests.unit.test_compiler import compile_catalog
 
 SHOP = [
-    ("Arc One", "Arc", "410 g"),
-    ("Arc Two", "Arc", "620 g"),
-    ("Dune Lite", "Dune", "300 g"),
-    ("Dune Pro", "Dune", "900 g"),
-    ("Vela S", "Vela", "350 g"),
-    ("Vela X", "Vela", "700 g"),
+    ("Arc One", "Arc", "410 g", "12"),
+    ("Arc Two", "Arc", "620 g", "24"),
+    ("Dune Lite", "Dune", "300 g", "16"),
+    ("Dune Pro", "Dune", "900 g", "20"),
+    ("Vela S", "Vela", "350 g", "30"),
+    ("Vela X", "Vela", "700 g", "40"),
 ]
 
 
-def _variant(name: str, brand: str, weight: str) -> Variant:
-    specs = (("General:Brand", brand), ("Body:Weight", weight), ("Price", "500 USD"))
+def _variant(name: str, brand: str, weight: str, megapixels: str) -> Variant:
+    specs = (("General:Brand", brand), ("Body:Weight", weight), ("Sensor:Megapixels", megapixels), ("Price", "500 USD"))
     return Variant(name=name, prod_range=name, categories=("Cameras",), specs=specs)
 
 
@@ -47,3 +47,16 @@ def test_names_left_out_are_not_in_the_answer(compiler, question, want):
 def test_a_name_left_out_of_a_superlative(compiler):
     ans = compiler.answer("Which camera is the heaviest, Dune apart?")
     assert ans.value == "Vela X", ans.trace
+
+
+@pytest.mark.parametrize(
+    ("question", "want"),
+    [
+        # the measure of an average said as "how <adjective>", or in words the catalogue does not name
+        ("On average, how heavy are the Arc cameras?", 515),
+        ("Arc versus Vela: which has the higher average megapixel count?", "Vela"),
+    ],
+)
+def test_the_measure_an_average_is_asked_of(compiler, question, want):
+    ans = compiler.answer(question)
+    assert ans.value == want, ans.trace

@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import re
 
-from dualgraph.lexicon.english import general_words, words_alternation
+from dualgraph.lexicon.english import general_words, how_adjectives, words_alternation
 from dualgraph.lexicon.synonyms import line_words
 from dualgraph.lexicon.vocabulary import QuestionVocabulary, current, use
 from dualgraph.query.read.asked import answer_unit_spans
@@ -738,7 +738,11 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
         avg = None  # "deeper than the average bookcase": a reference, not the answer
     if not (avg := avg or total):
         return None
-    attr = attribute_near(q, avg.end()) or attribute_said(q, said)  # "On average, how large are the screens …"
+    # "On average, how large are the screens …"; "the higher average megapixel count": the words the
+    # catalog does not name are read by meaning when grounded
+    attr = attribute_near(q, avg.end()) or plain_noun_phrase(q, avg.end()) or attribute_said(q, said)
+    if not attr and (how := re.search(r"\bhow\s+([a-z]+)\b", low)):  # "On average, how heavy are …"
+        attr = how_adjectives().get(how.group(1), "")
     blank = _blank(q, [(c.span.start, c.span.end) for c in said])
     if not attr:  # "how much do they weigh together": the verb names the measure
         attr = next((a for pat, a in VERB_ATTRS if a != "price" and re.search(rf"\b(?:{pat})\b", blank)), "")
