@@ -18,6 +18,7 @@ from dualgraph.lexicon.english import general_words
 from dualgraph.lexicon.pattern import fill
 from dualgraph.lexicon.tokens import norm_tokens
 from dualgraph.query.ground.base import Grounding
+from dualgraph.query.read.lists import joined
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.reading import Reading
 
@@ -26,7 +27,6 @@ __all__ = ["Groups", "compared_groups", "either_scope"]
 _MAX_GROUPS = 4
 _IRIS = re.compile(r"<[^<>\s]+>")
 _ENTRY = re.compile(r"skg:inEntry\s+(<[^<>\s]+>)")
-_JOINS = re.compile(r"(?:['’]s)?\s*(?:,|/|or|and|vs\.?|versus)\s+(?:the\s+)?", re.I)
 
 
 class Groups:
@@ -88,7 +88,7 @@ def either_scope(reading: Reading, scope: list[Grounding], trace: list[str]) -> 
             prev is not None
             and _alternative(gr)
             and _alternative(prev)
-            and _JOINS.fullmatch(reading.between(_span(prev).end, _span(gr).start))
+            and joined(reading.between(_span(prev).end, _span(gr).start), versus=True)
         ):
             parts = [*(prev.parts or [prev]), gr]
             out[-1] = _either(parts, reading)
@@ -168,7 +168,7 @@ def _feature_groups(reading: Reading, scope: list[Grounding]) -> tuple[list[str]
     feats = [gr for gr in feats if not getattr(gr.source, "negated", False)]
     run: list[Grounding] = []
     for gr in feats:
-        if run and not _JOINS.fullmatch(_between_words(reading, _span(run[-1]).end, _span(gr).start)):
+        if run and not joined(_between_words(reading, _span(run[-1]).end, _span(gr).start), versus=True):
             if len(run) >= 2:
                 break
             run = []

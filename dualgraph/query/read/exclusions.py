@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from dualgraph.query.read.lists import joined
 from dualgraph.query.read.model import EntityRef
 
 __all__ = ["excluded_names"]
@@ -24,7 +25,6 @@ _BEFORE = re.compile(
 )
 # a word after the names that leaves them out ("Sony apart", "Canon excepted", "Sony aside")
 _AFTER = re.compile(r"^\s+(?:apart|aside|excepted|excluded|not\s+included)\b", re.I)
-_JOIN = re.compile(r"^\s*(?:,\s*(?:(?:and|or|nor)\s+)?|\s(?:and|or|nor)\s+|/\s*)(?:the\s+)?$", re.I)
 
 
 def excluded_names(question: str, entities: list[EntityRef], trace: list[str]) -> list[EntityRef]:
@@ -60,7 +60,7 @@ def _runs(question: str, names: list[EntityRef]) -> list[list[EntityRef]]:
     """The names said as one list: side by side, joined by a comma, "and", "or", "nor" or "/"."""
     runs: list[list[EntityRef]] = []
     for e in names:
-        if runs and _JOIN.match(question[runs[-1][-1].span.end : e.span.start]):
+        if runs and joined(question[runs[-1][-1].span.end : e.span.start]):
             runs[-1].append(e)
         else:
             runs.append([e])

@@ -36,6 +36,7 @@ from dualgraph.query.read.asked import answer_unit_spans
 from dualgraph.query.read.dates import DATE_ATTRIBUTES, find_dates, find_event, is_event_word, time_superlative
 from dualgraph.query.read.exclusions import excluded_names
 from dualgraph.query.read.links import cut_measured, measured_by, versions
+from dualgraph.query.read.lists import joined
 from dualgraph.query.read.model import (
     Constraint,
     Direction,
@@ -332,9 +333,6 @@ def _not_the_ranked(
 
 # Conjuncts of one noun phrase share its negation; an article or a verb starts a new phrase
 # ("no NFC and a stylus" lacks one and has the other), and then the gap holds more than these words.
-_JOINED = re.compile(r"\s*(?:,|or|nor|and|,\s*(?:or|and))\s*", re.I)
-
-
 def _conjuncts(q: str, features: list[FeatureConstraint], trace: list[str]) -> list[FeatureConstraint]:
     """The features read as the conjuncts of one noun phrase: each after a negated one negated too
     ("without NFC or 5G", "no water and ice dispenser"), and a lone modifier the catalog names
@@ -342,7 +340,7 @@ def _conjuncts(q: str, features: list[FeatureConstraint], trace: list[str]) -> l
     several readers, so this runs on all of them."""
     out = sorted(features, key=lambda f: f.span.start)
     for before, f in zip(out, out[1:]):
-        if not _JOINED.fullmatch(q[before.span.end : f.span.start]):
+        if not joined(q[before.span.end : f.span.start]):
             continue
         if before.negated and not f.negated:
             f.negated = True
