@@ -78,7 +78,7 @@ from dualgraph.query.interpret.beam import expects_members, phrase_of
 from dualgraph.query.interpret.fitted import reader_config
 from dualgraph.query.interpret.groups import Groups, compared_groups, either_scope
 from dualgraph.query.interpret.sides import compared_sides
-from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event
+from dualgraph.query.read.dates import DATE_ATTRIBUTES, date_event, orders_by_date
 from dualgraph.query.read.model import (
     DateConstraint,
     Direction,
@@ -774,10 +774,7 @@ class Compiler:
                 word=intent.word,
                 said=reading.words,
             )
-        # "the newer chip, A or B": newer is later in time, whatever noun it is said of ("a newer
-        # Android version" orders versions)
-        newer = re.fullmatch(r"newer|older", intent.word, re.I) and date_event(attr) is None and "version" not in attr
-        if newer and (dated := g.date_order("", trace)).resolved:
+        if orders_by_date(intent.word, attr) and (dated := g.date_order("", trace)).resolved:
             order = dated
             trace.append(f"{intent.word!r} orders by date, not by {attr!r}")
         if not order.resolved:

@@ -63,6 +63,7 @@ __all__ = [
     "find_dates",
     "find_event",
     "is_event_word",
+    "orders_by_date",
     "time_superlative",
 ]
 
@@ -82,6 +83,19 @@ class TimeOrder(NamedTuple):
     direction: Direction
     event: str
     span: Span
+
+
+def orders_by_date(word: str, attribute: str) -> bool:
+    """Whether a comparative ``word`` orders by date whatever noun it is said of ("the newer chip, A
+    or B": later in time), not by ``attribute``; "a newer Android version" orders versions, and an
+    attribute that names a dated event is that event.
+
+    >>> orders_by_date("newer", "chip"), orders_by_date("newer", "android version"), orders_by_date("faster", "chip")
+    (True, False, False)
+    """
+    return (
+        bool(re.fullmatch(r"newer|older", word, re.I)) and date_event(attribute) is None and "version" not in attribute
+    )
 
 
 def date_event(attribute: str) -> str | None:
