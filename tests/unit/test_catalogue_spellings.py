@@ -125,3 +125,9 @@ def test_said_otherwise(compiler, question, want):
 def test_yes_or_no_said_otherwise(compiler, question, want):
     ans = compiler.answer(question)
     assert ans.value == want, ans.trace
+
+
+def test_values_offered_as_alternatives_are_groups(compiler):
+    # two values of one entry joined by "or" are one condition in a list, two groups in a comparison
+    ans = compiler.answer("Which type holds more on average, Freezerless or French Door?")
+    assert ans.value == "French Door", ans.trace

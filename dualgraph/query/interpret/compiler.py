@@ -243,6 +243,7 @@ def alternatives_of(reading: Reading, groundings: list[Grounding], trace: list[s
             for i, g in enumerate(run)
         ]
         first = run[0]
+        first.parts = [replace(g, parts=[]) for g in run]  # each value alone, for a question that compares them
         first.snippet = "{ SELECT DISTINCT ?p WHERE { " + " UNION ".join(f"{{ {b} }}" for b in branches) + " } }"
         first.confidence = min(g.confidence for g in run)
         for g in run[1:]:

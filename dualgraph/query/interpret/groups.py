@@ -137,10 +137,13 @@ def _groups(scope: list[Grounding]) -> tuple[list[str], list[str], list[Groundin
             if not gr.resolved or not (gr.snippet or gr.name_filter):
                 continue
             # a brand or line; or one value of an entry another alternative names a value of ("Nvidia's or AMD's")
-            valued = gr.kind in ("value", "feature-value") and entries[i] and entries.count(entries[i]) >= 2
+            valued = gr.kind in ("value", "feature-value") and (
+                len(top.parts) >= 2 or (entries[i] and entries.count(entries[i]) >= 2)
+            )
             if gr.kind in ("brand", "line") or valued:
-                span = _span(gr)  # as the question writes it: "BESTÅ", "Canon's"
-                phrase = span.text if span is not None else str(getattr(gr.source, "phrase", "") or "")
+                span = _span(gr)  # as the question writes it: "BESTÅ", "Canon's"; a value as the list names it
+                said = getattr(gr.source, "phrase", "") if valued else ""
+                phrase = str(said) if said else span.text if span is not None else str(getattr(gr.source, "phrase", ""))
                 names.append(re.sub(r"['’]s?$", "", phrase.strip()))
                 patterns.append(_pattern(gr, f"?gs{i}_{j}"))
             elif gr.kind == "category" and len(gr.candidates) >= 2 and "skg:belongs" in gr.snippet:
