@@ -736,9 +736,7 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
         avg = None  # "deeper than the average bookcase": a reference, not the answer
     if not (avg := avg or total):
         return None
-    # "On average, how large are the screens …"; "the higher average megapixel count": the words the
-    # catalog does not name are read by meaning when grounded
-    attr = attribute_near(q, avg.end()) or plain_noun_phrase(q, avg.end()) or attribute_said(q, said)
+    attr = attribute_near(q, avg.end()) or attribute_said(q, said)  # "On average, how large are the screens …"
     if not attr and (how := re.search(r"\bhow\s+([a-z]+)\b", low)):  # "On average, how heavy are …"
         attr = how_adjectives().get(how.group(1), "")
     blank = _blank(q, [(c.span.start, c.span.end) for c in said])
@@ -746,6 +744,8 @@ def _mean_asked(q: str, low: str, said: list, trace: list[str]) -> Intent | None
         attr = next((a for pat, a in VERB_ATTRS if a != "price" and re.search(rf"\b(?:{pat})\b", blank)), "")
     if not attr and (cmp := _comparative(q, blank)) is not None:
         attr = cmp[2]  # "Are Leica cameras heavier on average than Sony's?": the weight
+    if not attr:  # "the higher average megapixel count": words the catalog does not name, read by meaning
+        attr = plain_noun_phrase(q, avg.end())
     sup = pick(q, low)  # "which brand's units are tallest on average": the order, and what it measures
     if sup is not None and sup.attribute and (not attr or attr.casefold() in _grouping_words()):
         attr = sup.attribute
