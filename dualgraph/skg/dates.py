@@ -62,7 +62,16 @@ from dualgraph.skg import ontology as O
 from dualgraph.skg.quantities import unit_symbol
 from dualgraph.skg.terms import iri, literal
 
-__all__ = ["PRECISIONS", "STATUSES", "DateFact", "date_status", "date_terms", "infer_day_first", "spot_dates"]
+__all__ = [
+    "PRECISIONS",
+    "STATUSES",
+    "DateFact",
+    "date_status",
+    "date_terms",
+    "full_year",
+    "infer_day_first",
+    "spot_dates",
+]
 
 PRECISIONS = ("day", "month", "quarter", "year")
 STATUSES = ("announced", "released", "expected", "cancelled", "discontinued")
@@ -349,11 +358,20 @@ class _Text:
         return m is not None and m.group(1).casefold() not in _SMALL_WORDS and unit_symbol(m.group(1)) is not None
 
 
+def full_year(yy: int) -> int:
+    """A year written by its last two digits, with the POSIX pivot: 00-68 are 2000-2068, 69-99 are
+    1969-1999 ("Q4'08", "announced in '24", "'99").
+
+    >>> full_year(8), full_year(68), full_year(69), full_year(99)
+    (2008, 2068, 1969, 1999)
+    """
+    return 2000 + yy if yy < 69 else 1900 + yy
+
+
 def _read(form: str, m: re.Match[str], t: _Text, dated: bool, day_first: bool | None) -> _Hit | None:
     lo, hi = m.span()
     if form == "q_yy":
-        yy = int(m["yy"])
-        return _span(2000 + yy if yy < 69 else 1900 + yy, 3 * int(m["q"]) - 2, 3 * int(m["q"]), "quarter", lo, hi)
+        return _span(full_year(int(m["yy"])), 3 * int(m["q"]) - 2, 3 * int(m["q"]), "quarter", lo, hi)
     y = int(m["y"])
     if form in ("year", "num_my"):
         if t.unit_follows(hi) or not (dated or t.dated_by_words(lo, hi)):

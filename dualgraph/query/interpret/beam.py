@@ -36,7 +36,7 @@ from dualgraph.query.caps import BEAM_CHECK, BEAM_WIDTH, RUNNER_UPS, CapHit, add
 from dualgraph.query.ground.numbers import RUNNERS_UP
 from dualgraph.query.read.model import Intent
 from dualgraph.query.read.numbers import unit_word
-from dualgraph.query.sparql.emit import select_query, where_clauses
+from dualgraph.query.sparql.emit import products_query, select_query, where_clauses
 from dualgraph.query.sparql.safety import run_select
 from dualgraph.stores.base import QueryTimeout
 
@@ -119,9 +119,7 @@ class Emission:
     def exists_query(self, rest: list[Grounding]) -> str:
         """Whether any product satisfies the reading ``rest``: one row at most, no ordering."""
         blocks, filters = where_clauses(self.products, self.named, rest)
-        where = ["?p a skgt:Product ; skg:hasName ?name .", *blocks, *self.extra_blocks]
-        where += [f"FILTER({f})" for f in filters + self.extra_filters]
-        return "SELECT ?p WHERE {\n  " + "\n  ".join(where) + "\n}\nLIMIT 1"
+        return products_query(blocks + self.extra_blocks, filters + self.extra_filters, limit=1)
 
 
 @dataclass(slots=True)

@@ -311,6 +311,12 @@ class _Work:
     """The value list a one-product lookup reads ("What is the sensor type of X?"), else None."""
     groups: Groups | None = None
     """The groups of products the question compares (see :mod:`~dualgraph.query.interpret.groups`)."""
+    sides: tuple[list[list[str]], list[Grounding]] | None = None
+    """A comparison's sides already found, one product each (see :meth:`Compiler._one_product_a_side`)."""
+
+    def kinds_named(self) -> list[Grounding]:
+        """The name groundings with no products of their own: a kind said by name words."""
+        return [ge for ge in self.named if ge.resolved and not ge.products]
 
 
 class Compiler:
@@ -719,9 +725,11 @@ class Compiler:
         asks = intent.kind == "compare" or (intent.kind == "list" and w.reading.alternatives and cmp is not None)
         if not asks or sum(1 for gr in w.scope if gr.kind in ("brand", "line")) < 2:
             return False
-        kinds = [ge for ge in w.named if ge.resolved and not ge.products]
-        if compared_sides(self.store, kinds, w.scope, [], cap=1) is None:
+        said_of: list[str] = []
+        w.sides = compared_sides(self.store, w.kinds_named(), w.scope, said_of, cap=1)
+        if w.sides is None:
             return False
+        w.out.trace += said_of
         if intent.kind == "list" and cmp is not None:  # "odda tv bench or halva tv bench, which is taller?"
             w.out.intent = Intent("compare", cmp[1], cmp[0], word=w.reading.comparative_word)
             w.out.trace.append(f"intent compare: one product a side, {cmp[0]} {cmp[1] or '?'}")
@@ -731,8 +739,7 @@ class Compiler:
         """A comparison between makers' words and a shared kind ("brimnes tv bench and hemnes tv
         bench"): each side's products become the products named, when the store finds each side
         (see :mod:`~dualgraph.query.interpret.sides`)."""
-        kinds = [ge for ge in w.named if ge.resolved and not ge.products]
-        found = compared_sides(self.store, kinds, w.scope, w.out.trace)
+        found = w.sides or compared_sides(self.store, w.kinds_named(), w.scope, w.out.trace)
         if found is None:
             return
         groups, w.scope = found
@@ -892,11 +899,12 @@ class Compiler:
     def answer(self, question: str, *, compiled: Compiled | None = None) -> Answer:
         """Compile (unless ``compiled`` is this question's :meth:`compile` result, not yet
         answered: it is consumed) and run the query."""
-        question = said(question)  # as compile reads it: the spans of the reading are this text's
+        text = said(question)  # as compile reads it: the spans of the reading are this text's
         try:
-            comp = compiled if compiled is not None and compiled.question == question else self.compile(question)
+            comp = compiled if compiled is not None and compiled.question == text else self.compile(question)
         except Exception as e:  # a bug or a refused query must not take the caller down
-            return Answer(question, "unknown", error=f"{type(e).__name__}: {e}")
+            return Answer(text, "unknown", error=f"{type(e).__name__}: {e}")
+        question = text
         intent = comp.intent
         ans = Answer(
             question,

@@ -17,7 +17,7 @@ from typing import Any
 
 from dualgraph.lexicon.pattern import filled
 from dualgraph.query.ground.base import Grounding
-from dualgraph.query.sparql.emit import where_clauses
+from dualgraph.query.sparql.emit import products_query, where_clauses
 from dualgraph.query.sparql.safety import run_select
 
 __all__ = ["SIDE_CAP", "compared_sides"]
@@ -50,9 +50,7 @@ def compared_sides(
     others = [gr for gr in scope if not _side(gr)]
     out: list[list[str]] = []
     for side in sides:
-        blocks, filters = where_clauses([], named, [side, *others])
-        where = ["?p a skgt:Product ; skg:hasName ?name .", *blocks, *(f"FILTER({f})" for f in filters)]
-        query = "SELECT DISTINCT ?p WHERE {\n  " + "\n  ".join(where) + f"\n}}\nLIMIT {cap + 1}"
+        query = products_query(*where_clauses([], named, [side, *others]), limit=cap + 1)
         try:
             rows = run_select(store, filled(query), row_cap=cap + 1, timeout_s=timeout_s).rows
         except Exception as e:  # a side the store cannot read confirms nothing

@@ -20,6 +20,7 @@ import re
 
 from text_to_num import alpha2digit
 
+from dualgraph.skg.dates import full_year
 from dualgraph.skg.quantities import normalise_unit
 
 __all__ = ["said"]
@@ -76,7 +77,7 @@ def said(question: str) -> str:
     ('does any frigidaire have wifi', 'which one is lighter?')
     """
     text = _RUN.sub(_number, _FILLERS.sub("", question, count=1))
-    text = _SHORT_YEAR.sub(lambda m: _century(int(m.group(1))), text)
+    text = _SHORT_YEAR.sub(lambda m: str(full_year(int(m.group(1)))), text)
     return _corrected(_RESTATED.sub(_once, text))
 
 
@@ -115,11 +116,6 @@ def _year(words: list[str]) -> str | None:
             return None  # "twenty one" is 21
         low = int(digits)
     return str((19 if words[0] == "nineteen" else 20) * 100 + low)
-
-
-def _century(two: int) -> str:
-    """A year said by its last two digits: 00–68 this century, 69–99 the last (the POSIX rule)."""
-    return str((2000 if two <= 68 else 1900) + two)
 
 
 def _corrected(text: str) -> str:

@@ -31,10 +31,26 @@ from dualgraph.lexicon.pattern import fill
 from dualgraph.query.ground.grounder import Grounding
 from dualgraph.query.read.model import Intent
 
-__all__ = ["condition_block", "order_block", "select_query", "where_clauses"]
+__all__ = ["condition_block", "order_block", "products_query", "select_query", "where_clauses"]
 
 _ON_AN_ENTRY = re.compile(r"skg:inEntry (<[^<>\s]+>|\?\w+_e\b)")
 """A spec of a named entry (or of one of a named few: ``?s1_e`` is bound by VALUES or IN)."""
+
+
+def products_query(blocks: list[str], filters: list[str], *, limit: int | None = None) -> str:
+    """The products ``blocks`` and ``filters`` select, each once (``limit``: at most that many): the
+    check a reading or a side of a comparison is put to before it is answered with.
+
+    >>> print(products_query(["?p skg:hasBrand <b> ."], ["?v1 > 2"], limit=1))
+    SELECT DISTINCT ?p WHERE {
+      ?p a skgt:Product ; skg:hasName ?name .
+      ?p skg:hasBrand <b> .
+      FILTER(?v1 > 2)
+    }
+    LIMIT 1
+    """
+    where = ["?p a skgt:Product ; skg:hasName ?name .", *blocks, *(f"FILTER({f})" for f in filters)]
+    return "SELECT DISTINCT ?p WHERE {\n  " + "\n  ".join(where) + "\n}" + (f"\nLIMIT {limit}" if limit else "")
 
 
 def where_clauses(products: list[str], named: list[Grounding], rest: list[Grounding]) -> tuple[list[str], list[str]]:
